@@ -1,0 +1,24 @@
+// Command-line flags -> what to run. Only parsing and validation live here;
+// the engine does the work and main() picks the exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "logagg/options.h"
+#include "logagg/report.h"
+
+namespace logagg::cli {
+
+struct Config {
+  std::vector<std::string> paths;
+  Options options;
+  Format format = Format::kTable;
+  bool quiet = false;
+};
+
+// Parses argv. Returns the exit code to stop with (0 after --help/--version,
+// 2 after a usage error, with the message already printed), or -1 to run.
+int parse(int argc, char** argv, Config& config);
+
+}  // namespace logagg::cli

@@ -1,0 +1,73 @@
+// The engine's front door: aggregate inputs into exact per-second counts plus
+// a summary that accounts for every line read.
+//
+//   logagg::Options opt;
+//   logagg::Result r = logagg::aggregate({"access.log", "/var/log/app/"}, opt);
+//   for (auto [second, count] : r.counts) ...
+//
+// Inputs are files, folders (every regular file below, recursively, in sorted
+// path order, skipping hidden entries) or "-" for standard input. An input that
+// cannot be read is reported in Result::errors; all others are still processed.
+// The result does not depend on Options::threads or Options::segment_bytes.
+//
+// Thread-safe in the sense that independent calls do not share state.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "logagg/line_verdict.h"
+#include "logagg/options.h"
+
+namespace logagg {
+
+struct SecondCount {
+  int64_t second;  // UTC seconds since 1970-01-01T00:00:00Z
+  uint64_t count;
+  friend bool operator==(const SecondCount&, const SecondCount&) = default;
+};
+
+// How every line read was accounted for.
+struct Summary {
+  uint64_t files = 0;       // inputs read (files and streams), including ones that failed midway
+  uint64_t unreadable = 0;  // inputs that could not be read (see Result::errors)
+  uint64_t bytes = 0;
+  uint64_t lines = 0;
+  uint64_t counted = 0;
+  uint64_t blank = 0;
+  ReasonCounts rejected{};  // indexed by Reason
+  double elapsed_seconds = 0;
+
+  uint64_t rejected_total() const noexcept;
+  // Adds another summary's counts (elapsed times add too).
+  void add(const Summary& other) noexcept;
+};
+
+struct InputError {
+  std::string path;
+  std::string message;  // includes the OS reason, e.g. "No such file or directory"
+};
+
+struct RejectSample {
+  std::string path;  // "<stdin>" for standard input
+  uint64_t line;     // 1-based
+  Reason reason;
+};
+
+struct Result {
+  std::vector<SecondCount> counts;  // ascending by second, only seconds with count > 0
+  Summary summary;
+  std::vector<InputError> errors;     // in input order
+  std::vector<RejectSample> rejects;  // the first Options::max_reject_samples, in input order
+};
+
+// Aggregates the given paths.
+Result aggregate(const std::vector<std::string>& paths, const Options& options);
+
+// Aggregates one in-memory buffer as if it were a file named `name`.
+Result aggregate_buffer(std::string_view data, const Options& options,
+                        std::string_view name = "<buffer>");
+
+}  // namespace logagg

@@ -1,0 +1,191 @@
+// Path expansion, memory mapping and block reading (see input.h).
+#include "logagg/input.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include "logagg/line_parser.h"
+
+namespace logagg {
+namespace fs = std::filesystem;
+namespace {
+
+bool is_hidden(const fs::path& p) {
+  const std::string name = p.filename().string();
+  return !name.empty() && name[0] == '.';
+}
+
+std::string os_reason(const std::error_code& ec) { return ec.message(); }
+
+// Appends every regular file below `dir` (not following folder symlinks).
+void walk_folder(const fs::path& dir, std::vector<std::string>& files, std::vector<InputError>& errors) {
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec);
+  if (ec) {
+    errors.push_back({dir.string(), os_reason(ec)});
+    return;
+  }
+  for (const fs::directory_iterator end; it != end; it.increment(ec)) {
+    const fs::directory_entry& entry = *it;
+    if (is_hidden(entry.path())) continue;
+    std::error_code type_ec;
+    const fs::file_status link = entry.symlink_status(type_ec);
+    if (fs::is_directory(link)) {
+      walk_folder(entry.path(), files, errors);
+      continue;
+    }
+    const fs::file_status target = entry.status(type_ec);
+    if (fs::is_regular_file(target)) {
+      files.push_back(entry.path().string());
+    } else if (fs::is_symlink(link) && !fs::exists(target)) {
+      errors.push_back({entry.path().string(), "dangling symbolic link"});
+    }
+    // Other non-regular entries (FIFOs, sockets, devices, folder symlinks) are
+    // skipped: reading them could block or never end.
+  }
+  if (ec) errors.push_back({dir.string(), os_reason(ec)});
+}
+
+}  // namespace
+
+std::vector<std::string> expand_paths(const std::vector<std::string>& paths,
+                                      std::vector<InputError>& errors) {
+  std::vector<std::string> inputs;
+  for (const std::string& path : paths) {
+    if (path == "-") {
+      inputs.push_back(path);
+      continue;
+    }
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (ec && !fs::exists(st)) {
+      errors.push_back({path, os_reason(ec)});
+    } else if (fs::is_directory(st)) {
+      std::vector<std::string> files;
+      walk_folder(path, files, errors);
+      std::sort(files.begin(), files.end());
+      inputs.insert(inputs.end(), files.begin(), files.end());
+    } else {
+      inputs.push_back(path);  // files and anything else named explicitly
+    }
+  }
+  return inputs;
+}
+
+ReadMode choose_read_mode(const struct stat& st) {
+  return S_ISREG(st.st_mode) && st.st_size > 0 ? ReadMode::kMap : ReadMode::kStream;
+}
+
+MappedFile MappedFile::map(int fd, size_t size) {
+  MappedFile m;
+  void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (p == MAP_FAILED) return m;
+  ::madvise(p, size, MADV_SEQUENTIAL);
+  m.data_ = static_cast<const char*>(p);
+  m.size_ = size;
+  return m;
+}
+
+MappedFile::MappedFile(MappedFile&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+
+MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
+  if (this != &other) {
+    this->~MappedFile();
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+  }
+  return *this;
+}
+
+MappedFile::~MappedFile() {
+  if (data_ != nullptr) ::munmap(const_cast<char*>(data_), size_);
+}
+
+namespace {
+constexpr size_t kBlockBytes = size_t{1} << 20;
+}
+
+StreamReader::StreamReader(int fd, size_t max_line_bytes)
+    : fd_(fd), max_line_bytes_(max_line_bytes), buf_(kBlockBytes + kLinePadding) {}
+
+bool StreamReader::fill() {
+  if (eof_ || error_ != 0) return false;
+  // Make room: drop consumed bytes, then grow if a long line fills the buffer.
+  if (begin_ > 0) {
+    std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  if (buf_.size() - kLinePadding - end_ < kBlockBytes / 2) buf_.resize(buf_.size() * 2);
+  for (;;) {
+    const ssize_t n = ::read(fd_, buf_.data() + end_, buf_.size() - kLinePadding - end_);
+    if (n > 0) {
+      end_ += static_cast<size_t>(n);
+      bytes_read_ += static_cast<uint64_t>(n);
+      return true;
+    }
+    if (n == 0) {
+      eof_ = true;
+      return false;
+    }
+    if (errno != EINTR) {
+      error_ = errno;
+      return false;
+    }
+  }
+}
+
+bool StreamReader::next(Chunk& chunk) {
+  chunk = Chunk{};
+  for (;;) {
+    const char* data = buf_.data() + begin_;
+    const size_t size = end_ - begin_;
+    const char* lf = size > 0 ? static_cast<const char*>(memrchr(data, '\n', size)) : nullptr;
+
+    if (discarding_) {
+      const void* first_lf = size > 0 ? std::memchr(data, '\n', size) : nullptr;
+      if (first_lf != nullptr || (eof_ || error_ != 0)) {
+        begin_ = first_lf ? static_cast<size_t>(static_cast<const char*>(first_lf) - buf_.data()) + 1 : end_;
+        discarding_ = false;
+        chunk.skipped_long_line = true;
+        return true;
+      }
+      begin_ = end_;  // drop what we have of the long line
+      fill();
+      continue;
+    }
+
+    // No LF in the first max+2 bytes: the first line (less a CR) is too long.
+    const size_t window = max_line_bytes_ + 2;
+    if (size >= window && std::memchr(data, '\n', window) == nullptr) {
+      discarding_ = true;
+      continue;
+    }
+
+    if (lf != nullptr) {
+      const size_t take = static_cast<size_t>(lf - data) + 1;
+      chunk.text = std::string_view(data, take);
+      chunk.readable = buf_.size() - begin_;
+      begin_ += take;
+      return true;
+    }
+    if (eof_ || error_ != 0) {
+      if (size == 0) return false;
+      chunk.text = std::string_view(data, size);  // last line without LF
+      chunk.readable = buf_.size() - begin_;
+      begin_ = end_;
+      return true;
+    }
+    fill();
+  }
+}
+
+}  // namespace logagg

@@ -1,0 +1,279 @@
+// Line classification with simdjson On-Demand (see line_parser.h).
+//
+// On-Demand validates only what is read, so every value of the line is walked:
+// stage 1 (run by iterate) checks UTF-8, unescaped control characters and
+// unclosed strings for the whole line; the walk below checks structure, keys,
+// string escapes (by unescaping), and number and literal tokens (by their
+// grammar, so numbers of any magnitude are valid). Containers are walked with
+// an explicit stack, so nesting depth is limited only by the line length.
+#include "logagg/line_parser.h"
+
+#include <simdjson.h>
+
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "logagg/app_id.h"
+#include "logagg/rfc3339.h"
+
+namespace logagg {
+namespace {
+
+namespace od = simdjson::ondemand;
+static_assert(kLinePadding == simdjson::SIMDJSON_PADDING);
+
+inline bool is_json_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+inline bool is_digit(char c) noexcept { return static_cast<unsigned>(c - '0') < 10u; }
+
+std::string_view trim_trailing_space(std::string_view s) noexcept {
+  while (!s.empty() && is_json_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// RFC 8259 number: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+bool is_json_number(std::string_view s) noexcept {
+  const char* p = s.data();
+  const char* const end = p + s.size();
+  if (p != end && *p == '-') ++p;
+  if (p == end) return false;
+  if (*p == '0') {
+    ++p;
+  } else if (is_digit(*p)) {
+    while (p != end && is_digit(*p)) ++p;
+  } else {
+    return false;
+  }
+  if (p != end && *p == '.') {
+    ++p;
+    if (p == end || !is_digit(*p)) return false;
+    while (p != end && is_digit(*p)) ++p;
+  }
+  if (p != end && (*p == 'e' || *p == 'E')) {
+    ++p;
+    if (p != end && (*p == '+' || *p == '-')) ++p;
+    if (p == end || !is_digit(*p)) return false;
+    while (p != end && is_digit(*p)) ++p;
+  }
+  return p == end;
+}
+
+// A container being walked. On-Demand's ++ skips a child that was not read,
+// so the iterator advances only once the current child has been visited.
+struct Frame {
+  bool is_object;
+  bool visited = false;
+  od::object_iterator object_it{}, object_end{};
+  od::array_iterator array_it{}, array_end{};
+};
+
+// What the walk found for the app or the time field.
+struct FieldSeen {
+  int count = 0;
+  bool is_string = false;
+  std::string_view text;  // unescaped; points into the parser's string buffer
+};
+
+}  // namespace
+
+struct LineParser::Impl {
+  std::string app_field;
+  std::string time_field;
+  size_t max_line_bytes;
+  od::parser parser;
+  std::vector<char> padded;  // copy of a line that lacks readable padding
+  std::vector<Frame> stack;  // containers being walked, innermost last
+
+  bool push_object(od::object obj) {
+    Frame f{true};
+    if (obj.begin().get(f.object_it) || obj.end().get(f.object_end)) return false;
+    stack.push_back(f);
+    return true;
+  }
+
+  bool push_array(od::array arr) {
+    Frame f{false};
+    if (arr.begin().get(f.array_it) || arr.end().get(f.array_end)) return false;
+    stack.push_back(f);
+    return true;
+  }
+
+  // Checks a scalar `v` completely, or pushes a container for drain().
+  bool visit(od::value v) {
+    od::json_type type;
+    if (v.type().get(type)) return false;
+    switch (type) {
+      case od::json_type::object: {
+        od::object obj;
+        return !v.get_object().get(obj) && push_object(obj);
+      }
+      case od::json_type::array: {
+        od::array arr;
+        return !v.get_array().get(arr) && push_array(arr);
+      }
+      case od::json_type::string: {
+        std::string_view s;
+        return !v.get_string().get(s);
+      }
+      case od::json_type::number:
+        return is_json_number(trim_trailing_space(v.raw_json_token()));
+      case od::json_type::boolean: {
+        const std::string_view t = trim_trailing_space(v.raw_json_token());
+        return t == "true" || t == "false";
+      }
+      case od::json_type::null:
+        return trim_trailing_space(v.raw_json_token()) == "null";
+    }
+    return false;
+  }
+
+  // Walks the stacked containers to their ends, visiting every key and child.
+  bool drain() {
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      od::value child;
+      if (f.is_object) {
+        if (f.visited) ++f.object_it;
+        f.visited = true;
+        if (f.object_it == f.object_end) {
+          stack.pop_back();
+          continue;
+        }
+        od::field field;
+        std::string_view key;
+        if ((*f.object_it).get(field) || field.unescaped_key().get(key)) return false;
+        child = field.value();
+      } else {
+        if (f.visited) ++f.array_it;
+        f.visited = true;
+        if (f.array_it == f.array_end) {
+          stack.pop_back();
+          continue;
+        }
+        if ((*f.array_it).get(child)) return false;
+      }
+      if (!visit(child)) return false;
+    }
+    return true;
+  }
+
+  // Checks one value and everything inside it.
+  bool check(od::value v) {
+    stack.clear();
+    return visit(v) && drain();
+  }
+
+  // Records an occurrence of the app or time field and checks its value.
+  bool capture(od::value v, FieldSeen& seen) {
+    if (++seen.count > 1) return check(v);
+    od::json_type type;
+    if (v.type().get(type)) return false;
+    if (type != od::json_type::string) return check(v);
+    seen.is_string = true;
+    return !v.get_string().get(seen.text);
+  }
+
+  static bool at_end(od::document& doc) {
+    return doc.current_location().error() == simdjson::OUT_OF_BOUNDS;
+  }
+
+  // True when a document that is not an object is nevertheless valid JSON.
+  bool is_valid_non_object(od::document& doc, od::json_type type, std::string_view trimmed) {
+    switch (type) {
+      case od::json_type::array: {
+        od::array arr;
+        stack.clear();
+        return !doc.get_array().get(arr) && push_array(arr) && drain() && at_end(doc);
+      }
+      case od::json_type::string: {
+        std::string_view s;
+        return !doc.get_string().get(s) && at_end(doc);
+      }
+      case od::json_type::number:
+        return is_json_number(trimmed);
+      case od::json_type::boolean:
+        return trimmed == "true" || trimmed == "false";
+      case od::json_type::null:
+        return trimmed == "null";
+      case od::json_type::object:
+        break;
+    }
+    return false;
+  }
+
+  LineVerdict classify(std::string_view line, size_t readable) {
+    size_t first = 0;
+    while (first < line.size() && is_json_space(line[first])) ++first;
+    if (first == line.size()) return LineVerdict::blank();
+    if (line.size() > max_line_bytes) return LineVerdict::rejected(Reason::kLineTooLong);
+
+    const char* buf = line.data();
+    size_t capacity = readable;
+    if (readable < line.size() + kLinePadding) {
+      if (padded.size() < line.size() + kLinePadding) padded.resize(line.size() + kLinePadding);
+      std::memcpy(padded.data(), line.data(), line.size());
+      std::memset(padded.data() + line.size(), ' ', kLinePadding);
+      buf = padded.data();
+      capacity = padded.size();
+    }
+
+    const auto invalid = LineVerdict::rejected(Reason::kInvalidJson);
+    od::document doc;
+    od::json_type type;
+    if (parser.iterate(buf, line.size(), capacity).get(doc) || doc.type().get(type)) return invalid;
+    if (type != od::json_type::object) {
+      const std::string_view trimmed = trim_trailing_space(line.substr(first));
+      return is_valid_non_object(doc, type, trimmed) ? LineVerdict::rejected(Reason::kNotObject)
+                                                     : invalid;
+    }
+
+    od::object obj;
+    if (doc.get_object().get(obj)) return invalid;
+    FieldSeen app, time;
+    for (auto result : obj) {
+      od::field field;
+      std::string_view key;
+      if (std::move(result).get(field) || field.unescaped_key().get(key)) return invalid;
+      od::value v = field.value();
+      const bool ok = key == app_field    ? capture(v, app)
+                      : key == time_field ? capture(v, time)
+                                          : check(v);
+      if (!ok) return invalid;
+    }
+    if (!at_end(doc)) return invalid;
+
+    if (app.count == 0) return LineVerdict::rejected(Reason::kMissingApp);
+    if (app.count > 1) return LineVerdict::rejected(Reason::kDuplicateApp);
+    if (!app.is_string) return LineVerdict::rejected(Reason::kAppNotString);
+    if (!is_valid_app_id(app.text)) return LineVerdict::rejected(Reason::kBadApp);
+    if (time.count == 0) return LineVerdict::rejected(Reason::kMissingTime);
+    if (time.count > 1) return LineVerdict::rejected(Reason::kDuplicateTime);
+    if (!time.is_string) return LineVerdict::rejected(Reason::kTimeNotString);
+    const std::optional<int64_t> second = parse_rfc3339(time.text);
+    if (!second) return LineVerdict::rejected(Reason::kBadTime);
+    return LineVerdict::counted(*second);
+  }
+};
+
+LineParser::LineParser(std::string app_field, std::string time_field, size_t max_line_bytes)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->app_field = std::move(app_field);
+  impl_->time_field = std::move(time_field);
+  impl_->max_line_bytes = max_line_bytes;
+}
+LineParser::~LineParser() = default;
+LineParser::LineParser(LineParser&&) noexcept = default;
+LineParser& LineParser::operator=(LineParser&&) noexcept = default;
+
+LineVerdict LineParser::classify(std::string_view line, size_t readable) {
+  return impl_->classify(line, readable);
+}
+
+#define LOGAGG_STRINGIFY_(x) #x
+#define LOGAGG_STRINGIFY(x) LOGAGG_STRINGIFY_(x)
+std::string json_parser_description() {
+  return std::string("simdjson ") + LOGAGG_STRINGIFY(SIMDJSON_VERSION) + ", " +
+         simdjson::get_active_implementation()->name();
+}
+
+}  // namespace logagg
