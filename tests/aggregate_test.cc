@@ -1,0 +1,130 @@
+// Tests for the whole engine on in-memory buffers: line splitting (LF, one CR
+// dropped, last line without LF, BOM only at the start), the accounting
+// invariant, reject positions, and the property that the result does not
+// depend on thread count or segment size.
+#include "logagg/aggregate.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+namespace logagg {
+namespace {
+
+const std::string kGood = R"({"app_id":"A1","timestamp":"2021-03-04T05:06:07Z"})";
+const std::string kGood2 = R"({"app_id":"B2","timestamp":"2021-03-04T05:06:08.9+00:00"})";
+constexpr int64_t kSecond = 1614834367;  // 2021-03-04T05:06:07Z
+
+Result run(std::string_view data, unsigned threads = 1, size_t segment_bytes = 0, size_t samples = 0) {
+  Options o;
+  o.threads = threads;
+  o.segment_bytes = segment_bytes;
+  o.max_reject_samples = samples;
+  return aggregate_buffer(data, o, "buf");
+}
+
+void expect_accounted(const Summary& s) {
+  EXPECT_EQ(s.lines, s.counted + s.blank + s.rejected_total());
+}
+
+TEST(Aggregate, EmptyInputHasNoLines) {
+  const Result r = run("");
+  EXPECT_EQ(r.summary.lines, 0u);
+  EXPECT_TRUE(r.counts.empty());
+}
+
+TEST(Aggregate, LastLineNeedsNoLf) {
+  const Result r = run(kGood + "\n" + kGood2);
+  EXPECT_EQ(r.summary.lines, 2u);
+  EXPECT_EQ(r.summary.counted, 2u);
+  EXPECT_EQ(r.counts, (std::vector<SecondCount>{{kSecond, 1}, {kSecond + 1, 1}}));
+}
+
+TEST(Aggregate, CrLfLinesCount) {
+  const Result r = run(kGood + "\r\n" + kGood + "\r\n\r\n");
+  EXPECT_EQ(r.summary.counted, 2u);
+  EXPECT_EQ(r.summary.blank, 1u);
+}
+
+TEST(Aggregate, BomSkippedOnlyAtStart) {
+  const std::string bom = "\xEF\xBB\xBF";
+  const Result r = run(bom + kGood + "\n" + bom + kGood + "\n");
+  EXPECT_EQ(r.summary.counted, 1u);
+  EXPECT_EQ(r.summary.rejected[static_cast<size_t>(Reason::kInvalidJson)], 1u);
+}
+
+TEST(Aggregate, WhitespaceOnlyLinesAreBlank) {
+  const Result r = run("\n \t \n\r\n" + kGood + "\n");
+  EXPECT_EQ(r.summary.blank, 3u);
+  EXPECT_EQ(r.summary.counted, 1u);
+  EXPECT_EQ(r.summary.rejected_total(), 0u);
+}
+
+TEST(Aggregate, TrailingLfMakesNoExtraLine) {
+  EXPECT_EQ(run(kGood + "\n").summary.lines, 1u);
+  EXPECT_EQ(run(kGood + "\n\n").summary.lines, 2u);
+}
+
+TEST(Aggregate, RejectSamplesHaveAbsoluteLineNumbersInOrder) {
+  std::string data;
+  for (int i = 1; i <= 50; ++i) data += (i % 7 == 0 ? std::string("not json") : kGood) + "\n";
+  for (unsigned threads : {1u, 3u}) {
+    const Result r = run(data, threads, 16, 3);
+    ASSERT_EQ(r.rejects.size(), 3u);
+    EXPECT_EQ(r.rejects[0].line, 7u);
+    EXPECT_EQ(r.rejects[1].line, 14u);
+    EXPECT_EQ(r.rejects[2].line, 21u);
+    EXPECT_EQ(r.rejects[0].path, "buf");
+    EXPECT_EQ(r.rejects[0].reason, Reason::kInvalidJson);
+  }
+}
+
+TEST(Aggregate, LinesLongerThanTheLimitAreRejected) {
+  Options o;
+  o.max_line_bytes = 40;
+  const Result r = aggregate_buffer(kGood + "\n" + R"({"app_id":"A","timestamp":"2021-03-04T05:06:07Z"})" + "\n", o);
+  EXPECT_EQ(r.summary.rejected[static_cast<size_t>(Reason::kLineTooLong)], 2u);
+}
+
+// Lines of every kind, in random order, with random line endings.
+std::string random_log(std::mt19937_64& rng, size_t lines) {
+  const std::vector<std::string> kinds = {
+      kGood, kGood2, "", "  ", R"({"app_id":"x_y","timestamp":"2021-03-04T05:06:07Z"})",
+      R"({"app_id":"A","timestamp":"2021-03-04T05:06:60Z"})", "{broken",
+      R"({"app_id":"Z9","timestamp":"1999-12-31T23:59:60Z"})", "[1,2]",
+      R"({"timestamp":"2021-03-04T05:06:07Z","app_id":"Q","n":1e999})",
+      std::string(300, ' ') + kGood};
+  std::string out;
+  for (size_t i = 0; i < lines; ++i) {
+    out += kinds[rng() % kinds.size()];
+    if (i + 1 < lines || rng() % 2) out += rng() % 4 == 0 ? "\r\n" : "\n";
+  }
+  return out;
+}
+
+TEST(AggregateProperty, SameResultForAnyThreadCountAndSegmentSize) {
+  std::mt19937_64 rng(2024);
+  for (int round = 0; round < 20; ++round) {
+    const std::string data = random_log(rng, 1 + rng() % 400);
+    const Result base = run(data, 1, 0, 1000);
+    expect_accounted(base.summary);
+    for (unsigned threads : {1u, 2u, 8u}) {
+      for (size_t seg : {1, 7, 64, 4096}) {
+        const Result r = run(data, threads, seg, 1000);
+        ASSERT_EQ(r.counts, base.counts) << "threads " << threads << " segment " << seg;
+        ASSERT_EQ(r.summary.lines, base.summary.lines);
+        ASSERT_EQ(r.summary.blank, base.summary.blank);
+        ASSERT_EQ(r.summary.rejected, base.summary.rejected);
+        ASSERT_EQ(r.rejects.size(), base.rejects.size());
+        for (size_t i = 0; i < r.rejects.size(); ++i) {
+          ASSERT_EQ(r.rejects[i].line, base.rejects[i].line);
+          ASSERT_EQ(r.rejects[i].reason, base.rejects[i].reason);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace logagg

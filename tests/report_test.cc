@@ -1,0 +1,70 @@
+// Tests for the report formats: exact csv, aligned table with total, and a
+// json document that carries everything needed to merge two runs.
+#include "logagg/report.h"
+
+#include <gtest/gtest.h>
+
+namespace logagg {
+namespace {
+
+Result sample() {
+  Result r;
+  r.counts = {{1700000000, 2935}, {1700000001, 7}};
+  r.summary.files = 1;
+  r.summary.bytes = 1000;
+  r.summary.lines = 2950;
+  r.summary.counted = 2942;
+  r.summary.blank = 3;
+  r.summary.rejected[static_cast<size_t>(Reason::kInvalidJson)] = 4;
+  r.summary.rejected[static_cast<size_t>(Reason::kBadTime)] = 1;
+  return r;
+}
+
+TEST(Report, CsvIsExact) {
+  EXPECT_EQ(format_report(sample(), Options{}, Format::kCsv),
+            "second,count\n2023-11-14T22:13:20Z,2935\n2023-11-14T22:13:21Z,7\n");
+  EXPECT_EQ(format_report(Result{}, Options{}, Format::kCsv), "second,count\n");
+}
+
+TEST(Report, TableIsAlignedWithTotal) {
+  EXPECT_EQ(format_report(sample(), Options{}, Format::kTable),
+            "second                count\n"
+            "2023-11-14T22:13:20Z   2935\n"
+            "2023-11-14T22:13:21Z      7\n"
+            "total                  2942\n");
+}
+
+TEST(Report, JsonHasCountsSummaryAndMergeKeys) {
+  Options o;
+  o.app_field = "svc\"name";
+  const std::string json = format_report(sample(), o, Format::kJson);
+  EXPECT_NE(json.find(R"("bucket": "second")"), std::string::npos);
+  EXPECT_NE(json.find(R"("app_field": "svc\"name")"), std::string::npos);
+  EXPECT_NE(json.find(R"("time_field": "timestamp")"), std::string::npos);
+  EXPECT_NE(json.find(R"({"second": "2023-11-14T22:13:20Z", "count": 2935},)"), std::string::npos);
+  EXPECT_NE(json.find(R"("lines": 2950)"), std::string::npos);
+  EXPECT_NE(json.find(R"("rejected": 5)"), std::string::npos);
+  EXPECT_NE(json.find(R"("invalid_json": 4)"), std::string::npos);
+  EXPECT_NE(json.find(R"("bad_time": 1)"), std::string::npos);
+  EXPECT_EQ(json.find("elapsed"), std::string::npos) << "json must not depend on timing";
+}
+
+TEST(Report, SummaryNamesEveryNonZeroReason) {
+  Summary s = sample().summary;
+  s.elapsed_seconds = 0.5;
+  const std::string text = format_summary(s);
+  EXPECT_NE(text.find("2950 lines"), std::string::npos);
+  EXPECT_NE(text.find("invalid JSON"), std::string::npos);
+  EXPECT_NE(text.find("timestamp not RFC 3339"), std::string::npos);
+  EXPECT_EQ(text.find("line too long"), std::string::npos);
+  EXPECT_NE(text.find("elapsed   0.500 s"), std::string::npos);
+}
+
+TEST(Report, RejectsArePathLineReason) {
+  Result r;
+  r.rejects = {{"a.log", 7, Reason::kInvalidJson}, {"<stdin>", 12, Reason::kBadApp}};
+  EXPECT_EQ(format_rejects(r), "a.log:7: invalid JSON\n<stdin>:12: app id not alphanumeric\n");
+}
+
+}  // namespace
+}  // namespace logagg
