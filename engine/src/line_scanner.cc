@@ -24,7 +24,7 @@ void scan_lines(std::string_view text, size_t readable, LineParser& parser, Coun
     const char* lf = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
     const char* line_end = lf != nullptr ? lf : end;
     size_t len = static_cast<size_t>(line_end - p);
-    if (len > 0 && p[len - 1] == '\r') --len;
+    if (lf != nullptr && len > 0 && p[len - 1] == '\r') --len;  // only a CR before a LF
     const size_t offset = static_cast<size_t>(p - text.data());
     record(parser.classify(std::string_view(p, len), readable - offset), counter, log);
     p = lf != nullptr ? lf + 1 : end;

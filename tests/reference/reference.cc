@@ -1,0 +1,609 @@
+// The reference implementation of the line rules (see reference.h): a plain
+// RFC 8259 parser, a positional RFC 3339 check on top of the date library, and
+// the line splitting and tallying of a whole buffer. Independent of the
+// engine's parser, timestamp and app-id code by design.
+#include "reference/reference.h"
+
+#include <date/date.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
+
+namespace reference {
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+bool is_json_whitespace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+void append_utf8(std::string& out, uint32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// RFC 8259 over a UTF-8-valid text. Containers are tracked on an explicit
+// stack instead of the call stack, so any nesting depth parses.
+class JsonParser {
+ public:
+  explicit JsonParser(std::string_view text) : text_(text) {}
+
+  std::optional<JsonDocument> parse() {
+    Step step = Step::kNextValue;
+    while (step == Step::kNextValue) {
+      step = begin_value();
+      while (step == Step::kValueDone) step = after_value();
+    }
+    if (step != Step::kEnd) return std::nullopt;
+    return std::move(doc_);
+  }
+
+ private:
+  enum class Step {
+    kFail,       // not JSON
+    kNextValue,  // a value must start here
+    kValueDone,  // a value just ended
+    kEnd,        // the top-level value ended, and so did the text
+  };
+
+  // Reads a scalar whole, or opens a container (and reads the first key of an
+  // object); records the kind of the top-level value and of top-level members.
+  Step begin_value() {
+    skip_whitespace();
+    if (at_end()) return Step::kFail;
+    const bool is_top_member = stack_.size() == 1 && stack_.back() == '}';
+    const char c = text_[pos_];
+    JsonKind kind;
+    Step step = Step::kValueDone;
+    std::string string_value;
+    if (c == '{' || c == '[') {
+      kind = c == '{' ? JsonKind::kObject : JsonKind::kArray;
+      ++pos_;
+      stack_.push_back(c == '{' ? '}' : ']');
+      skip_whitespace();
+      if (consume(stack_.back())) {
+        stack_.pop_back();
+      } else if (kind == JsonKind::kObject && !parse_key()) {
+        return Step::kFail;
+      } else {
+        step = Step::kNextValue;
+      }
+    } else if (c == '"') {
+      kind = JsonKind::kString;
+      auto s = parse_string();
+      if (!s) return Step::kFail;
+      string_value = std::move(*s);
+    } else if (c == '-' || is_digit(c)) {
+      kind = JsonKind::kNumber;
+      if (!parse_number()) return Step::kFail;
+    } else {
+      kind = JsonKind::kLiteral;
+      if (!parse_literal()) return Step::kFail;
+    }
+    if (is_top_value_) doc_.kind = kind;
+    is_top_value_ = false;
+    if (is_top_member) {
+      doc_.members.back().is_string = kind == JsonKind::kString;
+      doc_.members.back().value = std::move(string_value);
+    }
+    return step;
+  }
+
+  // After a value: closes its container, moves past a comma (and the next
+  // key) to the next element, or, at the top, requires the end of the text.
+  Step after_value() {
+    skip_whitespace();
+    if (stack_.empty()) return at_end() ? Step::kEnd : Step::kFail;
+    if (consume(',')) {
+      return stack_.back() == '}' && !parse_key() ? Step::kFail : Step::kNextValue;
+    }
+    if (!consume(stack_.back())) return Step::kFail;
+    stack_.pop_back();
+    return Step::kValueDone;
+  }
+
+  bool at_end() const { return pos_ >= text_.size(); }
+
+  void skip_whitespace() {
+    while (!at_end() && is_json_whitespace(text_[pos_])) ++pos_;
+  }
+
+  bool consume(char c) {
+    if (at_end() || text_[pos_] != c) return false;
+    ++pos_;
+    return true;
+  }
+
+  // `"key" :` of an object member; records the members of the top-level object.
+  bool parse_key() {
+    skip_whitespace();
+    if (at_end() || text_[pos_] != '"') return false;
+    auto key = parse_string();
+    if (!key) return false;
+    skip_whitespace();
+    if (!consume(':')) return false;
+    if (stack_.size() == 1) doc_.members.push_back(Member{std::move(*key), false, {}});
+    return true;
+  }
+
+  // The unescaped contents of the string starting at the opening quote.
+  std::optional<std::string> parse_string() {
+    ++pos_;  // the opening quote
+    std::string out;
+    while (true) {
+      if (at_end()) return std::nullopt;
+      const char c = text_[pos_++];
+      if (c == '"') return out;
+      if (static_cast<unsigned char>(c) < 0x20) return std::nullopt;
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
+      if (at_end()) return std::nullopt;
+      switch (text_[pos_++]) {
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'u': {
+          auto cp = parse_unicode_escape();
+          if (!cp) return std::nullopt;
+          append_utf8(out, *cp);
+          break;
+        }
+        default:
+          return std::nullopt;
+      }
+    }
+  }
+
+  // The code point of `XXXX` (after "\u"), joining a surrogate pair written as
+  // "\uD8xx\uDCxx"; unpaired surrogates are errors.
+  std::optional<uint32_t> parse_unicode_escape() {
+    auto high = parse_hex4();
+    if (!high) return std::nullopt;
+    if (*high >= 0xDC00 && *high <= 0xDFFF) return std::nullopt;
+    if (*high < 0xD800 || *high > 0xDBFF) return high;
+    if (!consume('\\') || !consume('u')) return std::nullopt;
+    auto low = parse_hex4();
+    if (!low || *low < 0xDC00 || *low > 0xDFFF) return std::nullopt;
+    return 0x10000 + ((*high - 0xD800) << 10) + (*low - 0xDC00);
+  }
+
+  std::optional<uint32_t> parse_hex4() {
+    if (text_.size() - pos_ < 4) return std::nullopt;
+    uint32_t value = 0;
+    for (int i = 0; i < 4; ++i) {
+      const int digit = hex_value(text_[pos_++]);
+      if (digit < 0) return std::nullopt;
+      value = value * 16 + static_cast<uint32_t>(digit);
+    }
+    return value;
+  }
+
+  // number = [ "-" ] ( "0" / 1-9 *DIGIT ) [ "." 1*DIGIT ] [ ("e"/"E") [ "+"/"-" ] 1*DIGIT ]
+  bool parse_number() {
+    consume('-');
+    if (consume('0')) {
+      // a leading zero stands alone
+    } else if (!skip_digits()) {
+      return false;
+    }
+    if (consume('.') && !skip_digits()) return false;
+    if (consume('e') || consume('E')) {
+      if (!consume('+')) consume('-');
+      if (!skip_digits()) return false;
+    }
+    return true;
+  }
+
+  // Skips one or more digits; false if there is none.
+  bool skip_digits() {
+    const size_t start = pos_;
+    while (!at_end() && is_digit(text_[pos_])) ++pos_;
+    return pos_ > start;
+  }
+
+  bool parse_literal() {
+    for (std::string_view literal : {"true", "false", "null"}) {
+      if (text_.substr(pos_, literal.size()) == literal) {
+        pos_ += literal.size();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  std::string_view text_;
+  size_t pos_ = 0;
+  std::vector<char> stack_;  // the closing bracket of each open container
+  JsonDocument doc_{};
+  bool is_top_value_ = true;
+};
+
+// Decodes the UTF-8 sequence at bytes[i], advancing i; false if invalid.
+bool decode_utf8(std::string_view bytes, size_t& i) {
+  const auto lead = static_cast<unsigned char>(bytes[i]);
+  int continuation;
+  uint32_t cp;
+  if (lead < 0x80) {
+    ++i;
+    return true;
+  } else if (lead >= 0xC0 && lead < 0xE0) {
+    continuation = 1;
+    cp = lead & 0x1F;
+  } else if (lead >= 0xE0 && lead < 0xF0) {
+    continuation = 2;
+    cp = lead & 0x0F;
+  } else if (lead >= 0xF0 && lead < 0xF8) {
+    continuation = 3;
+    cp = lead & 0x07;
+  } else {
+    return false;  // a continuation byte or 0xF8..0xFF as lead
+  }
+  if (bytes.size() - i <= static_cast<size_t>(continuation)) return false;
+  for (int k = 1; k <= continuation; ++k) {
+    const auto b = static_cast<unsigned char>(bytes[i + k]);
+    if ((b & 0xC0) != 0x80) return false;
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  constexpr uint32_t kMinimum[4] = {0, 0x80, 0x800, 0x10000};
+  if (cp < kMinimum[continuation]) return false;   // overlong
+  if (cp >= 0xD800 && cp <= 0xDFFF) return false;  // UTF-16 surrogate
+  if (cp > 0x10FFFF) return false;
+  i += 1 + continuation;
+  return true;
+}
+
+bool is_valid_app_id(std::string_view id) {
+  if (id.empty()) return false;
+  return std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || is_digit(c);
+  });
+}
+
+// What a missing, repeated or non-string field is rejected as.
+struct FieldReasons {
+  logagg::Reason missing, duplicate, not_string;
+};
+
+// The unescaped string value of the top-level field `name`, or why the line is
+// rejected for it.
+struct FieldLookup {
+  std::optional<logagg::Reason> error;
+  std::string value;
+};
+
+FieldLookup unique_string_field(const JsonDocument& doc, const std::string& name,
+                                const FieldReasons& reasons) {
+  const Member* found = nullptr;
+  int count = 0;
+  for (const Member& m : doc.members) {
+    if (m.key == name) {
+      ++count;
+      found = &m;
+    }
+  }
+  if (count == 0) return {reasons.missing, {}};
+  if (count > 1) return {reasons.duplicate, {}};
+  if (!found->is_string) return {reasons.not_string, {}};
+  return {std::nullopt, found->value};
+}
+
+int number_at(std::string_view text, size_t pos, size_t len) {
+  return std::stoi(std::string(text.substr(pos, len)));
+}
+
+int64_t floor_mod(int64_t a, int64_t b) { return ((a % b) + b) % b; }
+
+constexpr const char* kReasonNames[logagg::kReasonCount] = {
+    "line_too_long",  "invalid_json",    "not_object", "missing_app",
+    "duplicate_app",  "app_not_string",  "bad_app",    "missing_time",
+    "duplicate_time", "time_not_string", "bad_time",
+};
+
+}  // namespace
+
+bool is_valid_utf8(std::string_view bytes) {
+  for (size_t i = 0; i < bytes.size();) {
+    if (!decode_utf8(bytes, i)) return false;
+  }
+  return true;
+}
+
+std::optional<JsonDocument> parse_json(std::string_view text) {
+  if (!is_valid_utf8(text)) return std::nullopt;
+  return JsonParser(text).parse();
+}
+
+std::optional<int64_t> rfc3339_second(std::string_view text) {
+  // The fixed-width part: d = digit, S = date/time separator, others literal.
+  constexpr std::string_view kPattern = "dddd-dd-ddSdd:dd:dd";
+  if (text.size() < kPattern.size()) return std::nullopt;
+  for (size_t i = 0; i < kPattern.size(); ++i) {
+    const char c = text[i];
+    const bool ok = kPattern[i] == 'd'   ? is_digit(c)
+                    : kPattern[i] == 'S' ? (c == 'T' || c == 't' || c == ' ')
+                                         : c == kPattern[i];
+    if (!ok) return std::nullopt;
+  }
+
+  size_t pos = kPattern.size();
+  if (pos < text.size() && text[pos] == '.') {
+    const size_t first_digit = ++pos;
+    while (pos < text.size() && is_digit(text[pos])) ++pos;
+    if (pos == first_digit) return std::nullopt;
+  }
+
+  const std::string_view zone = text.substr(pos);
+  int offset_minutes = 0;
+  if (zone == "Z" || zone == "z") {
+    offset_minutes = 0;
+  } else if (zone.size() == 6 && (zone[0] == '+' || zone[0] == '-') && is_digit(zone[1]) &&
+             is_digit(zone[2]) && zone[3] == ':' && is_digit(zone[4]) && is_digit(zone[5])) {
+    const int hours = number_at(zone, 1, 2);
+    const int minutes = number_at(zone, 4, 2);
+    if (hours > 23 || minutes > 59) return std::nullopt;
+    offset_minutes = (zone[0] == '-' ? -1 : 1) * (hours * 60 + minutes);
+  } else {
+    return std::nullopt;
+  }
+
+  const int year = number_at(text, 0, 4);
+  const int month = number_at(text, 5, 2);
+  const int day = number_at(text, 8, 2);
+  const int hour = number_at(text, 11, 2);
+  const int minute = number_at(text, 14, 2);
+  const int second = number_at(text, 17, 2);
+  const date::year_month_day ymd{date::year{year}, date::month(static_cast<unsigned>(month)),
+                                 date::day(static_cast<unsigned>(day))};
+  if (year < 0 || !ymd.ok() || hour > 23 || minute > 59 || second > 60) return std::nullopt;
+
+  // A leap second is counted in the second before it, 23:59:59 UTC.
+  const int64_t days = date::sys_days{ymd}.time_since_epoch().count();
+  const int64_t local = days * 86400 + hour * 3600 + minute * 60 + std::min(second, 59);
+  const int64_t utc = local - int64_t{offset_minutes} * 60;
+  if (second == 60 && floor_mod(utc, 86400) != 86399) return std::nullopt;
+  return utc;
+}
+
+logagg::LineVerdict classify(std::string_view line, const std::string& app_field,
+                             const std::string& time_field, size_t max_line_bytes) {
+  using logagg::LineVerdict;
+  using logagg::Reason;
+  // A blank line is blank at any length; the limit applies to the others.
+  if (line.find_first_not_of(" \t\r") == std::string_view::npos) return LineVerdict::blank();
+  if (line.size() > max_line_bytes) return LineVerdict::rejected(Reason::kLineTooLong);
+
+  const std::optional<JsonDocument> doc = parse_json(line);
+  if (!doc) return LineVerdict::rejected(Reason::kInvalidJson);
+  if (doc->kind != JsonKind::kObject) return LineVerdict::rejected(Reason::kNotObject);
+
+  const FieldLookup app = unique_string_field(
+      *doc, app_field, {Reason::kMissingApp, Reason::kDuplicateApp, Reason::kAppNotString});
+  if (app.error) return LineVerdict::rejected(*app.error);
+  if (!is_valid_app_id(app.value)) return LineVerdict::rejected(Reason::kBadApp);
+
+  const FieldLookup time = unique_string_field(
+      *doc, time_field, {Reason::kMissingTime, Reason::kDuplicateTime, Reason::kTimeNotString});
+  if (time.error) return LineVerdict::rejected(*time.error);
+  const std::optional<int64_t> second = rfc3339_second(time.value);
+  if (!second) return LineVerdict::rejected(Reason::kBadTime);
+  return LineVerdict::counted(*second);
+}
+
+std::vector<std::string_view> split_lines(std::string_view data) {
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  if (data.substr(0, kBom.size()) == kBom) data.remove_prefix(kBom.size());
+  std::vector<std::string_view> lines;
+  while (!data.empty()) {
+    const size_t lf = data.find('\n');
+    std::string_view line = data.substr(0, lf);
+    data = lf == std::string_view::npos ? std::string_view{} : data.substr(lf + 1);
+    if (lf != std::string_view::npos && !line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+Aggregate aggregate_buffer(std::string_view data, const std::string& app_field,
+                           const std::string& time_field, size_t max_line_bytes) {
+  Aggregate result;
+  for (std::string_view line : split_lines(data)) {
+    const logagg::LineVerdict v = classify(line, app_field, time_field, max_line_bytes);
+    ++result.lines;
+    switch (v.status) {
+      case logagg::LineStatus::kCounted:
+        ++result.counted;
+        ++result.counts[v.second];
+        break;
+      case logagg::LineStatus::kBlank:
+        ++result.blank;
+        break;
+      case logagg::LineStatus::kRejected:
+        ++result.rejected[static_cast<size_t>(v.reason)];
+        break;
+    }
+  }
+  return result;
+}
+
+bool same_verdict(const logagg::LineVerdict& a, const logagg::LineVerdict& b) {
+  if (a.status != b.status) return false;
+  if (a.status == logagg::LineStatus::kRejected) return a.reason == b.reason;
+  if (a.status == logagg::LineStatus::kCounted) return a.second == b.second;
+  return true;
+}
+
+std::string describe(const logagg::LineVerdict& v) {
+  switch (v.status) {
+    case logagg::LineStatus::kCounted:
+      return "counted " + std::to_string(v.second);
+    case logagg::LineStatus::kBlank:
+      return "blank";
+    case logagg::LineStatus::kRejected: {
+      const auto index = static_cast<size_t>(v.reason);
+      return std::string("rejected ") +
+             (index < logagg::kReasonCount ? kReasonNames[index] : "<bad reason>");
+    }
+  }
+  return "<bad status>";
+}
+
+std::string utf8(std::u32string_view code_points) {
+  std::string out;
+  for (const char32_t cp : code_points) append_utf8(out, cp);
+  return out;
+}
+
+std::string quoted(std::string_view bytes) {
+  std::string out = "\"";
+  for (const char c : bytes) {
+    switch (c) {
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '"':
+        out += "\\\"";
+        break;
+      default:
+        if (c >= 0x20 && c < 0x7F) {
+          out += c;
+        } else {
+          // Close the literal after \xNN so a following hex digit is not absorbed.
+          char hex[8];
+          std::snprintf(hex, sizeof hex, "\\x%02X\"\"", static_cast<unsigned char>(c));
+          out += hex;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string Timestamp::text() const {
+  char head[32];
+  std::snprintf(head, sizeof head, "%04d-%02d-%02d%c%02d:%02d:%02d", year, month, day, separator,
+                hour, minute, second);
+  return head + (fraction.empty() ? "" : "." + fraction) + zone;
+}
+
+Timestamp random_timestamp(std::mt19937_64& rng, const TimestampLimits& limits) {
+  auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  auto one_in = [&uniform](int n) { return uniform(1, n) == 1; };
+  // Mostly uniform, sometimes the top or bottom of the range.
+  auto edgy = [&](int lo, int hi) { return one_in(4) ? (one_in(2) ? lo : hi) : uniform(lo, hi); };
+
+  Timestamp t{};
+  t.year = one_in(8) ? (one_in(2) ? 2000 : 1900) : edgy(1, 9999);
+  t.month = edgy(1, 12);
+  const auto last_day = (date::year{t.year} / t.month / date::last).day();
+  t.day = edgy(1, static_cast<int>(static_cast<unsigned>(last_day)));
+  t.hour = edgy(0, 23);
+  t.minute = edgy(0, 59);
+  t.second = edgy(0, 59);
+  t.separator = "Tt "[uniform(0, 2)];
+
+  const size_t digits = std::uniform_int_distribution<size_t>(0, limits.max_fraction_digits)(rng);
+  for (size_t i = 0; i < digits; ++i) t.fraction += static_cast<char>('0' + edgy(0, 9));
+
+  int offset = 0;  // minutes east of UTC
+  if (one_in(2)) {
+    constexpr std::string_view kUtcZones[] = {"Z", "z", "+00:00", "-00:00"};
+    t.zone = std::string(kUtcZones[uniform(0, 3)]);
+  } else {
+    offset = edgy(-(23 * 60 + 59), 23 * 60 + 59);
+    char zone[16];
+    std::snprintf(zone, sizeof zone, "%c%02d:%02d", offset < 0 ? '-' : '+', std::abs(offset) / 60,
+                  std::abs(offset) % 60);
+    t.zone = zone;
+  }
+  if (limits.leap_seconds && one_in(16)) {
+    // Local time-of-day that is 23:59 UTC, then second 60.
+    const int local = static_cast<int>(floor_mod(23 * 60 + 59 + offset, 24 * 60));
+    t.hour = local / 60;
+    t.minute = local % 60;
+    t.second = 60;
+  }
+  return t;
+}
+
+void mutate(std::string& text, std::mt19937_64& rng, std::string_view palette, int edits) {
+  auto index = [&rng](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
+  auto random_byte = [&] { return palette[index(palette.size())]; };
+  for (int i = 0; i < edits; ++i) {
+    const size_t at = index(text.size() + 1);
+    switch (index(6)) {
+      case 0:  // insert
+        text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), random_byte());
+        break;
+      case 1:  // replace
+        if (at < text.size()) text[at] = random_byte();
+        break;
+      case 2:  // delete
+        if (at < text.size()) text.erase(at, 1);
+        break;
+      case 3:  // duplicate a run
+        text.insert(at, text.substr(at, index(8) + 1));
+        break;
+      case 4:  // drop a run
+        text.erase(at, std::min(text.size() - at, index(8) + 1));
+        break;
+      case 5:  // truncate
+        text.resize(at);
+        break;
+    }
+  }
+}
+
+}  // namespace reference

@@ -1,0 +1,136 @@
+// The reference implementation the differential tests compare the engine
+// against: a slow, plain, obviously-correct rewrite of the line rules that
+// shares no code with the engine (only its public result types), plus the
+// random-input helpers those tests share.
+//
+// Nothing here is fast or clever on purpose: the JSON parser is a textbook
+// RFC 8259 recursive descent (with an explicit stack, so nesting depth is only
+// limited by memory), and the RFC 3339 check tests each character position and
+// leaves the calendar to Howard Hinnant's date library.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "logagg/aggregate.h"
+#include "logagg/line_verdict.h"
+
+namespace reference {
+
+// ---------------------------------------------------------------------------
+// The oracle.
+
+// One member of the top-level object, in document order.
+struct Member {
+  std::string key;    // JSON-unescaped
+  bool is_string;     // whether the value is a JSON string
+  std::string value;  // the JSON-unescaped value when is_string, else empty
+};
+
+enum class JsonKind { kObject, kArray, kString, kNumber, kLiteral };
+
+struct JsonDocument {
+  JsonKind kind;                // of the top-level value
+  std::vector<Member> members;  // the top-level members when kind == kObject
+};
+
+// True when `bytes` is valid UTF-8 (RFC 3629: shortest form, no surrogates,
+// nothing above U+10FFFF).
+bool is_valid_utf8(std::string_view bytes);
+
+// Parses `text` as exactly one RFC 8259 JSON value with optional whitespace
+// around it; nullopt if it is anything else. Unpaired UTF-16 surrogate escapes
+// ("\ud800") are rejected.
+std::optional<JsonDocument> parse_json(std::string_view text);
+
+// The floored UTC second of an RFC 3339 date-time (local year 1..9999), or
+// nullopt if `text` is not one. See logagg/rfc3339.h for the exact grammar.
+std::optional<int64_t> rfc3339_second(std::string_view text);
+
+// The verdict for one line (without its LF and final CR), per the rules in
+// logagg/line_parser.h.
+logagg::LineVerdict classify(std::string_view line, const std::string& app_field,
+                             const std::string& time_field, size_t max_line_bytes);
+
+// The lines of a file: a leading UTF-8 BOM is skipped, lines end at LF, one CR
+// before the LF is dropped, and a last line without LF still counts.
+std::vector<std::string_view> split_lines(std::string_view data);
+
+struct Aggregate {
+  std::map<int64_t, uint64_t> counts;  // second -> lines counted in it
+  uint64_t lines = 0;
+  uint64_t counted = 0;
+  uint64_t blank = 0;
+  logagg::ReasonCounts rejected{};
+};
+
+// Classifies every line of `data` (see split_lines) and tallies the verdicts.
+Aggregate aggregate_buffer(std::string_view data, const std::string& app_field,
+                           const std::string& time_field, size_t max_line_bytes);
+
+// ---------------------------------------------------------------------------
+// Helpers for writing and reading the differential tests.
+
+// Whether two verdicts mean the same thing (reason only when rejected, second
+// only when counted).
+bool same_verdict(const logagg::LineVerdict& a, const logagg::LineVerdict& b);
+
+// "counted 1623760496", "blank", "rejected invalid_json".
+std::string describe(const logagg::LineVerdict& v);
+
+// The UTF-8 encoding of `code_points` (all valid scalar values).
+std::string utf8(std::u32string_view code_points);
+
+// `bytes` as a double-quoted C-style literal with \t, \r, \n, \\, \" and \xNN
+// for everything outside printable ASCII, so any failing input can be pasted
+// back into a test.
+std::string quoted(std::string_view bytes);
+
+// The parts of an RFC 3339 date-time, so tests can build and vary timestamps.
+struct Timestamp {
+  int year, month, day, hour, minute, second;
+  std::string fraction;  // digits after '.', empty for none
+  char separator;        // 'T', 't' or ' '
+  std::string zone;      // "Z", "z" or "+hh:mm" / "-hh:mm"
+
+  std::string text() const;
+};
+
+struct TimestampLimits {
+  size_t max_fraction_digits = 30;
+  bool leap_seconds = true;  // sometimes produce a valid hh:mm:60
+};
+
+// A random valid timestamp over years 1..9999, biased towards the edges
+// (month ends, Feb 29, 23:59:59, extreme offsets, years 1 and 9999).
+Timestamp random_timestamp(std::mt19937_64& rng, const TimestampLimits& limits = {});
+
+// Applies `edits` random byte edits to `text`: delete, insert or replace a
+// byte (inserted bytes are drawn from `palette`), duplicate or drop a run, or
+// truncate.
+void mutate(std::string& text, std::mt19937_64& rng, std::string_view palette, int edits);
+
+// Greedily removes chunks of `input` while `still_fails` holds, so a failing
+// random input can be reported in its smallest form.
+template <typename Predicate>
+std::string shrink(std::string input, Predicate still_fails) {
+  for (size_t chunk = input.size(); chunk > 0; chunk /= 2) {
+    for (size_t at = 0; at + chunk <= input.size();) {
+      std::string candidate = input.substr(0, at) + input.substr(at + chunk);
+      if (still_fails(candidate)) {
+        input = std::move(candidate);
+      } else {
+        at += chunk;
+      }
+    }
+  }
+  return input;
+}
+
+}  // namespace reference
