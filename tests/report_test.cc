@@ -57,7 +57,9 @@ TEST(Report, SummaryNamesEveryNonZeroReason) {
   EXPECT_NE(text.find("invalid JSON"), std::string::npos);
   EXPECT_NE(text.find("timestamp not RFC 3339"), std::string::npos);
   EXPECT_EQ(text.find("line too long"), std::string::npos);
-  EXPECT_NE(text.find("elapsed   0.500 s"), std::string::npos);
+  EXPECT_NE(text.find("in 0.500 s"), std::string::npos);
+  EXPECT_NE(text.find("  counted                              2942\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("    invalid JSON                          4\n"), std::string::npos) << text;
 }
 
 TEST(Report, RejectsArePathLineReason) {

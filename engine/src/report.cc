@@ -147,26 +147,25 @@ std::string format_report(const Result& result, const Options& options, Format f
 
 std::string format_summary(const Summary& s) {
   char buf[256];
-  std::string out;
-  std::snprintf(buf, sizeof buf, "logagg: %llu file%s (%llu unreadable), %s, %llu lines\n",
+  const double secs = std::max(s.elapsed_seconds, 1e-9);
+  std::snprintf(buf, sizeof buf,
+                "logagg: %llu file%s (%llu unreadable), %s, %llu lines in %.3f s (%s/s, %.2f M lines/s)\n",
                 static_cast<unsigned long long>(s.files), s.files == 1 ? "" : "s",
                 static_cast<unsigned long long>(s.unreadable), human_bytes(static_cast<double>(s.bytes)).c_str(),
-                static_cast<unsigned long long>(s.lines));
-  out.append(buf);
-  std::snprintf(buf, sizeof buf, "  counted   %llu\n  blank     %llu\n  rejected  %llu\n",
-                static_cast<unsigned long long>(s.counted), static_cast<unsigned long long>(s.blank),
-                static_cast<unsigned long long>(s.rejected_total()));
-  out.append(buf);
-  for (size_t i = 0; i < kReasonCount; ++i) {
-    if (s.rejected[i] == 0) continue;
-    std::snprintf(buf, sizeof buf, "    %-26s %llu\n", std::string(reason_text(static_cast<Reason>(i))).c_str(),
-                  static_cast<unsigned long long>(s.rejected[i]));
-    out.append(buf);
-  }
-  const double secs = std::max(s.elapsed_seconds, 1e-9);
-  std::snprintf(buf, sizeof buf, "  elapsed   %.3f s (%s/s, %.2f M lines/s)\n", s.elapsed_seconds,
+                static_cast<unsigned long long>(s.lines), s.elapsed_seconds,
                 human_bytes(static_cast<double>(s.bytes) / secs).c_str(), static_cast<double>(s.lines) / secs / 1e6);
-  out.append(buf);
+  std::string out = buf;
+  auto row = [&](int indent, std::string_view label, uint64_t n) {
+    std::snprintf(buf, sizeof buf, "%*s%-*.*s %12llu\n", indent, "", 30 - indent, static_cast<int>(label.size()),
+                  label.data(), static_cast<unsigned long long>(n));
+    out.append(buf);
+  };
+  row(2, "counted", s.counted);
+  row(2, "blank", s.blank);
+  row(2, "rejected", s.rejected_total());
+  for (size_t i = 0; i < kReasonCount; ++i) {
+    if (s.rejected[i] != 0) row(4, reason_text(static_cast<Reason>(i)), s.rejected[i]);
+  }
   return out;
 }
 
