@@ -31,6 +31,8 @@ struct Case {
   std::vector<std::string> logagg_args;
 };
 
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
 class GeneratorTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(GeneratorTest, LogaggReportsExactlyWhatTheGeneratorExpects) {
