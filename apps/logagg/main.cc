@@ -1,9 +1,12 @@
 // logagg's entry point: flags -> engine -> report on stdout, summary and
-// errors on stderr. Exit 0 on success, 1 if any input could not be read,
-// 2 on a usage error.
+// errors on stderr. Exit 0 on success, 1 if any input could not be read or the
+// report could not be written, 2 on a usage error. A reader that goes away
+// (`logagg big.log | head -1`) is not an error: logagg stops writing quietly.
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <string>
 
 #include "cli.h"
@@ -12,26 +15,39 @@
 
 namespace {
 
-void write_all(std::FILE* f, const std::string& s) { std::fwrite(s.data(), 1, s.size(), f); }
+// Writes to stdout until the first failure, then remembers its errno.
+struct StdoutSink {
+  int error = 0;
+  void operator()(std::string_view chunk) {
+    if (error == 0 && std::fwrite(chunk.data(), 1, chunk.size(), stdout) != chunk.size()) error = errno;
+  }
+  void finish() {
+    if (error == 0 && std::fflush(stdout) != 0) error = errno;
+  }
+};
+
+void write_stderr(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stderr); }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);  // a closed pipe shows up as EPIPE instead
   logagg::cli::Config config;
   if (const int code = logagg::cli::parse(argc, argv, config); code >= 0) return code;
 
   const logagg::Result result = logagg::aggregate(config.paths, config.options);
 
-  write_all(stdout, logagg::format_report(result, config.options, config.format));
-  const bool output_failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
-  const int output_errno = errno;
+  StdoutSink out;
+  logagg::write_report(result, config.options, config.format, std::ref(out));
+  out.finish();
+
   for (const logagg::InputError& e : result.errors) {
     std::fprintf(stderr, "logagg: %s: %s\n", e.path.c_str(), e.message.c_str());
   }
-  write_all(stderr, logagg::format_rejects(result));
-  if (!config.quiet) write_all(stderr, logagg::format_summary(result.summary));
-  if (output_failed) {
-    std::fprintf(stderr, "logagg: cannot write the report: %s\n", std::strerror(output_errno));
+  write_stderr(logagg::format_rejects(result));
+  if (!config.quiet) write_stderr(logagg::format_summary(result.summary));
+  if (out.error != 0 && out.error != EPIPE) {
+    std::fprintf(stderr, "logagg: cannot write the report: %s\n", std::strerror(out.error));
     return 1;
   }
   return result.errors.empty() ? 0 : 1;

@@ -6,6 +6,8 @@
 //    threads through one atomic cursor, so a slow segment never stalls others.
 // 3. Per-thread counters are merged and sorted; rejected-line positions are
 //    turned into absolute line numbers from each segment's line count.
+// Every read of mapped memory runs under a SIGBUS guard: a file truncated
+// while mapped is reported as changed, and the lines read before are kept.
 #include "logagg/aggregate.h"
 
 #include <fcntl.h>
@@ -17,10 +19,12 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <thread>
 
 #include "counter.h"
+#include "fault_guard.h"
 #include "line_scanner.h"
 #include "logagg/input.h"
 #include "logagg/segmenter.h"
@@ -39,6 +43,7 @@ struct Source {
   bool close_fd = false;
   std::vector<Segment> segments;
   std::vector<ScanLog> logs;  // one per segment, or one for a stream
+  std::unique_ptr<std::atomic<bool>> changed = std::make_unique<std::atomic<bool>>(false);
 };
 
 struct WorkItem {
@@ -121,11 +126,17 @@ void scan_stream(Source& src, Worker& w, const Options& options, uint64_t& bytes
 
 // Cuts a mapped source into segments, the BOM (if any) left out.
 void plan_segments(Source& src, size_t segment_bytes) {
-  const size_t skip = src.text.starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
-  src.segments = cut_segments(src.text.substr(skip), segment_bytes);
-  for (Segment& s : src.segments) {
-    s.begin += skip;
-    s.end += skip;
+  const bool planned = run_guarded([&] {
+    const size_t skip = src.text.starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
+    src.segments = cut_segments(src.text.substr(skip), segment_bytes);
+    for (Segment& s : src.segments) {
+      s.begin += skip;
+      s.end += skip;
+    }
+  });
+  if (!planned) {
+    src.segments.clear();
+    *src.changed = true;
   }
   src.logs.resize(src.segments.size());
 }
@@ -139,11 +150,16 @@ void run_segments(std::vector<Source>& sources, std::vector<Worker>& workers, co
   auto work = [&](Worker& w) {
     for (size_t k; (k = cursor.fetch_add(1, std::memory_order_relaxed)) < items.size();) {
       Source& src = sources[items[k].source];
+      if (*src.changed) continue;  // its pages are gone: the rest would fault too
       const Segment seg = src.segments[items[k].segment];
       ScanLog& log = src.logs[items[k].segment];
       log.limit = options.max_reject_samples;
-      scan_lines(src.text.substr(seg.begin, seg.end - seg.begin), src.text.size() - seg.begin,
-                 w.parser, w.counter, log);
+      const bool complete = run_guarded([&] {
+        scan_lines(src.text.substr(seg.begin, seg.end - seg.begin), src.text.size() - seg.begin,
+                   w.parser, w.counter, log);
+      });
+      if (!complete) *src.changed = true;
+      if (src.map.ok()) src.map.release(seg.begin, seg.end);
     }
   };
   const size_t n = std::min(workers.size(), std::max<size_t>(items.size(), 1));
@@ -172,9 +188,11 @@ std::vector<RejectSample> collect_rejects(const std::vector<Source>& sources, si
 Result run(std::vector<Source> sources, std::vector<InputError> errors, size_t unreadable,
            const Options& options, std::chrono::steady_clock::time_point start) {
   const unsigned threads = resolve_threads(options.threads);
+  SharedCounts shared;
   std::vector<Worker> workers;
   for (unsigned t = 0; t < threads; ++t) {
-    workers.push_back({LineParser(options.app_field, options.time_field, options.max_line_bytes), {}});
+    workers.push_back({LineParser(options.app_field, options.time_field, options.max_line_bytes),
+                       Counter(shared)});
   }
 
   Result result;
@@ -193,9 +211,17 @@ Result run(std::vector<Source> sources, std::vector<InputError> errors, size_t u
   }
   run_segments(sources, workers, options);
 
-  for (size_t t = 1; t < workers.size(); ++t) workers[0].counter.merge_from(workers[t].counter);
-  result.counts = workers[0].counter.sorted_counts();
-  result.summary = workers[0].counter.tally();
+  for (const Source& src : sources) {
+    if (*src.changed) {
+      errors.push_back({src.name, "file changed while being read (truncated?); "
+                                  "only the lines read before the change are counted"});
+    }
+  }
+  for (Worker& w : workers) {
+    w.counter.spill();
+    result.summary.add(w.counter.tally());
+  }
+  result.counts = shared.take_sorted();
   result.summary.files = sources.size();
   result.summary.unreadable = unreadable;
   result.summary.bytes = bytes;

@@ -1,11 +1,19 @@
-// Per-thread counting: line verdicts into a tally and counted lines into an
-// abseil flat hash map keyed by UTC second. Each worker owns one Counter; they
-// are merged once at the end, so the hot path shares nothing between threads.
+// Counting: line verdicts into a tally, counted lines into a hash map keyed by
+// UTC second.
+//
+// Each worker owns a Counter, so the hot path shares nothing. Memory stays
+// bounded by the number of distinct seconds, not threads x distinct seconds:
+// a Counter whose map reaches its cap empties it into the one SharedCounts
+// (under a mutex) and goes on with the same, already-sized map. With the
+// default cap a worker holds at most ~1 M seconds (~12 days of traffic), so
+// ordinary logs never spill before the end of the run.
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 #include "logagg/aggregate.h"
@@ -13,14 +21,35 @@
 
 namespace logagg {
 
+using SecondMap = absl::flat_hash_map<int64_t, uint64_t>;
+
+// The merged per-second counts of all workers.
+class SharedCounts {
+ public:
+  // Adds every entry of `counts`. Thread-safe.
+  void add(const SecondMap& counts);
+  // The counts ascending by second; leaves this empty, its memory released.
+  std::vector<SecondCount> take_sorted();
+
+ private:
+  std::mutex mu_;
+  SecondMap counts_;
+};
+
 class Counter {
  public:
+  static constexpr size_t kDefaultMaxSeconds = size_t{1} << 20;
+
+  explicit Counter(SharedCounts& shared, size_t max_seconds = kDefaultMaxSeconds)
+      : shared_(&shared), max_seconds_(max_seconds) {}
+
   void record(const LineVerdict& v) {
     ++tally_.lines;
     switch (v.status) {
       case LineStatus::kCounted:
         ++tally_.counted;
         ++per_second_[v.second];
+        if (per_second_.size() >= max_seconds_) spill();
         break;
       case LineStatus::kBlank:
         ++tally_.blank;
@@ -31,17 +60,16 @@ class Counter {
     }
   }
 
-  // Adds `other`'s counts into this one.
-  void merge_from(const Counter& other);
-
-  // The per-second counts, ascending by second.
-  std::vector<SecondCount> sorted_counts() const;
+  // Moves the remaining per-second counts into the shared counts.
+  void spill();
 
   // lines, counted, blank and rejected; the other fields stay zero.
   const Summary& tally() const { return tally_; }
 
  private:
-  absl::flat_hash_map<int64_t, uint64_t> per_second_;
+  SharedCounts* shared_;
+  size_t max_seconds_;
+  SecondMap per_second_;
   Summary tally_;
 };
 

@@ -25,6 +25,9 @@ bool is_hidden(const fs::path& p) {
 std::string os_reason(const std::error_code& ec) { return ec.message(); }
 
 // Appends every regular file below `dir` (not following folder symlinks).
+// Entries that cannot be read are named in `errors`: dangling or looping
+// symlinks, and FIFOs, sockets and devices, which are skipped because reading
+// one could block forever or never end (they are read only when named).
 void walk_folder(const fs::path& dir, std::vector<std::string>& files, std::vector<InputError>& errors) {
   std::error_code ec;
   fs::directory_iterator it(dir, ec);
@@ -35,20 +38,22 @@ void walk_folder(const fs::path& dir, std::vector<std::string>& files, std::vect
   for (const fs::directory_iterator end; it != end; it.increment(ec)) {
     const fs::directory_entry& entry = *it;
     if (is_hidden(entry.path())) continue;
-    std::error_code type_ec;
-    const fs::file_status link = entry.symlink_status(type_ec);
+    std::error_code link_ec, target_ec;
+    const fs::file_status link = entry.symlink_status(link_ec);
     if (fs::is_directory(link)) {
       walk_folder(entry.path(), files, errors);
       continue;
     }
-    const fs::file_status target = entry.status(type_ec);
+    const fs::file_status target = entry.status(target_ec);
     if (fs::is_regular_file(target)) {
       files.push_back(entry.path().string());
-    } else if (fs::is_symlink(link) && !fs::exists(target)) {
-      errors.push_back({entry.path().string(), "dangling symbolic link"});
+    } else if (target_ec) {
+      errors.push_back({entry.path().string(), fs::is_symlink(link)
+                                                   ? "symbolic link cannot be followed: " + os_reason(target_ec)
+                                                   : os_reason(target_ec)});
+    } else if (!fs::is_directory(target)) {  // symlinks to folders are not followed, silently
+      errors.push_back({entry.path().string(), "not a regular file (skipped inside a folder)"});
     }
-    // Other non-regular entries (FIFOs, sockets, devices, folder symlinks) are
-    // skipped: reading them could block or never end.
   }
   if (ec) errors.push_back({dir.string(), os_reason(ec)});
 }
@@ -91,6 +96,13 @@ MappedFile MappedFile::map(int fd, size_t size) {
   m.data_ = static_cast<const char*>(p);
   m.size_ = size;
   return m;
+}
+
+void MappedFile::release(size_t begin, size_t end) const {
+  const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const size_t first = (begin + page - 1) / page * page;
+  const size_t last = std::min(end, size_) / page * page;
+  if (first < last) ::madvise(const_cast<char*>(data_) + first, last - first, MADV_DONTNEED);
 }
 
 MappedFile::MappedFile(MappedFile&& other) noexcept

@@ -47,24 +47,44 @@ void append_json_string(std::string& out, std::string_view s) {
   out.push_back('"');
 }
 
-std::string format_csv(const Result& r) {
-  std::string out = "second,count\n";
-  out.reserve(r.counts.size() * 32 + out.size());
+// Accumulates report text and hands it to the sink in chunks, so a report of
+// millions of rows never sits in memory whole.
+class Output {
+ public:
+  explicit Output(const ReportSink& sink) : sink_(sink) {}
+  ~Output() { flush(); }
+  std::string& text() { return buf_; }
+  void row_done() {
+    if (buf_.size() >= kChunkBytes) flush();
+  }
+
+ private:
+  static constexpr size_t kChunkBytes = size_t{64} << 10;
+  void flush() {
+    if (!buf_.empty()) sink_(buf_);
+    buf_.clear();
+  }
+  const ReportSink& sink_;
+  std::string buf_;
+};
+
+void write_csv(const Result& r, Output& o) {
+  std::string& out = o.text();
+  out.append("second,count\n");
   for (const SecondCount& c : r.counts) {
     append_second(out, c.second);
     out.push_back(',');
     append_number(out, c.count);
     out.push_back('\n');
+    o.row_done();
   }
-  return out;
 }
 
-std::string format_table(const Result& r) {
+void write_table(const Result& r, Output& o) {
   const std::string total = std::to_string(r.summary.counted);
   const size_t count_width = std::max<size_t>(total.size(), 5);
   constexpr size_t second_width = 20;  // "YYYY-MM-DDThh:mm:ssZ"
-  std::string out;
-  out.reserve((r.counts.size() + 2) * (second_width + count_width + 3));
+  std::string& out = o.text();
   append_padded(out, "second", second_width, false);
   out.append("  ");
   append_padded(out, "count", count_width, true);
@@ -76,17 +96,18 @@ std::string format_table(const Result& r) {
     out.append("  ");
     append_padded(out, std::to_string(c.count), count_width, true);
     out.push_back('\n');
+    o.row_done();
   }
   append_padded(out, "total", second_width, false);
   out.append("  ");
   append_padded(out, total, count_width, true);
   out.push_back('\n');
-  return out;
 }
 
-std::string format_json(const Result& r, const Options& options) {
+void write_json(const Result& r, const Options& options, Output& o) {
   const Summary& s = r.summary;
-  std::string out = "{\n  \"logagg\": 1,\n  \"bucket\": \"second\",\n  \"app_field\": ";
+  std::string& out = o.text();
+  out.append("{\n  \"logagg\": 1,\n  \"bucket\": \"second\",\n  \"app_field\": ");
   append_json_string(out, options.app_field);
   out.append(",\n  \"time_field\": ");
   append_json_string(out, options.time_field);
@@ -97,6 +118,7 @@ std::string format_json(const Result& r, const Options& options) {
     out.append("\", \"count\": ");
     append_number(out, r.counts[i].count);
     out.push_back('}');
+    o.row_done();
   }
   out.append(r.counts.empty() ? "],\n" : "\n  ],\n");
   out.append("  \"summary\": {\n");
@@ -116,7 +138,6 @@ std::string format_json(const Result& r, const Options& options) {
     append_number(out, s.rejected[i]);
   }
   out.append("\n    }\n  }\n}\n");
-  return out;
 }
 
 std::string human_bytes(double bytes) {
@@ -133,16 +154,22 @@ std::string human_bytes(double bytes) {
 
 }  // namespace
 
-std::string format_report(const Result& result, const Options& options, Format format) {
+void write_report(const Result& result, const Options& options, Format format, const ReportSink& sink) {
+  Output out(sink);
   switch (format) {
     case Format::kCsv:
-      return format_csv(result);
+      return write_csv(result, out);
     case Format::kJson:
-      return format_json(result, options);
+      return write_json(result, options, out);
     case Format::kTable:
-      break;
+      return write_table(result, out);
   }
-  return format_table(result);
+}
+
+std::string format_report(const Result& result, const Options& options, Format format) {
+  std::string text;
+  write_report(result, options, format, [&text](std::string_view chunk) { text.append(chunk); });
+  return text;
 }
 
 std::string format_summary(const Summary& s) {

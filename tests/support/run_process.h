@@ -1,24 +1,41 @@
 // Runs a program as a child process for end-to-end tests: argv in, optional
-// stdin bytes, and stdout, stderr and the exit status captured.
+// stdin bytes, and stdout, stderr, the exit status, peak memory and whether it
+// had to be killed for running too long.
 #pragma once
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace logagg::testing {
 
 struct ProcessResult {
   int exit_code = -1;  // -1 if it did not exit normally (e.g. killed by a signal)
+  int signal = 0;      // the signal that ended it, if any
+  bool timed_out = false;
+  long max_rss_kb = 0;  // peak resident memory
   std::string out;
   std::string err;
+};
+
+struct RunOptions {
+  const std::string* input = nullptr;  // stdin bytes; nullptr: /dev/null
+  std::string stdout_path;             // write stdout here instead of capturing it
+  bool stdout_to_closed_pipe = false;  // stdout is a pipe nobody reads
+  int timeout_seconds = 120;
+  std::function<void()> while_running;  // runs in the parent once the child started
 };
 
 inline std::string slurp(const std::string& path) {
@@ -28,19 +45,25 @@ inline std::string slurp(const std::string& path) {
   return ss.str();
 }
 
-// Runs argv[0] with argv; `input` is written to its stdin through a file
-// (nullptr: stdin is /dev/null). Output goes through temporary files, so
-// large outputs cannot deadlock.
-inline ProcessResult run_process(const std::vector<std::string>& argv, const std::string* input = nullptr) {
+inline ProcessResult run_process(const std::vector<std::string>& argv, const RunOptions& opt) {
   char dir_template[] = "/tmp/logagg-run-XXXXXX";
   const std::string dir = mkdtemp(dir_template);
   const std::string in_path = dir + "/in", out_path = dir + "/out", err_path = dir + "/err";
-  if (input != nullptr) std::ofstream(in_path, std::ios::binary) << *input;
+  if (opt.input != nullptr) std::ofstream(in_path, std::ios::binary) << *opt.input;
+  int closed_pipe[2] = {-1, -1};
+  if (opt.stdout_to_closed_pipe && pipe(closed_pipe) != 0) std::abort();
 
   const pid_t pid = fork();
   if (pid == 0) {
-    const int in = open(input != nullptr ? in_path.c_str() : "/dev/null", O_RDONLY);
-    const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    const int in = open(opt.input != nullptr ? in_path.c_str() : "/dev/null", O_RDONLY);
+    int out = -1;
+    if (opt.stdout_to_closed_pipe) {
+      close(closed_pipe[0]);
+      out = closed_pipe[1];
+    } else {
+      out = open(opt.stdout_path.empty() ? out_path.c_str() : opt.stdout_path.c_str(),
+                 O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    }
     const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     dup2(in, 0);
     dup2(out, 1);
@@ -51,10 +74,28 @@ inline ProcessResult run_process(const std::vector<std::string>& argv, const std
     execv(args[0], args.data());
     _exit(127);
   }
-  int status = 0;
-  waitpid(pid, &status, 0);
+  if (opt.stdout_to_closed_pipe) {
+    close(closed_pipe[0]);
+    close(closed_pipe[1]);
+  }
+  if (opt.while_running) opt.while_running();
+
   ProcessResult r;
+  int status = 0;
+  rusage usage{};
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(opt.timeout_seconds);
+  while (wait4(pid, &status, WNOHANG, &usage) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      r.timed_out = true;
+      kill(pid, SIGKILL);
+      wait4(pid, &status, 0, &usage);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  r.max_rss_kb = usage.ru_maxrss;
   r.out = slurp(out_path);
   r.err = slurp(err_path);
   std::remove(in_path.c_str());
@@ -62,6 +103,12 @@ inline ProcessResult run_process(const std::vector<std::string>& argv, const std
   std::remove(err_path.c_str());
   rmdir(dir.c_str());
   return r;
+}
+
+inline ProcessResult run_process(const std::vector<std::string>& argv, const std::string* input = nullptr) {
+  RunOptions opt;
+  opt.input = input;
+  return run_process(argv, opt);
 }
 
 }  // namespace logagg::testing

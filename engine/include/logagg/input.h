@@ -49,6 +49,11 @@ class MappedFile {
   bool ok() const { return data_ != nullptr; }
   std::string_view view() const { return {data_, size_}; }
 
+  // Drops the pages wholly inside [begin, end) from this process's memory
+  // (they stay in the page cache and are read again if touched), so resident
+  // memory does not grow with the size of the file.
+  void release(size_t begin, size_t end) const;
+
  private:
   const char* data_ = nullptr;
   size_t size_ = 0;

@@ -6,7 +6,9 @@
 // input print the same bytes. The elapsed time appears only in the summary.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "logagg/aggregate.h"
 #include "logagg/options.h"
@@ -23,6 +25,12 @@ enum class Format { kTable, kCsv, kJson };
 //                     "rejected", "rejected_by_reason": {reason_key: N, ...}}}
 //        Every number in it is a sum over lines or inputs, so two documents
 //        with the same bucket and fields merge by adding.
+// Writes the report through `sink`, in chunks of about 64 KiB, so memory does
+// not grow with the number of rows.
+using ReportSink = std::function<void(std::string_view chunk)>;
+void write_report(const Result& result, const Options& options, Format format, const ReportSink& sink);
+
+// The whole report as one string (convenient for small results and tests).
 std::string format_report(const Result& result, const Options& options, Format format);
 
 // The run summary for stderr: files, bytes, lines, counted, blank, rejected by
