@@ -48,19 +48,25 @@ TEST_P(GeneratorTest, LogaggReportsExactlyWhatTheGeneratorExpects) {
   const std::map<std::string, uint64_t> want = numbers(testing::slurp(summary));
   ASSERT_GT(want.at("lines"), 0u);
 
-  for (const char* threads : {"1", "2"}) {
-    std::vector<std::string> run = {LOGAGG_BIN, log, "-q", "--threads", threads, "--segment-bytes", "4096"};
+  // Every run mode: mapped with 1 and 2 threads and tiny segments, and standard input.
+  const std::string content = testing::slurp(log);
+  for (const std::string mode : {"threads=1", "threads=2", "stdin"}) {
+    const bool from_stdin = mode == "stdin";
+    std::vector<std::string> run = {LOGAGG_BIN, from_stdin ? "-" : log, "-q"};
+    if (!from_stdin) run.insert(run.end(), {"--threads", mode.substr(8), "--segment-bytes", "4096"});
     run.insert(run.end(), GetParam().logagg_args.begin(), GetParam().logagg_args.end());
     std::vector<std::string> as_csv = run, as_json = run;
     as_csv.insert(as_csv.end(), {"--format", "csv"});
     as_json.insert(as_json.end(), {"--format", "json"});
 
-    const testing::ProcessResult c = testing::run_process(as_csv);
+    const testing::ProcessResult c = testing::run_process(as_csv, from_stdin ? &content : nullptr);
     ASSERT_EQ(c.exit_code, 0) << c.err;
-    EXPECT_EQ(c.out, testing::slurp(csv)) << "threads " << threads;
+    EXPECT_EQ(c.out, testing::slurp(csv)) << mode;
 
-    const std::map<std::string, uint64_t> got = numbers(testing::run_process(as_json).out);
-    for (const auto& [key, value] : want) EXPECT_EQ(got.at(key), value) << key << ", threads " << threads;
+    const std::map<std::string, uint64_t> got =
+        numbers(testing::run_process(as_json, from_stdin ? &content : nullptr).out);
+    for (const auto& [key, value] : want) EXPECT_EQ(got.at(key), value) << key << ", " << mode;
+    EXPECT_EQ(got.at("lines"), got.at("counted") + got.at("blank") + got.at("rejected")) << mode;
   }
   fs::remove_all(dir);
 }

@@ -49,7 +49,7 @@ bool is_valid_utf8(std::string_view bytes);
 // ("\ud800") are rejected.
 std::optional<JsonDocument> parse_json(std::string_view text);
 
-// The floored UTC second of an RFC 3339 date-time (local year 1..9999), or
+// The floored UTC second of an RFC 3339 date-time (local year 0000..9999), or
 // nullopt if `text` is not one. See logagg/rfc3339.h for the exact grammar.
 std::optional<int64_t> rfc3339_second(std::string_view text);
 
