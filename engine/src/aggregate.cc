@@ -32,8 +32,6 @@
 namespace logagg {
 namespace {
 
-constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
-
 // One input being read.
 struct Source {
   std::string name;
@@ -106,18 +104,12 @@ void scan_stream(Source& src, Worker& w, const Options& options, uint64_t& bytes
   ScanLog& log = src.logs.emplace_back();
   log.limit = options.max_reject_samples;
   StreamReader::Chunk chunk;
-  bool first = true;
   while (reader.next(chunk)) {
     if (chunk.skipped_long_line) {
-      record_long_line(w.counter, log);
+      record_skipped_line(chunk.skipped_line_blank, w.counter, log);
     } else {
-      if (first && chunk.text.starts_with(kUtf8Bom)) {
-        chunk.text.remove_prefix(kUtf8Bom.size());
-        chunk.readable -= kUtf8Bom.size();
-      }
       scan_lines(chunk.text, chunk.readable, w.parser, w.counter, log);
     }
-    first = false;
   }
   bytes += reader.bytes_read();
   if (reader.error() != 0) errors.push_back({src.name, std::strerror(reader.error())});

@@ -155,19 +155,45 @@ bool StreamReader::fill() {
   }
 }
 
+namespace {
+
+bool is_blank_byte(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+bool all_blank(const char* p, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (!is_blank_byte(p[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool StreamReader::next(Chunk& chunk) {
   chunk = Chunk{};
   for (;;) {
     const char* data = buf_.data() + begin_;
     const size_t size = end_ - begin_;
-    const char* lf = size > 0 ? static_cast<const char*>(memrchr(data, '\n', size)) : nullptr;
+    const bool ended = eof_ || error_ != 0;
+
+    if (at_start_) {  // a UTF-8 BOM at the very start of the stream is skipped
+      if (size < kUtf8Bom.size() && !ended) {
+        fill();
+        continue;
+      }
+      if (std::string_view(data, size).starts_with(kUtf8Bom)) begin_ += kUtf8Bom.size();
+      at_start_ = false;
+      continue;
+    }
 
     if (discarding_) {
-      const void* first_lf = size > 0 ? std::memchr(data, '\n', size) : nullptr;
-      if (first_lf != nullptr || (eof_ || error_ != 0)) {
-        begin_ = first_lf ? static_cast<size_t>(static_cast<const char*>(first_lf) - buf_.data()) + 1 : end_;
+      const char* lf = size > 0 ? static_cast<const char*>(std::memchr(data, '\n', size)) : nullptr;
+      const size_t line_part = lf != nullptr ? static_cast<size_t>(lf - data) : size;
+      discarded_blank_ = discarded_blank_ && all_blank(data, line_part);
+      if (lf != nullptr || ended) {
+        begin_ += lf != nullptr ? line_part + 1 : size;
         discarding_ = false;
         chunk.skipped_long_line = true;
+        chunk.skipped_line_blank = discarded_blank_;
         return true;
       }
       begin_ = end_;  // drop what we have of the long line
@@ -175,13 +201,16 @@ bool StreamReader::next(Chunk& chunk) {
       continue;
     }
 
-    // No LF in the first max+2 bytes: the first line (less a CR) is too long.
+    // No LF in the first max+2 bytes: the first line (less a CR) is too long
+    // to buffer. It is dropped as it streams by; only whether it was blank is kept.
     const size_t window = max_line_bytes_ + 2;
     if (size >= window && std::memchr(data, '\n', window) == nullptr) {
       discarding_ = true;
+      discarded_blank_ = true;
       continue;
     }
 
+    const char* lf = size > 0 ? static_cast<const char*>(memrchr(data, '\n', size)) : nullptr;
     if (lf != nullptr) {
       const size_t take = static_cast<size_t>(lf - data) + 1;
       chunk.text = std::string_view(data, take);
@@ -189,7 +218,7 @@ bool StreamReader::next(Chunk& chunk) {
       begin_ += take;
       return true;
     }
-    if (eof_ || error_ != 0) {
+    if (ended) {
       if (size == 0) return false;
       chunk.text = std::string_view(data, size);  // last line without LF
       chunk.readable = buf_.size() - begin_;

@@ -11,6 +11,7 @@
 #include <simdjson.h>
 
 #include <cstring>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,24 @@ inline bool is_digit(char c) noexcept { return static_cast<unsigned>(c - '0') < 
 std::string_view trim_trailing_space(std::string_view s) noexcept {
   while (!s.empty() && is_json_space(s.back())) s.remove_suffix(1);
   return s;
+}
+
+// The text of a string token without its quotes, when it has no escapes (the
+// common case: it is then already valid, stage 1 having checked its UTF-8 and
+// control characters), else nullopt and the caller unescapes it to check it.
+std::optional<std::string_view> plain_string(std::string_view token) noexcept {
+  token = trim_trailing_space(token);
+  token = token.substr(1, token.size() - 2);
+  if (std::memchr(token.data(), '\\', token.size()) != nullptr) return std::nullopt;
+  return token;
+}
+
+// The same for a field's key, given where its text starts (after the quote).
+std::optional<std::string_view> plain_key(const char* start) noexcept {
+  const char* quote = static_cast<const char*>(std::strchr(start, '"'));
+  const std::string_view key(start, static_cast<size_t>(quote - start));
+  if (std::memchr(key.data(), '\\', key.size()) != nullptr) return std::nullopt;
+  return key;
 }
 
 // RFC 8259 number: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
@@ -113,7 +132,7 @@ struct LineParser::Impl {
       }
       case od::json_type::string: {
         std::string_view s;
-        return !v.get_string().get(s);
+        return plain_string(v.raw_json_token()) ? consume_string(v) : !v.get_string().get(s);
       }
       case od::json_type::number:
         return is_json_number(trim_trailing_space(v.raw_json_token()));
@@ -140,8 +159,7 @@ struct LineParser::Impl {
           continue;
         }
         od::field field;
-        std::string_view key;
-        if ((*f.object_it).get(field) || field.unescaped_key().get(key)) return false;
+        if ((*f.object_it).get(field) || !key_text(field)) return false;
         child = field.value();
       } else {
         if (f.visited) ++f.array_it;
@@ -163,6 +181,16 @@ struct LineParser::Impl {
     return visit(v) && drain();
   }
 
+  // The key of `field`, unescaped (nullopt if it has an invalid escape). A key
+  // without escapes is read in place; the string's closing quote is known to
+  // exist because stage 1 checked that every string is closed.
+  static std::optional<std::string_view> key_text(od::field& field) {
+    if (const auto plain = plain_key(field.key().raw())) return plain;
+    std::string_view key;
+    if (field.unescaped_key().get(key)) return std::nullopt;
+    return key;
+  }
+
   // Records an occurrence of the app or time field and checks its value.
   bool capture(od::value v, FieldSeen& seen) {
     if (++seen.count > 1) return check(v);
@@ -170,7 +198,19 @@ struct LineParser::Impl {
     if (v.type().get(type)) return false;
     if (type != od::json_type::string) return check(v);
     seen.is_string = true;
+    if (const auto plain = plain_string(v.raw_json_token())) {
+      seen.text = *plain;
+      return consume_string(v);
+    }
     return !v.get_string().get(seen.text);
+  }
+
+  // Moves past a string value without unescaping it. Every string value must
+  // be consumed: On-Demand's skip of an unread child takes a string followed
+  // by ':' for a key and would skip on past a syntax error.
+  static bool consume_string(od::value& v) {
+    od::raw_json_string raw;
+    return !v.get_raw_json_string().get(raw);
   }
 
   static bool at_end(od::document& doc) {
@@ -232,12 +272,13 @@ struct LineParser::Impl {
     FieldSeen app, time;
     for (auto result : obj) {
       od::field field;
-      std::string_view key;
-      if (std::move(result).get(field) || field.unescaped_key().get(key)) return invalid;
+      if (std::move(result).get(field)) return invalid;
+      const std::optional<std::string_view> key = key_text(field);
+      if (!key) return invalid;
       od::value v = field.value();
-      const bool ok = key == app_field    ? capture(v, app)
-                      : key == time_field ? capture(v, time)
-                                          : check(v);
+      const bool ok = *key == app_field    ? capture(v, app)
+                      : *key == time_field ? capture(v, time)
+                                           : check(v);
       if (!ok) return invalid;
     }
     if (!at_end(doc)) return invalid;

@@ -31,8 +31,8 @@ void scan_lines(std::string_view text, size_t readable, LineParser& parser, Coun
   }
 }
 
-void record_long_line(Counter& counter, ScanLog& log) {
-  record(LineVerdict::rejected(Reason::kLineTooLong), counter, log);
+void record_skipped_line(bool blank, Counter& counter, ScanLog& log) {
+  record(blank ? LineVerdict::blank() : LineVerdict::rejected(Reason::kLineTooLong), counter, log);
 }
 
 }  // namespace logagg

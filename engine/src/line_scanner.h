@@ -32,7 +32,8 @@ struct ScanLog {
 void scan_lines(std::string_view text, size_t readable, LineParser& parser, Counter& counter,
                 ScanLog& log);
 
-// Records one line that was too long to be buffered (streams only).
-void record_long_line(Counter& counter, ScanLog& log);
+// Records one line that was too long to be buffered (streams only): blank if
+// it held only blanks, else rejected as too long.
+void record_skipped_line(bool blank, Counter& counter, ScanLog& log);
 
 }  // namespace logagg

@@ -17,6 +17,7 @@
 namespace logagg {
 
 inline constexpr std::string_view kStdinName = "<stdin>";
+inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
 // Expands command-line paths into the inputs to read, in order: a file as is,
 // a folder as every regular file below it (recursively, sorted by path,
@@ -60,8 +61,11 @@ class MappedFile {
 };
 
 // Reads a stream in blocks and hands out runs of whole lines, each followed by
-// at least kLinePadding readable bytes. A line longer than max_line_bytes is
-// not buffered: it is skipped and reported as one `skipped_long_line` chunk.
+// at least kLinePadding readable bytes. A UTF-8 BOM at the start of the stream
+// is skipped. A line too long to buffer (more than max_line_bytes before its
+// LF) is not kept: it is reported as one `skipped_long_line` chunk, saying
+// whether it was blank (only spaces, tabs and CRs), since blank lines are
+// blank whatever their length.
 class StreamReader {
  public:
   StreamReader(int fd, size_t max_line_bytes);
@@ -70,6 +74,7 @@ class StreamReader {
     std::string_view text;          // whole lines (the last may lack its LF at end of stream)
     size_t readable = 0;            // bytes readable from text.data()
     bool skipped_long_line = false; // true: text is empty, one over-long line was skipped
+    bool skipped_line_blank = false; // the skipped line held only spaces, tabs and CRs
   };
 
   // The next chunk; false at end of stream or on a read error (see error()).
@@ -86,7 +91,9 @@ class StreamReader {
   size_t begin_ = 0;  // start of unconsumed data in buf_
   size_t end_ = 0;    // end of valid data in buf_
   bool eof_ = false;
-  bool discarding_ = false;  // inside an over-long line, dropping bytes up to its LF
+  bool at_start_ = true;         // the BOM check is still to be done
+  bool discarding_ = false;      // inside an over-long line, dropping bytes up to its LF
+  bool discarded_blank_ = true;  // what was dropped of it so far was blank
   int error_ = 0;
   uint64_t bytes_read_ = 0;
 };

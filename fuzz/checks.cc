@@ -1,0 +1,324 @@
+// The differential checks of checks.h: the engine's RFC 3339 parser and its
+// whole-buffer aggregation against the reference oracle (tests/reference/) and
+// Howard Hinnant's date library.
+#include "checks.h"
+
+#include <date/date.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "logagg/aggregate.h"
+#include "logagg/line_parser.h"
+#include "logagg/options.h"
+#include "logagg/rfc3339.h"
+#include "reference/reference.h"
+
+namespace logagg_fuzz {
+namespace {
+
+// The input as an escaped literal for a report, cut short so the report stays
+// readable (the whole input is in the crash artifact or the replayed file).
+std::string shown(std::string_view input) {
+  constexpr size_t kMaxShown = 512;
+  if (input.size() <= kMaxShown) return reference::quoted(input);
+  return reference::quoted(input.substr(0, kMaxShown)) + "... (" + std::to_string(input.size()) +
+         " bytes)";
+}
+
+std::string second_text(std::optional<int64_t> second) {
+  return second ? std::to_string(*second) : "invalid";
+}
+
+// ---------------------------------------------------------------------------
+// RFC 3339
+
+// format_utc_second into a heap buffer of exactly kUtcSecondMaxChars, so that
+// AddressSanitizer reports any write past the documented size.
+std::string format(int64_t second) {
+  const auto out = std::make_unique<char[]>(logagg::kUtcSecondMaxChars);
+  const int n = logagg::format_utc_second(second, out.get());
+  return std::string(out.get(), static_cast<size_t>(n));
+}
+
+// The second date::parse reads from `text`, a timestamp both parsers accepted,
+// asked in date's dialect as tests/rfc3339_test.cc does: 'T' between date and
+// time, a numeric offset for Z, and at most 6 fraction digits (it parses into
+// microseconds; truncating the fraction does not change the floored second).
+// nullopt if date::parse fails or does not read the text whole.
+std::optional<int64_t> date_parse_second(std::string_view text) {
+  constexpr size_t kFixed = 19;  // "YYYY-MM-DDThh:mm:ss"
+  std::string dialect(text.substr(0, kFixed));
+  dialect[10] = 'T';
+  size_t zone_at = kFixed;
+  if (text[kFixed] == '.') {
+    zone_at = text.find_first_not_of("0123456789", kFixed + 1);
+    dialect += text.substr(kFixed, std::min<size_t>(zone_at - kFixed, 7));  // '.' + 6 digits
+  }
+  const std::string_view zone = text.substr(zone_at);
+  dialect += zone == "Z" || zone == "z" ? std::string("+00:00") : std::string(zone);
+
+  std::istringstream in(dialect);
+  date::sys_time<std::chrono::microseconds> instant;
+  in >> date::parse("%FT%T%Ez", instant);
+  if (in.fail() || in.peek() != std::char_traits<char>::eof()) return std::nullopt;
+  return date::floor<std::chrono::seconds>(instant).time_since_epoch().count();
+}
+
+// Checks that a valid `second` prints as date::format prints it and reads back.
+std::string check_format(int64_t second) {
+  const std::string text = format(second);
+  const std::string where = "format_utc_second(" + std::to_string(second) + ") = " + shown(text);
+  // date::format misprints negative years, which only a positive offset on
+  // year 0000 reaches; tests/rfc3339_test.cc pins those by value.
+  if (text.front() != '-') {
+    const std::string expected =
+        date::format("%FT%TZ", date::sys_seconds{std::chrono::seconds{second}});
+    if (text != expected) return where + ", date::format prints " + shown(expected);
+  }
+  // Only years 0000..9999 (four digits, no sign) are RFC 3339.
+  if (text.size() == 20) {
+    const std::optional<int64_t> back = logagg::parse_rfc3339(text);
+    if (back != second) return where + ", which parses back as " + second_text(back);
+  }
+  return {};
+}
+
+// ---------------------------------------------------------------------------
+// Whole buffers
+
+const std::string kAppField = "app_id";
+const std::string kTimeField = "timestamp";
+const size_t kNoLimit = logagg::Options{}.max_line_bytes;  // the default, far above any fuzz input
+constexpr size_t kRejectSamples = 5;
+
+// A rejected line as the engine reports it: 1-based line number and reason.
+struct Reject {
+  uint64_t line;
+  logagg::Reason reason;
+  friend bool operator==(const Reject&, const Reject&) = default;
+};
+
+// What the reference expects of one input under one line limit.
+struct Expected {
+  reference::Aggregate tally;
+  std::vector<Reject> rejects;  // the first kRejectSamples rejected lines
+};
+
+// How one engine run reads the input.
+struct Run {
+  bool stream;  // through a pipe (the path for stdin) instead of as a buffer
+  unsigned threads;
+  size_t segment_bytes;  // 0: the engine's choice (one segment for a small input)
+};
+
+uint64_t fnv1a(std::string_view bytes) {
+  uint64_t h = 14695981039346656037ull;
+  for (const char c : bytes) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+// The engine runs for an input with hash `h`: one default run, one segment
+// per line, and two multi-threaded runs with cuts the hash chooses; then the
+// stream path, which takes no segments.
+std::vector<Run> runs_for(uint64_t h) {
+  return {{false, 1, 0},
+          {false, 1, 1},
+          {false, 2, 1 + h % 64},
+          {false, 3, 1 + (h >> 8) % 16},
+          {true, 1, 0}};
+}
+
+// A line limit one below, at or one above the length of one of the lines
+// (chosen by the hash), so that line_too_long is hit and missed by one byte.
+size_t tight_limit(std::string_view data, uint64_t h) {
+  const std::vector<std::string_view> lines = reference::split_lines(data);
+  if (lines.empty()) return h % 4;
+  const size_t length = lines[(h >> 16) % lines.size()].size();
+  const size_t step = (h >> 32) % 3;
+  return length + step == 0 ? 0 : length + step - 1;
+}
+
+std::string run_text(const Run& run, size_t max_line_bytes) {
+  return std::string(run.stream ? "stream" : "aggregate_buffer") + " (threads " +
+         std::to_string(run.threads) + ", segment_bytes " + std::to_string(run.segment_bytes) +
+         ", max_line_bytes " + std::to_string(max_line_bytes) + ")";
+}
+
+// Classifies every line of `data` with the engine's LineParser, reading in
+// place with the rest of `data` readable after the line (as the engine reads a
+// mapped file: near the end it must copy), and with the reference. Returns the
+// first disagreement; fills `expected` from the reference.
+std::string check_lines(std::string_view data, size_t max_line_bytes, Expected& expected) {
+  logagg::LineParser parser(kAppField, kTimeField, max_line_bytes);
+  const char* const data_end = data.data() + data.size();
+  uint64_t number = 0;
+  for (const std::string_view line : reference::split_lines(data)) {
+    ++number;
+    const logagg::LineVerdict got =
+        parser.classify(line, static_cast<size_t>(data_end - line.data()));
+    const logagg::LineVerdict want =
+        reference::classify(line, kAppField, kTimeField, max_line_bytes);
+    if (!reference::same_verdict(got, want)) {
+      return "line " + std::to_string(number) + " " + shown(line) + ": LineParser " +
+             reference::describe(got) + ", reference " + reference::describe(want) +
+             " (max_line_bytes " + std::to_string(max_line_bytes) + ")";
+    }
+    if (want.status == logagg::LineStatus::kRejected && expected.rejects.size() < kRejectSamples) {
+      expected.rejects.push_back({number, want.reason});
+    }
+  }
+  expected.tally = reference::aggregate_buffer(data, kAppField, kTimeField, max_line_bytes);
+  return {};
+}
+
+std::string counts_text(const std::vector<logagg::SecondCount>& counts) {
+  std::string out = "{";
+  for (const auto& [second, count] : counts) {
+    out += (out.size() > 1 ? ", " : "") + std::to_string(second) + ": " + std::to_string(count);
+  }
+  return out + "}";
+}
+
+std::string rejects_text(const std::vector<Reject>& rejects) {
+  std::string out = "[";
+  for (const Reject& r : rejects) {
+    out += (out.size() > 1 ? ", " : "") + std::to_string(r.line) + " " +
+           reference::describe(logagg::LineVerdict::rejected(r.reason));
+  }
+  return out + "]";
+}
+
+// The differences between an engine result and the reference's expectation,
+// "" if there are none.
+std::string differences(const logagg::Result& got, const Expected& want, size_t bytes) {
+  std::string diff;
+  auto compare = [&diff](const std::string& what, uint64_t engine, uint64_t oracle) {
+    if (engine != oracle) {
+      diff += " " + what + " " + std::to_string(engine) + " != " + std::to_string(oracle) + ";";
+    }
+  };
+  std::vector<logagg::SecondCount> want_counts;
+  for (const auto& [second, count] : want.tally.counts) want_counts.push_back({second, count});
+  if (got.counts != want_counts) {
+    diff += " counts " + counts_text(got.counts) + " != " + counts_text(want_counts) + ";";
+  }
+  const logagg::Summary& s = got.summary;
+  compare("lines", s.lines, want.tally.lines);
+  compare("counted", s.counted, want.tally.counted);
+  compare("blank", s.blank, want.tally.blank);
+  for (size_t r = 0; r < logagg::kReasonCount; ++r) {
+    compare(reference::describe(logagg::LineVerdict::rejected(static_cast<logagg::Reason>(r))),
+            s.rejected[r], want.tally.rejected[r]);
+  }
+  compare("files", s.files, 1);
+  compare("bytes", s.bytes, bytes);
+  std::vector<Reject> got_rejects;
+  for (const logagg::RejectSample& r : got.rejects) got_rejects.push_back({r.line, r.reason});
+  if (got_rejects != want.rejects) {
+    diff += " rejects " + rejects_text(got_rejects) + " != " + rejects_text(want.rejects) + ";";
+  }
+  for (const logagg::InputError& e : got.errors) diff += " error " + e.path + ": " + e.message + ";";
+  return diff;
+}
+
+// Aggregates `data` read through a pipe, as the engine reads standard input;
+// nullopt (the run is skipped) if the pipe cannot take `data` in one go,
+// which fuzz-sized inputs always fit.
+std::optional<logagg::Result> aggregate_stream(std::string_view data,
+                                               const logagg::Options& options) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return std::nullopt;
+  const int capacity = ::fcntl(fds[1], F_GETPIPE_SZ);
+  bool written = capacity >= 0 && data.size() <= static_cast<size_t>(capacity);
+  for (size_t at = 0; written && at < data.size();) {
+    const ssize_t n = ::write(fds[1], data.data() + at, data.size() - at);
+    written = n > 0;
+    at += written ? static_cast<size_t>(n) : 0;
+  }
+  ::close(fds[1]);
+  std::optional<logagg::Result> result;
+  if (written) result = logagg::aggregate({"/dev/fd/" + std::to_string(fds[0])}, options);
+  ::close(fds[0]);
+  return result;
+}
+
+// Runs the engine once as `run` says; nullopt if the run had to be skipped.
+std::optional<logagg::Result> run_engine(std::string_view data, const Run& run,
+                                         size_t max_line_bytes) {
+  logagg::Options options;
+  options.app_field = kAppField;
+  options.time_field = kTimeField;
+  options.threads = run.threads;
+  options.segment_bytes = run.segment_bytes;
+  options.max_line_bytes = max_line_bytes;
+  options.max_reject_samples = kRejectSamples;
+  if (run.stream) return aggregate_stream(data, options);
+  return logagg::aggregate_buffer(data, options);
+}
+
+}  // namespace
+
+std::string check_rfc3339(std::string_view text) {
+  const std::optional<int64_t> engine = logagg::parse_rfc3339(text);
+  const std::optional<int64_t> oracle = reference::rfc3339_second(text);
+  const std::string where = "timestamp " + shown(text) + ": ";
+  if (engine != oracle) {
+    return where + "parse_rfc3339 " + second_text(engine) + ", reference " + second_text(oracle);
+  }
+  if (!engine) return {};
+  // date::parse knows no leap seconds; 23:59:60 is pinned by the reference alone.
+  if (text.substr(17, 2) != "60") {
+    const std::optional<int64_t> date_parse = date_parse_second(text);
+    if (date_parse != engine) {
+      return where + "parse_rfc3339 and reference " + second_text(engine) + ", date::parse " +
+             second_text(date_parse);
+    }
+  }
+  const std::string format_problem = check_format(*engine);
+  return format_problem.empty() ? format_problem : where + format_problem;
+}
+
+std::string check_engine(std::string_view data) {
+  const uint64_t h = fnv1a(data);
+  for (const size_t max_line_bytes : {kNoLimit, tight_limit(data, h)}) {
+    Expected want;
+    if (std::string problem = check_lines(data, max_line_bytes, want); !problem.empty()) {
+      return problem + "; input " + shown(data);
+    }
+    // Every run must match the reference, so all runs also match each other.
+    for (const Run& run : runs_for(h)) {
+      const std::optional<logagg::Result> got = run_engine(data, run, max_line_bytes);
+      if (!got) continue;
+      if (std::string diff = differences(*got, want, data.size()); !diff.empty()) {
+        return run_text(run, max_line_bytes) + " vs reference:" + diff + " input " + shown(data);
+      }
+    }
+  }
+  return {};
+}
+
+int run_or_abort(Check check, const uint8_t* data, size_t size) {
+  const std::string problem = check(std::string_view(reinterpret_cast<const char*>(data), size));
+  if (!problem.empty()) {
+    std::fprintf(stderr, "\n==== logagg fuzz check failed: %s\n\n", problem.c_str());
+    std::fflush(stderr);
+    std::abort();
+  }
+  return 0;
+}
+
+}  // namespace logagg_fuzz

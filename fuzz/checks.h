@@ -1,0 +1,48 @@
+// The differential checks behind the libFuzzer targets, shared with the replay
+// test (tests/fuzz_regression_test.cc) so that every seed and every finding is
+// re-checked in the ordinary g++ builds too.
+//
+// Each check takes one input, runs it through the engine and through the
+// oracles, and returns an empty string when they all agree, else a readable
+// description of the first disagreement (with the input as an escaped literal).
+// Checks are deterministic: the same input always runs the same comparisons.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace logagg_fuzz {
+
+// The input as a timestamp:
+// - logagg::parse_rfc3339 and reference::rfc3339_second agree on valid or not
+//   and on the second;
+// - a valid timestamp without a leap second gets the same second from
+//   date::parse (asked in its own dialect: 'T', a numeric offset, the fraction
+//   cut to microseconds, none of which changes the floored second);
+// - a valid second formats (format_utc_second) as date::format prints it
+//   (years >= 0) and, within years 0..9999, parses back to itself.
+std::string check_rfc3339(std::string_view input);
+
+// The input as a log file (app field "app_id", time field "timestamp"):
+// - every line (reference::split_lines) gets the same verdict from
+//   LineParser::classify, reading in place as the engine reads a mapped file,
+//   as from reference::classify;
+// - logagg::aggregate_buffer gets the counts, the summary by reason and the
+//   first reject samples the reference gets, for 1, 2 and 3 threads and
+//   segment sizes from 1 byte up (so all engine runs also equal each other);
+// - the same holds when the input is read as a stream (through a pipe);
+// - all of the above both without a practical line limit and with a limit
+//   one below, at or one above the length of one of the lines.
+// Segment sizes, the thread count of each run and the tight limit are derived
+// from a hash of the whole input, so each input gets its own reproducible cuts.
+std::string check_engine(std::string_view input);
+
+using Check = std::string (*)(std::string_view input);
+
+// The body of a libFuzzer entry point: runs `check` on the input, and on a
+// disagreement prints the description to stderr and aborts (a finding).
+int run_or_abort(Check check, const uint8_t* data, size_t size);
+
+}  // namespace logagg_fuzz

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (preset `fuzz`: clang, ASan + UBSan) and runs
+# each for SECONDS (default 60) on a scratch copy of its seed corpus, so the
+# corpus in the repository never grows. Exits 1 if any target finds anything
+# (a check failure, a sanitizer report, a crash, a timeout or running out of
+# memory) and prints each finding's path, hex dump and replay command.
+#
+#   fuzz/run.sh            # CI: one minute per target
+#   fuzz/run.sh 1800       # a longer local run: 30 minutes per target
+#   FUZZ_TARGETS=engine fuzz/run.sh 600      # one target only
+#   FUZZ_WORK_DIR=/tmp/fz fuzz/run.sh 3600   # keep (and resume) a grown corpus
+#
+# A finding becomes a regression test: copy the artifact into
+# fuzz/regressions/<target>/ (see fuzz/README.md); tests/fuzz_regression_test.cc
+# replays every file there in the normal builds.
+set -euo pipefail
+
+seconds="${1:-60}"
+targets="${FUZZ_TARGETS:-rfc3339 engine}"
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$repo"
+
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz
+
+work="${FUZZ_WORK_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/logagg-fuzz.XXXXXX")}"
+echo "fuzz: ${seconds} s per target, work dir ${work}"
+
+# The longest input each target is given: a timestamp, a small log file.
+max_len_of() {
+  case "$1" in
+    rfc3339) echo 256 ;;
+    *) echo 4096 ;;
+  esac
+}
+
+# Prints one finding: what it is, its bytes, and how to replay and minimize it.
+show_finding() {
+  local target="$1" artifact="$2"
+  local binary="build/fuzz/fuzz/${target}_fuzz"
+  echo "---- finding: ${artifact} ($(wc -c <"$artifact") bytes)"
+  xxd "$artifact" | head -n 64
+  echo "  replay:   ${binary} ${artifact}"
+  echo "  minimize: ${binary} -minimize_crash=1 -max_total_time=60 -exact_artifact_path=/tmp/${target}.min ${artifact}"
+  echo "  keep:     cp ${artifact} fuzz/regressions/${target}/<short-name>"
+}
+
+found=0
+summary=""
+for target in $targets; do
+  binary="build/fuzz/fuzz/${target}_fuzz"
+  dir="${work}/${target}"
+  mkdir -p "${dir}/corpus" "${dir}/artifacts"
+  cp -R "fuzz/corpus/${target}/." "${dir}/corpus/"
+  log="${dir}/fuzz.log"
+  echo "== ${target}: ${binary}, log ${log}"
+
+  status=0
+  "$binary" "${dir}/corpus" \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -max_len="$(max_len_of "$target")" -dict="fuzz/${target}.dict" \
+    -artifact_prefix="${dir}/artifacts/" -print_final_stats=1 \
+    >"$log" 2>&1 || status=$?
+
+  # The last status line ("#N DONE cov: ... ft: ... corp: ... exec/s: ...").
+  stats="$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)"
+  execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")"
+  rate="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")"
+  echo "${stats}"
+  coverage="$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*' <<<"$stats" || true)"
+  summary+="${target}: ${execs:-?} runs, ${rate:-?} exec/s, ${coverage:-no coverage line}"$'\n'
+
+  artifacts=("${dir}/artifacts/"*)
+  if [[ $status -ne 0 || -e "${artifacts[0]}" ]]; then
+    found=1
+    echo "!! ${target} found something (exit status ${status}):"
+    grep -E '==== logagg fuzz check failed|^SUMMARY|ERROR: libFuzzer|runtime error' "$log" | head -n 20 || true
+    for artifact in "${artifacts[@]}"; do
+      [[ -e "$artifact" ]] && show_finding "$target" "$artifact"
+    done
+    echo "  full log: ${log}"
+  fi
+done
+
+echo "== summary (${seconds} s per target)"
+printf '%s' "$summary"
+if [[ $found -ne 0 ]]; then
+  echo "fuzz: FAILED; findings kept in ${work}"
+  exit 1
+fi
+[[ -n "${FUZZ_WORK_DIR:-}" ]] || rm -rf "$work"
+echo "fuzz: no findings"
