@@ -32,22 +32,24 @@ std::string_view trim_trailing_space(std::string_view s) noexcept {
   return s;
 }
 
-// The text of a string token without its quotes, when it has no escapes (the
-// common case: it is then already valid, stage 1 having checked its UTF-8 and
-// control characters), else nullopt and the caller unescapes it to check it.
-std::optional<std::string_view> plain_string(std::string_view token) noexcept {
+bool has_backslash(std::string_view s) noexcept { return std::memchr(s.data(), '\\', s.size()) != nullptr; }
+
+// The text of a string token without its quotes.
+std::string_view string_text(std::string_view token) noexcept {
   token = trim_trailing_space(token);
-  token = token.substr(1, token.size() - 2);
-  if (std::memchr(token.data(), '\\', token.size()) != nullptr) return std::nullopt;
-  return token;
+  return token.substr(1, token.size() - 2);
 }
 
-// The same for a field's key, given where its text starts (after the quote).
-std::optional<std::string_view> plain_key(const char* start) noexcept {
-  const char* quote = static_cast<const char*>(std::strchr(start, '"'));
-  const std::string_view key(start, static_cast<size_t>(quote - start));
-  if (std::memchr(key.data(), '\\', key.size()) != nullptr) return std::nullopt;
-  return key;
+// The same for a field's key, given where its text starts (after the quote);
+// stage 1 checked that the closing quote exists.
+bool plain_key(const char* start, std::string_view& key) noexcept {
+  const char* p = start;
+  while (*p != '"') {
+    if (*p == '\\') return false;
+    ++p;
+  }
+  key = std::string_view(start, static_cast<size_t>(p - start));
+  return true;
 }
 
 // RFC 8259 number: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
@@ -98,7 +100,13 @@ struct FieldSeen {
 struct LineParser::Impl {
   std::string app_field;
   std::string time_field;
+  bool fields_plain;  // neither field name needs JSON escaping to appear in a key
   size_t max_line_bytes;
+  // Whether the current line has a backslash anywhere. Most lines have none:
+  // then every string and key is valid as it stands (stage 1 checked UTF-8,
+  // control characters and closing quotes) and is its own text.
+  bool escapes = false;
+  const char* line_end = nullptr;
   od::parser parser;
   std::vector<char> padded;  // copy of a line that lacks readable padding
   std::vector<Frame> stack;  // containers being walked, innermost last
@@ -118,7 +126,7 @@ struct LineParser::Impl {
   }
 
   // Checks a scalar `v` completely, or pushes a container for drain().
-  bool visit(od::value v) {
+  bool visit(od::value& v) {
     od::json_type type;
     if (v.type().get(type)) return false;
     switch (type) {
@@ -132,7 +140,8 @@ struct LineParser::Impl {
       }
       case od::json_type::string: {
         std::string_view s;
-        return plain_string(v.raw_json_token()) ? consume_string(v) : !v.get_string().get(s);
+        if (!escapes || !has_backslash(string_text(v.raw_json_token()))) return consume_string(v);
+        return !v.get_string().get(s);
       }
       case od::json_type::number:
         return is_json_number(trim_trailing_space(v.raw_json_token()));
@@ -159,7 +168,8 @@ struct LineParser::Impl {
           continue;
         }
         od::field field;
-        if ((*f.object_it).get(field) || !key_text(field)) return false;
+        std::string_view key;
+        if ((*f.object_it).get(field) || (escapes && !key_text(field, key))) return false;
         child = field.value();
       } else {
         if (f.visited) ++f.array_it;
@@ -176,7 +186,7 @@ struct LineParser::Impl {
   }
 
   // Checks one value and everything inside it.
-  bool check(od::value v) {
+  bool check(od::value& v) {
     stack.clear();
     return visit(v) && drain();
   }
@@ -184,24 +194,26 @@ struct LineParser::Impl {
   // The key of `field`, unescaped (nullopt if it has an invalid escape). A key
   // without escapes is read in place; the string's closing quote is known to
   // exist because stage 1 checked that every string is closed.
-  static std::optional<std::string_view> key_text(od::field& field) {
-    if (const auto plain = plain_key(field.key().raw())) return plain;
-    std::string_view key;
-    if (field.unescaped_key().get(key)) return std::nullopt;
-    return key;
+  static bool key_text(od::field& field, std::string_view& key) {
+    return plain_key(field.key().raw(), key) || !field.unescaped_key().get(key);
+  }
+
+  // Whether a key, given by where its text starts, is `name`. Without escapes
+  // in the line the key is compared in place, no byte past the line is read.
+  bool key_is(const char* key, const std::string& name) const {
+    const size_t n = name.size();
+    return key + n < line_end && key[0] == name[0] && key[n] == '"' && std::memcmp(key, name.data(), n) == 0;
   }
 
   // Records an occurrence of the app or time field and checks its value.
-  bool capture(od::value v, FieldSeen& seen) {
+  bool capture(od::value& v, FieldSeen& seen) {
     if (++seen.count > 1) return check(v);
     od::json_type type;
     if (v.type().get(type)) return false;
     if (type != od::json_type::string) return check(v);
     seen.is_string = true;
-    if (const auto plain = plain_string(v.raw_json_token())) {
-      seen.text = *plain;
-      return consume_string(v);
-    }
+    seen.text = string_text(v.raw_json_token());
+    if (!escapes || !has_backslash(seen.text)) return consume_string(v);
     return !v.get_string().get(seen.text);
   }
 
@@ -257,6 +269,8 @@ struct LineParser::Impl {
       capacity = padded.size();
     }
 
+    escapes = has_backslash(line);
+    line_end = buf + line.size();
     const auto invalid = LineVerdict::rejected(Reason::kInvalidJson);
     od::document doc;
     od::json_type type;
@@ -273,12 +287,19 @@ struct LineParser::Impl {
     for (auto result : obj) {
       od::field field;
       if (std::move(result).get(field)) return invalid;
-      const std::optional<std::string_view> key = key_text(field);
-      if (!key) return invalid;
+      bool is_app, is_time;
+      if (!escapes && fields_plain) {
+        const char* key = field.key().raw();
+        is_app = key_is(key, app_field);
+        is_time = !is_app && key_is(key, time_field);
+      } else {
+        std::string_view key;
+        if (!key_text(field, key)) return invalid;
+        is_app = key == app_field;
+        is_time = key == time_field;
+      }
       od::value v = field.value();
-      const bool ok = *key == app_field    ? capture(v, app)
-                      : *key == time_field ? capture(v, time)
-                                           : check(v);
+      const bool ok = is_app ? capture(v, app) : is_time ? capture(v, time) : check(v);
       if (!ok) return invalid;
     }
     if (!at_end(doc)) return invalid;
@@ -298,6 +319,8 @@ struct LineParser::Impl {
 
 LineParser::LineParser(std::string app_field, std::string time_field, size_t max_line_bytes)
     : impl_(std::make_unique<Impl>()) {
+  impl_->fields_plain = !app_field.empty() && !time_field.empty() &&
+                        (app_field + time_field).find_first_of("\"\\") == std::string::npos;
   impl_->app_field = std::move(app_field);
   impl_->time_field = std::move(time_field);
   impl_->max_line_bytes = max_line_bytes;

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Whole-program throughput benchmark, side by side on one corpus:
+#   wc -l (the line-scan floor), logagg with 1 thread, logagg with all threads.
+# Each command runs once to warm up, then RUNS times; the table shows medians.
+#
+#   profiling/bench.sh [--cold] [--runs N] [CORPUS]
+#
+# CORPUS defaults to profiling/data/corpus-1g.log, generated once (1 GiB from
+# loggen: ~240-byte lines, ~10 fields, 2% dirty lines, 20% shuffled field
+# order) and reused. --cold evicts the corpus from the page cache before every
+# run (posix_fadvise, no root needed) to show the disk-bound figure; there is
+# no warm-up run then. Builds the release preset first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cold=false
+runs=5
+corpus=profiling/data/corpus-1g.log
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --cold) cold=true;;
+    --runs) runs=$2; shift;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0;;
+    *) corpus=$1;;
+  esac
+  shift
+done
+
+cmake --preset release >/dev/null && cmake --build --preset release >/dev/null
+bin=build/release/apps/logagg
+measure=build/release/profiling/measure
+
+if [ ! -f "$corpus" ]; then
+  mkdir -p "$(dirname "$corpus")"
+  echo "generating $corpus (1 GiB) ..." >&2
+  build/release/data/generator/loggen --seed 1 --bytes 1G --dirty 0.02 --shuffle 0.2 -o "$corpus" \
+    --expected "${corpus%.log}.csv" --expected-summary "${corpus%.log}.json"
+fi
+
+bytes=$(stat -c %s "$corpus")
+lines=$(wc -l < "$corpus")
+threads=$(nproc)
+if [ -f "${corpus%.log}.csv" ]; then  # the benchmark only counts if logagg is exact
+  "$bin" --format csv -q "$corpus" | cmp -s - "${corpus%.log}.csv" || { echo "logagg output differs from the expected counts" >&2; exit 1; }
+fi
+
+cold_args=()
+if $cold; then cold_args=(--cold "$corpus"); fi
+
+# One row: name, cores used, then the command.
+row() {
+  local name=$1 ncores=$2; shift 2
+  local s r
+  read -r s r < <("$measure" "$runs" "${cold_args[@]}" "$@")
+  awk -v name="$name" -v s="$s" -v r="$r" -v b="$bytes" -v l="$lines" -v c="$ncores" -v floor="${floor:-$s}" -v one="${one:-$s}" \
+    'BEGIN { printf "| %-22s | %7.3f | %6.2f | %6.2f | %6.1f | %7.1f | %5.2f | %5.2f |\n",
+             name, s, b / s / 1e9, b / s / 1e9 / c, l / s / 1e6, r / 1024, floor / s, one / s }'
+  last=$s
+}
+
+echo "corpus: $corpus ($bytes bytes, $lines lines); $threads hardware threads; $runs runs, median$($cold && echo ', cold page cache' || echo ', warm page cache')"
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)"
+echo
+echo "| command                | seconds |   GB/s | GB/s per core | M lines/s | peak RSS MiB | speed vs wc -l | speed vs 1 thread |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+row "wc -l" 1 wc -l "$corpus"; floor=$last
+row "logagg --threads 1" 1 "$bin" -q --format csv --threads 1 "$corpus"; one=$last
+row "logagg --threads $threads" "$threads" "$bin" -q --format csv --threads "$threads" "$corpus"
