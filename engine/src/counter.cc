@@ -24,6 +24,11 @@ std::vector<SecondCount> SharedCounts::take_sorted() {
 
 void Counter::spill() {
   shared_->add(per_second_);
+  SecondMap().swap(per_second_);
+}
+
+void Counter::spill_full_map() {
+  shared_->add(per_second_);
   per_second_.clear();  // frees a large table; size it once for the next round
   per_second_.reserve(max_seconds_);
 }

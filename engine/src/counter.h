@@ -49,7 +49,7 @@ class Counter {
       case LineStatus::kCounted:
         ++tally_.counted;
         ++per_second_[v.second];
-        if (per_second_.size() >= max_seconds_) spill();
+        if (per_second_.size() >= max_seconds_) spill_full_map();
         break;
       case LineStatus::kBlank:
         ++tally_.blank;
@@ -60,13 +60,15 @@ class Counter {
     }
   }
 
-  // Moves the remaining per-second counts into the shared counts.
+  // Moves the remaining per-second counts into the shared counts (at the end).
   void spill();
 
   // lines, counted, blank and rejected; the other fields stay zero.
   const Summary& tally() const { return tally_; }
 
  private:
+  void spill_full_map();
+
   SharedCounts* shared_;
   size_t max_seconds_;
   SecondMap per_second_;
