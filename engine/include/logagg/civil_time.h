@@ -19,10 +19,13 @@ struct CivilDate {
 // Days since 1970-01-01 of the given valid date.
 constexpr int64_t days_from_civil(int64_t y, unsigned m, unsigned d) noexcept {
   y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  // Unsigned division for the usual y >= 0: compilers emit a multiply for it,
+  // where the signed form became a slow idiv on the timestamp hot path.
+  const int64_t era = y >= 0 ? static_cast<int64_t>(static_cast<uint64_t>(y) / 400) : (y - 399) / 400;
   const auto yoe = static_cast<unsigned>(y - era * 400);                 // [0, 399]
   const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;  // [0, 365]
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;            // [0, 146096]
+  const unsigned centuries = (yoe * 1311) >> 17;                         // yoe / 100 for yoe < 400, without a div
+  const unsigned doe = yoe * 365 + yoe / 4 - centuries + doy;            // [0, 146096]
   return era * 146097 + static_cast<int64_t>(doe) - 719468;
 }
 
