@@ -11,9 +11,9 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 
 #include "logagg/rfc3339.h"
+#include "support/json_numbers.h"
 #include "support/run_process.h"
 
 namespace logagg {
@@ -21,6 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing::ProcessResult;
 using testing::RunOptions;
+using testing::json_numbers;
 
 constexpr bool kSanitized =
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -38,15 +39,6 @@ std::string lines(size_t n) {
   return s;
 }
 
-// The summary numbers of a --format json report.
-std::map<std::string, uint64_t> summary(const std::string& json) {
-  std::map<std::string, uint64_t> out;
-  const std::regex pair("\"([a-z_]+)\": ([0-9]+)");
-  for (std::sregex_iterator it(json.begin(), json.end(), pair), end; it != end; ++it) {
-    out[(*it)[1]] = std::stoull((*it)[2]);
-  }
-  return out;
-}
 
 void expect_accounted(const std::map<std::string, uint64_t>& s) {
   EXPECT_EQ(s.at("lines"), s.at("counted") + s.at("blank") + s.at("rejected"));
@@ -120,7 +112,7 @@ TEST_F(Faults, FileTruncatedWhileMappedIsReportedAndWhatWasReadIsKept) {
   EXPECT_EQ(r.signal, 0) << "must not die of SIGBUS";
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find(file + ": file changed while being read"), std::string::npos) << r.err;
-  const auto s = summary(r.out);
+  const auto s = json_numbers(r.out);
   expect_accounted(s);
   EXPECT_GE(s.at("counted"), fifo_lines);
   EXPECT_LE(s.at("counted"), fifo_lines + file_lines / 4);
@@ -139,7 +131,7 @@ TEST_F(Faults, FileGrowingWhileReadIsCountedUpToItsSizeAtOpen) {
   };
   const ProcessResult r = logagg({file, fifo, "--format", "json", "-q"}, opt);
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  const auto s = summary(r.out);
+  const auto s = json_numbers(r.out);
   EXPECT_EQ(s.at("lines"), file_lines + fifo_lines);
   EXPECT_EQ(s.at("counted"), file_lines + fifo_lines);
 }
@@ -194,7 +186,7 @@ TEST_F(Faults, HundredMegabyteLineWithoutNewline) {
     if (via_stdin) opt.input = &huge;
     const ProcessResult r = logagg({via_stdin ? "-" : file, "--format", "json", "-q"}, opt);
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    const auto s = summary(r.out);
+    const auto s = json_numbers(r.out);
     EXPECT_EQ(s.at("lines"), 1u);
     EXPECT_EQ(s.at("line_too_long"), 1u);
     if (!kSanitized) EXPECT_LT(r.max_rss_kb, 300 * 1024) << (via_stdin ? "stdin" : "file");
@@ -222,7 +214,7 @@ TEST_F(Faults, DegenerateFilesAreHandledLine_by_line) {
     opt.timeout_seconds = 60;
     const ProcessResult r = logagg({write(c.name + ".log", c.content), "--format", "json", "-q"}, opt);
     ASSERT_EQ(r.exit_code, 0) << c.name << ": " << r.err;
-    const auto s = summary(r.out);
+    const auto s = json_numbers(r.out);
     expect_accounted(s);
     EXPECT_EQ(s.at("lines"), c.lines) << c.name;
     EXPECT_EQ(s.at("counted"), c.counted) << c.name;

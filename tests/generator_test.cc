@@ -6,24 +6,15 @@
 
 #include <filesystem>
 #include <map>
-#include <regex>
 
+#include "support/json_numbers.h"
 #include "support/run_process.h"
 
 namespace logagg {
 namespace {
 namespace fs = std::filesystem;
 
-// The "key": number pairs of a JSON document, flattened (keys are unique in
-// both the summary logagg prints and the one loggen writes).
-std::map<std::string, uint64_t> numbers(const std::string& json) {
-  std::map<std::string, uint64_t> out;
-  const std::regex pair("\"([a-z_]+)\"\\s*:\\s*([0-9]+)");
-  for (std::sregex_iterator it(json.begin(), json.end(), pair), end; it != end; ++it) {
-    out[(*it)[1]] = std::stoull((*it)[2]);
-  }
-  return out;
-}
+using testing::json_numbers;
 
 struct Case {
   const char* name;
@@ -45,7 +36,7 @@ TEST_P(GeneratorTest, LogaggReportsExactlyWhatTheGeneratorExpects) {
   std::vector<std::string> gen = {LOGGEN_BIN, "-o", log, "--expected", csv, "--expected-summary", summary};
   gen.insert(gen.end(), GetParam().loggen_args.begin(), GetParam().loggen_args.end());
   ASSERT_EQ(testing::run_process(gen).exit_code, 0);
-  const std::map<std::string, uint64_t> want = numbers(testing::slurp(summary));
+  const std::map<std::string, uint64_t> want = json_numbers(testing::slurp(summary));
   ASSERT_GT(want.at("lines"), 0u);
 
   // Every run mode: mapped with 1 and 2 threads and tiny segments, and standard input.
@@ -64,7 +55,7 @@ TEST_P(GeneratorTest, LogaggReportsExactlyWhatTheGeneratorExpects) {
     EXPECT_EQ(c.out, testing::slurp(csv)) << mode;
 
     const std::map<std::string, uint64_t> got =
-        numbers(testing::run_process(as_json, from_stdin ? &content : nullptr).out);
+        json_numbers(testing::run_process(as_json, from_stdin ? &content : nullptr).out);
     for (const auto& [key, value] : want) EXPECT_EQ(got.at(key), value) << key << ", " << mode;
     EXPECT_EQ(got.at("lines"), got.at("counted") + got.at("blank") + got.at("rejected")) << mode;
   }
