@@ -11,6 +11,7 @@
 #include <system_error>
 #include <utility>
 
+#include "ascii.h"
 #include "logagg/line_parser.h"
 
 namespace logagg {
@@ -155,19 +156,6 @@ bool StreamReader::fill() {
   }
 }
 
-namespace {
-
-bool is_blank_byte(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-bool all_blank(const char* p, size_t n) {
-  for (size_t i = 0; i < n; ++i) {
-    if (!is_blank_byte(p[i])) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 bool StreamReader::next(Chunk& chunk) {
   chunk = Chunk{};
   for (;;) {
@@ -188,7 +176,7 @@ bool StreamReader::next(Chunk& chunk) {
     if (discarding_) {
       const char* lf = size > 0 ? static_cast<const char*>(std::memchr(data, '\n', size)) : nullptr;
       const size_t line_part = lf != nullptr ? static_cast<size_t>(lf - data) : size;
-      discarded_blank_ = discarded_blank_ && all_blank(data, line_part);
+      discarded_blank_ = discarded_blank_ && is_blank(std::string_view(data, line_part));
       if (lf != nullptr || ended) {
         begin_ += lf != nullptr ? line_part + 1 : size;
         discarding_ = false;

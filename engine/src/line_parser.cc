@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "ascii.h"
 #include "logagg/app_id.h"
 #include "logagg/rfc3339.h"
 
@@ -24,8 +25,6 @@ namespace {
 namespace od = simdjson::ondemand;
 static_assert(kLinePadding == simdjson::SIMDJSON_PADDING);
 
-inline bool is_json_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-inline bool is_digit(char c) noexcept { return static_cast<unsigned>(c - '0') < 10u; }
 
 std::string_view trim_trailing_space(std::string_view s) noexcept {
   while (!s.empty() && is_json_space(s.back())) s.remove_suffix(1);

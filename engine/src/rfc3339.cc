@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstring>
 
+#include "ascii.h"
 #include "logagg/civil_time.h"
 
 namespace logagg {
@@ -39,8 +40,6 @@ inline int first_non_digit(uint64_t w) noexcept {
   const uint64_t flags = ((x + 0x76 * kOnes) | x) & (0x80 * kOnes);
   return flags == 0 ? 8 : std::countr_zero(flags) / 8;
 }
-
-inline bool is_digit(char c) noexcept { return static_cast<unsigned>(c - '0') < 10u; }
 
 }  // namespace
 

@@ -1,0 +1,22 @@
+// ASCII byte classes shared by the per-line stages (line parser, RFC 3339
+// parser, stream reader), so "digit" and "blank" mean one thing everywhere.
+#pragma once
+
+#include <string_view>
+
+namespace logagg {
+
+inline bool is_digit(char c) noexcept { return static_cast<unsigned>(c - '0') < 10u; }
+
+// JSON's insignificant whitespace. Inside a line only space, tab and CR occur
+// (LF ends the line), so a line of these alone is a blank line.
+inline bool is_json_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+inline bool is_blank(std::string_view s) noexcept {
+  for (const char c : s) {
+    if (!is_json_space(c)) return false;
+  }
+  return true;
+}
+
+}  // namespace logagg
