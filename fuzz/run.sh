@@ -39,7 +39,7 @@ show_finding() {
   local target="$1" artifact="$2"
   local binary="build/fuzz/fuzz/${target}_fuzz"
   echo "---- finding: ${artifact} ($(wc -c <"$artifact") bytes)"
-  xxd "$artifact" | head -n 64
+  od -A x -t x1z -v "$artifact" | head -n 64
   echo "  replay:   ${binary} ${artifact}"
   echo "  minimize: ${binary} -minimize_crash=1 -max_total_time=60 -exact_artifact_path=/tmp/${target}.min ${artifact}"
   echo "  keep:     cp ${artifact} fuzz/regressions/${target}/<short-name>"
@@ -66,7 +66,7 @@ for target in $targets; do
   stats="$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)"
   execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")"
   rate="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")"
-  echo "${stats}"
+  echo "${stats:-(no status line: stopped while loading the corpus)}"
   coverage="$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*' <<<"$stats" || true)"
   summary+="${target}: ${execs:-?} runs, ${rate:-?} exec/s, ${coverage:-no coverage line}"$'\n'
 
