@@ -3,9 +3,11 @@
 // On-Demand validates only what is read, so every value of the line is walked:
 // stage 1 (run by iterate) checks UTF-8, unescaped control characters and
 // unclosed strings for the whole line; the walk below checks structure, keys,
-// string escapes (by unescaping), and number and literal tokens (by their
-// grammar, so numbers of any magnitude are valid). Containers are walked with
-// an explicit stack, so nesting depth is limited only by the line length.
+// string escapes (by unescaping the strings and keys that have a backslash;
+// the others are valid as they stand and are read in place), and number and
+// literal tokens (by their grammar, so numbers of any magnitude are valid).
+// Containers are walked with an explicit stack, so nesting depth is limited
+// only by the line length.
 #include "logagg/line_parser.h"
 
 #include <simdjson.h>
