@@ -101,8 +101,7 @@ std::optional<Source> open_source(const std::string& path, std::vector<InputErro
 void scan_stream(Source& src, Worker& w, const Options& options, uint64_t& bytes,
                  std::vector<InputError>& errors) {
   StreamReader reader(src.stream_fd, options.max_line_bytes);
-  ScanLog& log = src.logs.emplace_back();
-  log.limit = options.max_reject_samples;
+  ScanLog& log = src.logs.emplace_back(ScanLog(options.max_reject_samples));
   StreamReader::Chunk chunk;
   while (reader.next(chunk)) {
     if (chunk.skipped_long_line) {
@@ -117,7 +116,7 @@ void scan_stream(Source& src, Worker& w, const Options& options, uint64_t& bytes
 }
 
 // Cuts a mapped source into segments, the BOM (if any) left out.
-void plan_segments(Source& src, size_t segment_bytes) {
+void plan_segments(Source& src, size_t segment_bytes, size_t max_reject_samples) {
   const bool planned = run_guarded([&] {
     const size_t skip = src.text.starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
     src.segments = cut_segments(src.text.substr(skip), segment_bytes);
@@ -130,10 +129,10 @@ void plan_segments(Source& src, size_t segment_bytes) {
     src.segments.clear();
     *src.changed = true;
   }
-  src.logs.resize(src.segments.size());
+  src.logs.assign(src.segments.size(), ScanLog(max_reject_samples));
 }
 
-void run_segments(std::vector<Source>& sources, std::vector<Worker>& workers, const Options& options) {
+void run_segments(std::vector<Source>& sources, std::vector<Worker>& workers) {
   std::vector<WorkItem> items;
   for (uint32_t i = 0; i < sources.size(); ++i) {
     for (uint32_t j = 0; j < sources[i].segments.size(); ++j) items.push_back({i, j});
@@ -145,7 +144,6 @@ void run_segments(std::vector<Source>& sources, std::vector<Worker>& workers, co
       if (*src.changed) continue;  // its pages are gone: the rest would fault too
       const Segment seg = src.segments[items[k].segment];
       ScanLog& log = src.logs[items[k].segment];
-      log.limit = options.max_reject_samples;
       const bool complete = run_guarded([&] {
         scan_lines(src.text.substr(seg.begin, seg.end - seg.begin), src.text.size() - seg.begin,
                    w.parser, w.counter, log);
@@ -198,10 +196,10 @@ Result run(std::vector<Source> sources, std::vector<InputError> errors, size_t u
     if (src.stream_fd >= 0) {
       scan_stream(src, workers[0], options, bytes, errors);
     } else {
-      plan_segments(src, segment_bytes);
+      plan_segments(src, segment_bytes, options.max_reject_samples);
     }
   }
-  run_segments(sources, workers, options);
+  run_segments(sources, workers);
 
   for (const Source& src : sources) {
     if (*src.changed) {

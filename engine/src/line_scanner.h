@@ -22,6 +22,8 @@ struct LocalReject {
 
 // What scanning one segment (or one whole stream) produced besides counts.
 struct ScanLog {
+  explicit ScanLog(size_t reject_limit = 0) : limit(reject_limit) {}
+
   uint64_t lines = 0;
   std::vector<LocalReject> rejects;  // at most `limit`
   size_t limit = 0;
