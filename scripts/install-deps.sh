@@ -3,7 +3,8 @@
 # Runs apt-get directly as root, through sudo otherwise.
 set -eu
 packages="cmake ninja-build g++ libsimdjson-dev libabsl-dev libcli11-dev \
-libhowardhinnant-date-dev libgtest-dev libgmock-dev libbenchmark-dev"
+libhowardhinnant-date-dev libgtest-dev libgmock-dev libbenchmark-dev \
+help2man dpkg-dev man-db"
 if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq

@@ -2,14 +2,17 @@
 // errors on stderr. Exit 0 on success, 1 if any input could not be read or the
 // report could not be written, 2 on a usage error. A reader that goes away
 // (`logagg big.log | head -1`) is not an error: logagg stops writing quietly.
+// `logagg split ...` runs the split subcommand instead (split_command.h).
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "cli.h"
+#include "split_command.h"
 #include "logagg/aggregate.h"
 #include "logagg/report.h"
 
@@ -31,6 +34,7 @@ void write_stderr(const std::string& s) { std::fwrite(s.data(), 1, s.size(), std
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string_view(argv[1]) == "split") return logagg::cli::run_split(argc - 1, argv + 1);
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe shows up as EPIPE instead
   logagg::cli::Config config;
   if (const int code = logagg::cli::parse(argc, argv, config); code >= 0) return code;

@@ -4,6 +4,7 @@
 // Seconds are counted from 1970-01-01T00:00:00Z, ignoring leap seconds (POSIX
 // time). The day algorithms are Howard Hinnant's public-domain
 // days_from_civil / civil_from_days, valid far beyond years 0..10000.
+// All constexpr, pure and thread-safe; arguments must be valid dates.
 #pragma once
 
 #include <cstdint>

@@ -2,6 +2,10 @@
 // read-only, everything else (stdin, pipes, devices) read in blocks.
 //
 // Policy in one place: choose_read_mode() decides map or read; see its comment.
+//
+// The free functions are thread-safe. A MappedFile may be read from any number
+// of threads at once; a StreamReader belongs to one thread at a time. Errors
+// are reported as errno values or InputError entries, never thrown.
 #pragma once
 
 #include <sys/stat.h>

@@ -1,5 +1,6 @@
 // What a run of the engine is asked to do. Plain data; the CLI fills it from
-// flags, embedders fill it directly.
+// flags, embedders fill it directly. A plain value: copy it, share it
+// read-only between threads.
 #pragma once
 
 #include <cstddef>

@@ -4,6 +4,9 @@
 // Reports are deterministic: they depend only on the counts and the line
 // accounting, never on thread count or timing, so any two runs over the same
 // input print the same bytes. The elapsed time appears only in the summary.
+//
+// Every function here is pure (reads its arguments only) and thread-safe; none
+// fails except by std::bad_alloc, or by whatever the caller's sink throws.
 #pragma once
 
 #include <functional>

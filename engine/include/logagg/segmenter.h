@@ -5,6 +5,8 @@
 // start and ends just past a LF or at the end of the buffer. A nominal cut
 // moves forward to just past the next LF, so a line longer than a segment
 // still belongs to exactly one segment (the one in which it starts).
+//
+// Pure functions: thread-safe, no errors (nominal sizes below 1 count as 1).
 #pragma once
 
 #include <cstddef>

@@ -1,0 +1,274 @@
+// `logagg split` (see split_command.h): flags with CLI11, then plan the cuts,
+// check the chunk names, write the chunks, and say what happened.
+#include "split_command.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "logagg/split.h"
+
+namespace logagg::cli {
+namespace {
+namespace fs = std::filesystem;
+
+struct SplitConfig {
+  std::string input;
+  std::string outdir;
+  SplitLimit limit;
+  std::string pattern{kDefaultChunkPattern};
+  bool force = false;
+  bool quiet = false;
+  unsigned threads = 0;  // 0: the machine's hardware threads
+  CopyMethod first_method = CopyMethod::kCopyFileRange;
+};
+
+// "1024", "64K", "1M", "2G" (K, M, G: powers of 1024, either case) -> bytes.
+uint64_t parse_size(const std::string& text) {
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  const std::string suffix = text.substr(digits);
+  int shift = -1;
+  if (suffix.empty()) shift = 0;
+  if (suffix == "K" || suffix == "k") shift = 10;
+  if (suffix == "M" || suffix == "m") shift = 20;
+  if (suffix == "G" || suffix == "g") shift = 30;
+  uint64_t value = 0;
+  bool overflow = false;
+  for (size_t i = 0; i < digits; ++i) {
+    overflow = overflow || value > (UINT64_MAX - 9) / 10;
+    value = value * 10 + static_cast<uint64_t>(text[i] - '0');
+  }
+  if (digits == 0 || shift < 0) {
+    throw CLI::ValidationError("--max-size: " + text + " is not a size (a number, optionally followed by K, M or G)");
+  }
+  if (overflow || value > (UINT64_MAX >> shift)) throw CLI::ValidationError("--max-size: " + text + " is too large");
+  if (value == 0) throw CLI::ValidationError("--max-size: must be at least 1 byte");
+  return value << shift;
+}
+
+// Parses argv. Returns the exit code to stop with, or -1 to run.
+int parse(int argc, char** argv, SplitConfig& config) {
+  // One screen, like `logagg --help`; the README has the whole story.
+  CLI::App app{
+      "logagg split: cut INPUT into chunk files in OUTDIR (created if missing) of at most\n"
+      "--max-size bytes or --lines lines, never inside a line, copied inside the kernel.\n"
+      "Concatenated in name order, the chunks are INPUT byte for byte.",
+      "logagg split"};
+  app.get_formatter()->column_width(24);
+  app.footer(
+      "PATTERN: {name} is INPUT's file name, {index} the chunk's number (00000, 00001, ...).\n\n"
+      "Example: logagg split --max-size 1M access.log parts/\n"
+      "         -> parts/access.log.part-00000, parts/access.log.part-00001, ...");
+
+  std::string max_size;
+  app.add_option("INPUT", config.input, "The log file to split (a regular file)")->required()->type_name("");
+  app.add_option("OUTDIR", config.outdir, "Folder for the chunk files")->required()->type_name("");
+  CLI::Option* size_opt =
+      app.add_option("--max-size", max_size, "Bytes per chunk at most; K, M, G: powers of 1024")->type_name("SIZE");
+  CLI::Option* lines_opt = app.add_option("--lines", config.limit.max, "Lines per chunk at most (instead of --max-size)")
+                               ->check(CLI::PositiveNumber.description(""))
+                               ->type_name("N");
+  CLI::Option* long_opt = app.add_flag("--allow-long-lines", config.limit.allow_long_lines,
+                                       "A line longer than --max-size gets a chunk of its own (else: error)");
+  app.add_option("--pattern", config.pattern, "Chunk file names (default {name}.part-{index})")->type_name("PATTERN");
+  app.add_flag("--force", config.force, "Replace existing chunk files");
+  app.add_option("--threads", config.threads, "Chunks written at once, 1..1024 (default: hardware threads)")
+      ->check(CLI::Range(1u, 1024u).description(""))
+      ->type_name("N");
+  app.add_flag("-q,--quiet", config.quiet, "No summary on stderr");
+  app.set_help_flag("-h,--help", "Print this help and exit");
+  const std::map<std::string, CopyMethod> methods{{"copy_file_range", CopyMethod::kCopyFileRange},
+                                                  {"sendfile", CopyMethod::kSendfile},
+                                                  {"read_write", CopyMethod::kReadWrite}};
+  app.add_option("--copy-method", config.first_method, "First copy method to try (for tests)")
+      ->transform(CLI::CheckedTransformer(methods))
+      ->group("");
+
+  try {
+    app.parse(argc, argv);
+    if (config.input == "-") throw CLI::ValidationError("INPUT: standard input cannot be split, only a file");
+    if (size_opt->count() > 0 && lines_opt->count() > 0) {
+      throw CLI::ValidationError("--max-size and --lines exclude each other");
+    } else if (lines_opt->count() > 0) {
+      if (long_opt->count() > 0) throw CLI::ValidationError("--allow-long-lines needs --max-size");
+      config.limit.kind = SplitLimit::Kind::kLines;
+    } else if (size_opt->count() > 0) {
+      config.limit.max = parse_size(max_size);
+    } else {
+      throw CLI::ValidationError("--max-size or --lines is required");
+    }
+    if (const std::string why = check_chunk_pattern(config.pattern); !why.empty()) {
+      throw CLI::ValidationError("--pattern " + config.pattern + ": " + why);
+    }
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "logagg: %s\nTry 'logagg split --help' for more information.\n", e.what());
+    return 2;
+  }
+  return -1;
+}
+
+void report(const std::string& path, const std::string& message) {
+  std::fprintf(stderr, "logagg: %s: %s\n", path.c_str(), message.c_str());
+}
+
+// Interruptions (Ctrl-C, kill) stop the copy between two copy calls, so the
+// chunk being written is removed like after any other failure.
+std::atomic<bool> stop_requested = false;
+volatile std::sig_atomic_t stop_signal = 0;
+
+extern "C" void on_stop_signal(int sig) {
+  stop_signal = sig;
+  stop_requested = true;
+}
+
+void catch_stop_signals() {
+  struct sigaction action {};
+  action.sa_handler = on_stop_signal;  // no SA_RESTART: a blocked copy returns EINTR
+  sigemptyset(&action.sa_mask);
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(sig, &action, nullptr);
+  ::signal(SIGXFSZ, SIG_IGN);  // a file size limit fails the write with EFBIG instead of killing us
+}
+
+// "3 of 10 chunks complete: A to B" for the chunks written before a failure.
+std::string describe_complete(const std::vector<ChunkFile>& chunks, const std::vector<bool>& complete) {
+  std::vector<std::string> runs;
+  size_t count = 0;
+  for (size_t i = 0; i < chunks.size();) {
+    if (!complete[i]) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j + 1 < chunks.size() && complete[j + 1]) ++j;
+    runs.push_back(i == j ? chunks[i].path : chunks[i].path + " to " + chunks[j].path);
+    count += j - i + 1;
+    i = j + 1;
+  }
+  std::string text = std::to_string(count) + " of " + std::to_string(chunks.size()) + " chunks complete";
+  for (size_t r = 0; r < runs.size(); ++r) text += (r == 0 ? ": " : ", ") + runs[r];
+  return text;
+}
+
+// "N bytes in K chunks, FIRST to LAST", and how many hold a long line.
+std::string describe_success(const std::vector<ChunkFile>& chunks, const SplitLimit& limit) {
+  if (chunks.empty()) return "empty, no chunks written";
+  size_t oversized = 0;
+  for (const ChunkFile& c : chunks) {
+    oversized += limit.kind == SplitLimit::Kind::kBytes && c.range.end - c.range.begin > limit.max;
+  }
+  std::string text = std::to_string(chunks.back().range.end) + " bytes in " + std::to_string(chunks.size()) +
+                     (chunks.size() == 1 ? " chunk, " + chunks.front().path
+                                         : " chunks, " + chunks.front().path + " to " + chunks.back().path);
+  if (oversized > 0) text += "; " + std::to_string(oversized) + " holding a line longer than --max-size";
+  return text;
+}
+
+}  // namespace
+
+int run_split(int argc, char** argv) {
+  SplitConfig config;
+  if (const int code = parse(argc, argv, config); code >= 0) return code;
+  const auto start = std::chrono::steady_clock::now();
+  catch_stop_signals();
+
+  const int in = ::open(config.input.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (in < 0 || ::fstat(in, &st) != 0) {
+    report(config.input, std::strerror(errno));
+    return 1;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    report(config.input, "not a regular file (logagg split reads files, not streams)");
+    return 1;
+  }
+
+  std::string error;
+  const std::optional<SplitPlan> plan = plan_split_file(in, static_cast<uint64_t>(st.st_size), config.limit, error);
+  if (!plan) {
+    report(config.input, error);
+    return 1;
+  }
+  if (plan->too_long) {
+    const LongLine& l = *plan->too_long;
+    report(config.input, "line " + std::to_string(l.number) + " is " + std::to_string(l.bytes) +
+                             " bytes long, more than --max-size (" + std::to_string(config.limit.max) +
+                             " bytes); nothing written (--allow-long-lines puts such a line in a chunk of its own)");
+    return 1;
+  }
+
+  // Chunk files, then any files of an earlier split into more chunks that
+  // would follow them: replaced (removed) with --force, an error without.
+  const std::string name = fs::path(config.input).filename().string();
+  const size_t width = chunk_index_width(plan->chunks.size());
+  const auto path_of = [&](size_t i) {
+    return (fs::path(config.outdir) / chunk_name(config.pattern, name, i, width)).string();
+  };
+  std::vector<ChunkFile> chunks;
+  std::vector<std::string> paths;
+  for (size_t i = 0; i < plan->chunks.size(); ++i) {
+    chunks.push_back({path_of(i), plan->chunks[i]});
+    paths.push_back(chunks.back().path);
+  }
+  struct stat ignored {};
+  for (size_t i = chunks.size(); ::lstat(path_of(i).c_str(), &ignored) == 0; ++i) paths.push_back(path_of(i));
+  if (const std::optional<ChunkFileConflict> c = find_chunk_file_conflict(st, paths, config.force)) {
+    report(c->path, c->is_input ? "is the input file" : "chunk file exists (--force replaces it)");
+    return 1;
+  }
+  std::error_code ec;
+  fs::create_directories(config.outdir, ec);
+  if (ec) {
+    report(config.outdir, ec.message());
+    return 1;
+  }
+
+  WriteOptions options;
+  options.overwrite = config.force;
+  options.threads = config.threads != 0 ? config.threads : std::max(1u, std::thread::hardware_concurrency());
+  options.first_method = config.first_method;
+  options.stop = &stop_requested;
+  const WriteResult written = write_chunks(in, chunks, options);
+  ::close(in);
+  if (!written.errors.empty()) {
+    for (const SplitError& e : written.errors) report(e.path, e.message);
+    std::fprintf(stderr, "logagg: %s\n", describe_complete(chunks, written.complete).c_str());
+    if (stop_signal != 0) {  // die of the signal, as the caller expects
+      ::signal(stop_signal, SIG_DFL);
+      ::raise(stop_signal);
+    }
+    return 1;
+  }
+  for (size_t i = chunks.size(); i < paths.size(); ++i) {
+    if (::unlink(paths[i].c_str()) != 0) {
+      report(paths[i], std::string("cannot remove this chunk of an earlier split: ") + std::strerror(errno));
+      return 1;
+    }
+  }
+
+  if (!config.quiet) {
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::string method = chunks.empty() ? "" : std::string(copy_method_name(written.method)) + ", ";
+    std::fprintf(stderr, "logagg: %s: %s (%s%.3f s)\n", config.input.c_str(),
+                 describe_success(chunks, config.limit).c_str(), method.c_str(), seconds);
+  }
+  return 0;
+}
+
+}  // namespace logagg::cli
