@@ -15,6 +15,7 @@
 #include "logagg/rfc3339.h"
 #include "support/json_numbers.h"
 #include "support/run_process.h"
+#include "support/sanitizers.h"
 
 namespace logagg {
 namespace {
@@ -22,13 +23,7 @@ namespace fs = std::filesystem;
 using testing::ProcessResult;
 using testing::RunOptions;
 using testing::json_numbers;
-
-constexpr bool kSanitized =
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    true;
-#else
-    false;
-#endif
+using testing::kSanitized;
 
 const std::string kLine = R"({"app_id":"A1","timestamp":"2023-11-14T22:13:20Z"})" "\n";
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "support/run_process.h"
+#include "support/sanitizers.h"
 
 namespace logagg {
 namespace {
@@ -496,13 +497,7 @@ TEST_F(SplitFiles, FailureToCreateALaterChunkKeepsTheEarlierOnes) {
 // The mapped input's pages are released behind each cut: resident memory
 // stays far below the file's size, even by lines, which reads every byte.
 TEST_F(SplitFiles, MemoryDoesNotGrowWithTheInput) {
-  constexpr bool kSanitized =
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-      true;
-#else
-      false;
-#endif
-  if (kSanitized) GTEST_SKIP() << "sanitizers inflate resident memory";
+  if (testing::kSanitized) GTEST_SKIP() << "sanitizers inflate resident memory";
   const std::string input = out("big.log");
   {  // 64 MiB, written as it is made: the child's peak counts what it inherits
     std::ofstream file(input, std::ios::binary);
