@@ -4,7 +4,7 @@
 set -eu
 packages="cmake ninja-build g++ libsimdjson-dev libabsl-dev libcli11-dev \
 libhowardhinnant-date-dev libgtest-dev libgmock-dev libbenchmark-dev \
-help2man dpkg-dev man-db"
+zlib1g-dev libzstd-dev help2man dpkg-dev man-db"
 if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq

@@ -1,12 +1,14 @@
 // End-to-end tests of the real logagg binary: formats, folders, stdin, fields,
-// rejected-line locations, summary, exit codes and messages, and byte-identical
-// output for every thread count.
+// rejected-line locations, summary, exit codes and messages, buckets, gap
+// filling and statistics, and byte-identical output for every thread count.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include "support/run_process.h"
+#include "support/sanitizers.h"
 
 namespace logagg {
 namespace {
@@ -138,7 +140,9 @@ TEST(Cli, UsageErrorsExitTwoWithAHint) {
 TEST(Cli, HelpAndVersion) {
   const ProcessResult h = logagg({"--help"});
   EXPECT_EQ(h.exit_code, 0);
-  for (const char* flag : {"--format", "--threads", "--app-field", "--time-field", "--show-rejects", "--quiet", "--per-second"}) {
+  for (const char* flag : {"--format", "--threads", "--app-field", "--time-field", "--show-rejects", "--quiet",
+                           "--per-second", "--per-minute", "--per-hour", "--per-day", "--bucket", "--fill-gaps",
+                           "--stats"}) {
     EXPECT_NE(h.out.find(flag), std::string::npos) << flag;
   }
   const ProcessResult v = logagg({"--version"});
@@ -158,6 +162,156 @@ TEST(Cli, OutputIsByteIdenticalForEveryThreadCount) {
         EXPECT_EQ(r.out, one.out) << format << " threads " << threads << " segment " << seg;
       }
     }
+  }
+}
+
+// ---- buckets, gaps and statistics -----------------------------------------
+
+TEST_F(Files, BucketFlagsNameTheColumnAndSumIntoBucketStarts) {
+  const std::string a = write("a.log", line("A", "2023-11-14T22:13:20Z") + line("A", "2023-11-14T22:13:59.9Z") +
+                                           line("B", "2023-11-14T23:14:00+01:00") + line("A", "2023-11-15T01:00:00Z"));
+  EXPECT_EQ(logagg({"--format", "csv", "--per-minute", a}).out,
+            "minute,count\n2023-11-14T22:13:00Z,2\n2023-11-14T22:14:00Z,1\n2023-11-15T01:00:00Z,1\n");
+  EXPECT_EQ(logagg({"--format", "csv", "--per-hour", a}).out,
+            "hour,count\n2023-11-14T22:00:00Z,3\n2023-11-15T01:00:00Z,1\n");
+  EXPECT_EQ(logagg({"--format", "csv", "--per-day", a}).out,
+            "day,count\n2023-11-14T00:00:00Z,3\n2023-11-15T00:00:00Z,1\n");
+  EXPECT_EQ(logagg({"--format", "csv", "--bucket", "3h", a}).out,
+            "bucket,count\n2023-11-14T21:00:00Z,3\n2023-11-15T00:00:00Z,1\n");
+  const ProcessResult table = logagg({"--bucket", "30s", a, "-q"});
+  EXPECT_EQ(table.out,
+            "bucket                count\n2023-11-14T22:13:00Z      1\n2023-11-14T22:13:30Z      1\n"
+            "2023-11-14T22:14:00Z      1\n2023-11-15T01:00:00Z      1\ntotal                     4\n");
+  const ProcessResult json = logagg({"--format", "json", "--bucket", "60m", a, "-q"});
+  EXPECT_NE(json.out.find("\"bucket\": \"hour\","), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find("{\"hour\": \"2023-11-14T22:00:00Z\", \"count\": 3}"), std::string::npos) << json.out;
+  EXPECT_NE(logagg({"--format", "json", "--bucket", "15m", a}).out.find("\"bucket\": \"15m\","), std::string::npos);
+}
+
+TEST_F(Files, BucketsAlignToTheUtcEpochBefore1970) {
+  const std::string a = write("a.log", line("A", "1969-12-31T23:59:59Z") + line("A", "1970-01-01T00:00:00Z") +
+                                           line("A", "0001-01-01T00:00:01-00:01"));
+  EXPECT_EQ(logagg({"--format", "csv", "--per-day", a}).out,
+            "day,count\n0001-01-01T00:00:00Z,1\n1969-12-31T00:00:00Z,1\n1970-01-01T00:00:00Z,1\n");
+  EXPECT_EQ(logagg({"--format", "csv", "--bucket", "5s", a}).out,
+            "bucket,count\n0001-01-01T00:01:00Z,1\n1969-12-31T23:59:55Z,1\n1970-01-01T00:00:00Z,1\n");
+}
+
+TEST_F(Files, TheDefaultIsPerSecondWhicheverWayItIsAsked) {
+  for (const char* format : {"csv", "table", "json"}) {
+    const std::string plain = logagg({kSample, "--format", format, "-q"}).out;
+    EXPECT_EQ(logagg({kSample, "--format", format, "-q", "--per-second"}).out, plain) << format;
+    EXPECT_EQ(logagg({kSample, "--format", format, "-q", "--bucket", "1s"}).out, plain) << format;
+    EXPECT_EQ(logagg({kSample, "--format", format, "-q", "--per-hour"}).out,
+              logagg({kSample, "--format", format, "-q", "--bucket", "60m"}).out)
+        << format;
+  }
+}
+
+TEST_F(Files, FillGapsAddsZeroRowsOnlyBetweenFirstAndLast) {
+  const std::string a = write("a.log", line("A", "2023-11-14T22:13:20Z") + line("A", "2023-11-14T22:16:01Z"));
+  EXPECT_EQ(logagg({"--format", "csv", "--per-minute", "--fill-gaps", a}).out,
+            "minute,count\n2023-11-14T22:13:00Z,1\n2023-11-14T22:14:00Z,0\n2023-11-14T22:15:00Z,0\n"
+            "2023-11-14T22:16:00Z,1\n");
+  EXPECT_EQ(logagg({"--format", "csv", "--per-minute", a}).out,
+            "minute,count\n2023-11-14T22:13:00Z,1\n2023-11-14T22:16:00Z,1\n");
+  const std::string csv = logagg({"--format", "csv", "--fill-gaps", a}).out;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 162) << "22:13:20 to 22:16:01 is 162 seconds";
+  EXPECT_NE(csv.find("\n2023-11-14T22:13:21Z,0\n"), std::string::npos);
+  EXPECT_EQ(logagg({"--format", "csv", "--fill-gaps", "-"}).out, "second,count\n");
+}
+
+TEST_F(Files, FillGapsOverMillenniaStreamsAndStopsWhenTheReaderGoes) {
+  // ~3.2e11 rows per second: never finishes, so the closed pipe and the full
+  // disk must stop it at once; 90 days of rows (7.8 M, 170 MB of csv) keep
+  // memory small.
+  const std::string far = write("far.log", line("A", "0001-01-01T00:00:00Z") + line("A", "9999-12-31T23:59:59Z"));
+  testing::RunOptions closed;
+  closed.stdout_to_closed_pipe = true;
+  closed.timeout_seconds = 30;
+  const ProcessResult p = testing::run_process({kBin, "--format", "csv", "--fill-gaps", "-q", far}, closed);
+  EXPECT_FALSE(p.timed_out);
+  EXPECT_EQ(p.exit_code, 0);
+  EXPECT_EQ(p.err, "");
+  testing::RunOptions full;
+  full.stdout_path = "/dev/full";
+  full.timeout_seconds = 30;
+  const ProcessResult f = testing::run_process({kBin, "--format", "csv", "--fill-gaps", "-q", far}, full);
+  EXPECT_FALSE(f.timed_out);
+  EXPECT_EQ(f.exit_code, 1);
+  EXPECT_EQ(f.err, "logagg: cannot write the report: No space left on device\n");
+
+  const std::string days = write("days.log", line("A", "2023-01-01T00:00:00Z") + line("A", "2023-04-01T00:00:00Z"));
+  testing::RunOptions to_null;
+  to_null.stdout_path = "/dev/null";
+  const ProcessResult y = testing::run_process({kBin, "--format", "csv", "--fill-gaps", "-q", days}, to_null);
+  EXPECT_EQ(y.exit_code, 0);
+  if (!testing::kSanitized) {
+    EXPECT_LT(y.max_rss_kb, 32 * 1024) << "7.8 M filled rows must not be held in memory";
+  }
+}
+
+TEST_F(Files, StatsGoToStderrForCsvAndTableAndIntoJsonAlways) {
+  const std::string a = write("a.log", line("A", "2023-11-14T22:13:20Z") + line("A", "2023-11-14T22:13:30Z") +
+                                           line("A", "2023-11-14T22:15:00Z"));
+  const std::string block =
+      "logagg: stats per minute: 3 buckets, 2023-11-14T22:13:00Z to 2023-11-14T22:15:00Z (1 empty)\n"
+      "  total                                   3\n"
+      "  peak at 2023-11-14T22:13:00Z            2\n"
+      "  mean                                1.000\n"
+      "  median                                  1\n"
+      "  p95                                     2\n"
+      "  p99                                     2\n"
+      "  max                                     2\n";
+  const ProcessResult csv = logagg({"--format", "csv", "--per-minute", "--stats", "-q", a});
+  EXPECT_EQ(csv.exit_code, 0);
+  EXPECT_EQ(csv.out, logagg({"--format", "csv", "--per-minute", a}).out) << "stdout stays pure csv";
+  EXPECT_EQ(csv.err, block) << "--stats prints even with --quiet";
+  const ProcessResult table = logagg({"--per-minute", "--stats", a});
+  EXPECT_EQ(table.out, logagg({"--per-minute", a}).out);
+  EXPECT_NE(table.err.find("counted"), std::string::npos) << "the summary comes first";
+  EXPECT_EQ(table.err.substr(table.err.size() - block.size()), block);
+  EXPECT_EQ(logagg({"--format", "csv", a, "-q"}).err, "") << "no stats without --stats";
+  const ProcessResult json = logagg({"--format", "json", "--per-minute", "-q", a});
+  EXPECT_EQ(json.err, "");
+  EXPECT_NE(json.out.find("\"peak\": {\"bucket\": \"2023-11-14T22:13:00Z\", \"count\": 2},\n"
+                          "    \"mean\": 1.000,\n    \"median\": 1,\n"),
+            std::string::npos)
+      << json.out;
+  EXPECT_EQ(logagg({"--format", "json", "--per-minute", "-q", "--stats", a}).out, json.out);
+  EXPECT_EQ(logagg({"--format", "csv", "--stats", "-q", "-"}).err, "logagg: stats per second: no counted lines\n");
+}
+
+TEST(Cli, BucketUsageErrorsNameTheValueOrTheFlags) {
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"--bucket", "7s", "x"}, "'7s' does not divide a day"},
+      {{"--bucket", "2d", "x"}, "'2d' is longer than a day"},
+      {{"--bucket", "0m", "x"}, "'0m' is zero"},
+      {{"--bucket", "5", "x"}, "'5' is not a duration"},
+      {{"--bucket", "1.5h", "x"}, "'1.5h' is not a duration"},
+      {{"--bucket", "x"}, "--bucket"},
+      {{"--per-minute", "--per-hour", "x"}, "--per-minute and --per-hour both set the bucket size"},
+      {{"--per-second", "--bucket", "5s", "x"}, "--per-second and --bucket both set the bucket size"},
+  };
+  for (const auto& [args, message] : cases) {
+    const ProcessResult r = logagg(args);
+    EXPECT_EQ(r.exit_code, 2) << args[1];
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("Try 'logagg --help'"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+}
+
+TEST(Cli, BucketedOutputIsByteIdenticalForEveryThreadCount) {
+  for (const char* format : {"csv", "json"}) {
+    const std::vector<std::string> args = {kSample, "--format", format, "--bucket", "15s", "--fill-gaps", "-q"};
+    std::vector<std::string> one = args;
+    one.insert(one.end(), {"--threads", "1"});
+    const std::string want = logagg(one).out;
+    ASSERT_GT(want.size(), 100u);
+    std::vector<std::string> many = args;
+    many.insert(many.end(), {"--threads", "3", "--segment-bytes", "100"});
+    EXPECT_EQ(logagg(many).out, want) << format;
   }
 }
 

@@ -2,7 +2,7 @@
 # The documentation that ships with logagg agrees with the binary:
 # - each completion script (bash, zsh, fish) offers exactly the long options
 #   that `logagg --help` and `logagg split --help` show, no more, no fewer;
-# - the bash completion completes options, --format values, the split
+# - the bash completion completes options, --format and --bucket values, the split
 #   subcommand and paths (sourced and driven as bash would);
 # - the zsh and fish scripts parse (where those shells are installed);
 # - every reject reason the engine reports appears in the man page source, in
@@ -57,6 +57,8 @@ expect_completion "access.log access.log.1" logagg acc
 expect_completion "access.log access.log.1 split" logagg ""
 expect_completion "--max-size" logagg split --max
 expect_completion "" logagg --threads ""
+expect_completion "--per-day --per-hour --per-minute --per-second" logagg --per-
+expect_completion "15m 15s" logagg --bucket 15
 
 if command -v zsh > /dev/null; then zsh -n "$completions/_logagg" || fail "_logagg does not parse in zsh"; fi
 if command -v fish > /dev/null; then fish --no-execute "$completions/logagg.fish" || fail "logagg.fish does not parse in fish"; fi

@@ -10,7 +10,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
+#include <thread>
 
 #include "logagg/rfc3339.h"
 #include "support/json_numbers.h"
@@ -79,10 +81,10 @@ ProcessResult logagg_unprivileged(std::vector<std::string> args) {
   return testing::run_process(args, RunOptions{});
 }
 
-// A FIFO named before or after a file lets the test act while logagg runs:
-// logagg opens (and maps) every input before it reads any, and our write into
-// the FIFO blocks until logagg reads it, so when the write returns the file is
-// mapped and its segments are not read yet (streams are read first).
+// A FIFO named after a file lets the test act while logagg runs: logagg opens
+// (and maps) every input before it scans any segment, and our write into the
+// FIFO blocks until logagg reads it, so when the write returns the file is
+// mapped; while every worker is reading a FIFO, no segment is read yet.
 void feed_fifo_then(const std::string& fifo, const std::string& data, const std::function<void()>& act) {
   const int fd = ::open(fifo.c_str(), O_WRONLY);
   ASSERT_GE(fd, 0);
@@ -94,23 +96,39 @@ void feed_fifo_then(const std::string& fifo, const std::string& data, const std:
 TEST_F(Faults, FileTruncatedWhileMappedIsReportedAndWhatWasReadIsKept) {
   const size_t file_lines = 400000;  // 20 MB, many segments
   const std::string file = write("rotating.log", lines(file_lines));
-  const std::string fifo = path("feed");
-  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
-  const size_t fifo_lines = 40000;  // 2 MB: more than a pipe holds
+  // Two FIFOs keep both workers busy after the file is mapped: segments are
+  // scanned once every input is open, so when both writes have returned the
+  // file is mapped and none of its segments is read yet.
+  const std::string fifo_a = path("feed_a"), fifo_b = path("feed_b");
+  ASSERT_EQ(mkfifo(fifo_a.c_str(), 0600), 0);
+  ASSERT_EQ(mkfifo(fifo_b.c_str(), 0600), 0);
+  const size_t fifo_lines = 40000;  // 2 MB each: more than a pipe holds
   const off_t keep = static_cast<off_t>(file_lines / 4 * kLine.size());
 
   RunOptions opt;
   opt.while_running = [&] {
-    feed_fifo_then(fifo, lines(fifo_lines), [&] { ASSERT_EQ(::truncate(file.c_str(), keep), 0); });
+    std::promise<void> b_written, truncated;
+    std::thread feed_b([&] {
+      feed_fifo_then(fifo_b, lines(fifo_lines), [&] {
+        b_written.set_value();
+        truncated.get_future().wait();
+      });
+    });
+    feed_fifo_then(fifo_a, lines(fifo_lines), [&] {
+      b_written.get_future().wait();
+      ASSERT_EQ(::truncate(file.c_str(), keep), 0);
+    });
+    truncated.set_value();
+    feed_b.join();
   };
-  const ProcessResult r = logagg({file, fifo, "--format", "json", "--threads", "2", "-q"}, opt);
+  const ProcessResult r = logagg({file, fifo_a, fifo_b, "--format", "json", "--threads", "2", "-q"}, opt);
   EXPECT_EQ(r.signal, 0) << "must not die of SIGBUS";
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find(file + ": file changed while being read"), std::string::npos) << r.err;
   const auto s = json_numbers(r.out);
   expect_accounted(s);
-  EXPECT_GE(s.at("counted"), fifo_lines);
-  EXPECT_LE(s.at("counted"), fifo_lines + file_lines / 4);
+  EXPECT_GE(s.at("counted"), 2 * fifo_lines);
+  EXPECT_LE(s.at("counted"), 2 * fifo_lines + file_lines / 4);
 }
 
 TEST_F(Faults, FileGrowingWhileReadIsCountedUpToItsSizeAtOpen) {

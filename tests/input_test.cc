@@ -101,7 +101,9 @@ std::vector<ChunkInfo> read_all(const std::string& data, size_t max_line, std::s
     }
     close(fds[1]);
   });
-  StreamReader reader(fds[0], max_line);
+  const std::unique_ptr<ByteSource> source = open_byte_source(fds[0]);
+  std::vector<char> buffer;
+  StreamReader reader(*source, max_line, buffer);
   std::vector<ChunkInfo> chunks;
   StreamReader::Chunk c;
   while (reader.next(c)) {

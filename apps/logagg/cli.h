@@ -15,6 +15,7 @@ struct Config {
   Options options;
   Format format = Format::kTable;
   bool quiet = false;
+  bool stats = false;  // bucket statistics on stderr (json documents always carry them)
 };
 
 // Parses argv. Returns the exit code to stop with (0 after --help/--version,

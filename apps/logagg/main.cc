@@ -18,11 +18,17 @@
 
 namespace {
 
-// Writes to stdout until the first failure, then remembers its errno.
+// Writes to stdout; on the first failure remembers its errno and throws
+// WriteFailed, which stops the report at once, so that a long one (--fill-gaps
+// over years) does not run on after its reader has gone.
+struct WriteFailed {};
 struct StdoutSink {
   int error = 0;
   void operator()(std::string_view chunk) {
-    if (error == 0 && std::fwrite(chunk.data(), 1, chunk.size(), stdout) != chunk.size()) error = errno;
+    if (std::fwrite(chunk.data(), 1, chunk.size(), stdout) != chunk.size()) {
+      error = errno;
+      throw WriteFailed{};
+    }
   }
   void finish() {
     if (error == 0 && std::fflush(stdout) != 0) error = errno;
@@ -42,7 +48,11 @@ int main(int argc, char** argv) {
   const logagg::Result result = logagg::aggregate(config.paths, config.options);
 
   StdoutSink out;
-  logagg::write_report(result, config.options, config.format, std::ref(out));
+  try {
+    logagg::write_report(result, config.options, config.format, std::ref(out));
+  } catch (const WriteFailed&) {
+    // out.error says why; reported below unless the reader just went away.
+  }
   out.finish();
 
   for (const logagg::InputError& e : result.errors) {
@@ -50,6 +60,9 @@ int main(int argc, char** argv) {
   }
   write_stderr(logagg::format_rejects(result));
   if (!config.quiet) write_stderr(logagg::format_summary(result.summary));
+  if (config.stats && config.format != logagg::Format::kJson) {
+    write_stderr(logagg::format_stats(result, config.options));
+  }
   if (out.error != 0 && out.error != EPIPE) {
     std::fprintf(stderr, "logagg: cannot write the report: %s\n", std::strerror(out.error));
     return 1;

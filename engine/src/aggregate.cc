@@ -1,11 +1,16 @@
 // The pipeline: inputs -> segments -> lines -> per-thread counters -> merge.
 //
-// 1. Open every input in order: regular files are mapped and cut into
-//    line-aligned segments; streams (stdin, pipes, devices) are read in blocks.
-// 2. Streams are scanned on the calling thread; mapped segments go to worker
-//    threads through one atomic cursor, so a slow segment never stalls others.
-// 3. Per-thread counters are merged and sorted; rejected-line positions are
-//    turned into absolute line numbers from each segment's line count.
+// 1. Worker threads take the inputs in order from one queue and open them in
+//    parallel (thousands of small files cost no serial start-up). What a
+//    worker opens it reads itself when it cannot be split: files of one
+//    segment, compressed files (gzip, zstd: detected by their magic bytes)
+//    and streams (stdin, pipes, devices). A larger plain file is mapped and
+//    cut into line-aligned segments that go on the queue for any worker once
+//    all inputs are open, so a slow segment or a big compressed file never
+//    stalls the others.
+// 2. Per-thread counters are merged and sorted; rejected-line positions are
+//    turned into absolute line numbers from each segment's line count, and
+//    errors are reported in input order.
 // Every read of mapped memory runs under a SIGBUS guard: a file truncated
 // while mapped is reported as changed, and the lines read before are kept.
 #include "logagg/aggregate.h"
@@ -18,9 +23,11 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <memory>
-#include <optional>
+#include <mutex>
 #include <thread>
 
 #include "counter.h"
@@ -32,27 +39,81 @@
 namespace logagg {
 namespace {
 
-// One input being read.
+// One input: a path (or "-"), or the caller's buffer. Written only by the
+// worker that opens it, and by the workers of its segments (each its own log).
 struct Source {
-  std::string name;
-  std::string_view text;  // the whole mapped file or caller's buffer; empty for streams
+  std::string path;       // as given; "-" for standard input
+  std::string name;       // for messages: the path, or "<stdin>"
+  std::string_view text;  // the mapped file or the caller's buffer; empty for streams
   MappedFile map;         // owns `text` when the input is mapped
-  int stream_fd = -1;     // >= 0: read as a stream
-  bool close_fd = false;
   std::vector<Segment> segments;
   std::vector<ScanLog> logs;  // one per segment, or one for a stream
-  std::unique_ptr<std::atomic<bool>> changed = std::make_unique<std::atomic<bool>>(false);
-};
-
-struct WorkItem {
-  uint32_t source;
-  uint32_t segment;
+  uint64_t bytes = 0;         // bytes read (compressed bytes for compressed input)
+  std::string error;          // why it could not be read (or not wholly)
+  bool unreadable = false;    // could not be opened at all
+  std::atomic<int> segments_left{0};
+  std::atomic<bool> changed{false};  // truncated while mapped
 };
 
 // A worker's private state.
 struct Worker {
   LineParser parser;
   Counter counter;
+  std::vector<char> stream_buffer;  // reused by every stream this worker reads
+};
+
+struct SegmentItem {
+  Source* source;
+  uint32_t segment;
+};
+
+// The shared queue: the inputs still to open, then the segments to scan.
+class WorkQueue {
+ public:
+  explicit WorkQueue(size_t inputs) : inputs_(inputs) {}
+
+  // The next task for a worker: an input to open while any is left, then the
+  // segments; false when all is done. Opening first spreads the inputs that
+  // cannot be split (compressed files, streams) over the workers early. Waits
+  // while other workers are still opening inputs that may add segments.
+  bool next(SegmentItem& segment, size_t& input, bool& is_segment) {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      if (next_input_ < inputs_) {
+        input = next_input_++;
+        ++opening_;
+        is_segment = false;
+        return true;
+      }
+      if (!segments_.empty()) {
+        segment = segments_.front();
+        segments_.pop_front();
+        is_segment = true;
+        return true;
+      }
+      if (opening_ == 0) return false;
+      ready_.wait(lock);
+    }
+  }
+
+  // An input has been opened; its segments (if any, and if shared) are ready
+  // for everyone.
+  void opened(Source& src, bool share_segments) {
+    std::lock_guard lock(mutex_);
+    if (share_segments) {
+      for (uint32_t j = 0; j < src.segments.size(); ++j) segments_.push_back({&src, j});
+    }
+    --opening_;
+    ready_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<SegmentItem> segments_;
+  size_t inputs_;
+  size_t next_input_ = 0;
+  size_t opening_ = 0;
 };
 
 unsigned resolve_threads(unsigned requested) {
@@ -60,47 +121,10 @@ unsigned resolve_threads(unsigned requested) {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-// Opens `path` and prepares it as a mapped or streamed source; nullopt on error.
-std::optional<Source> open_source(const std::string& path, std::vector<InputError>& errors) {
-  Source src;
-  src.name = path == "-" ? std::string(kStdinName) : path;
-  int fd = 0;
-  if (path != "-") {
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-      errors.push_back({path, std::strerror(errno)});
-      return std::nullopt;
-    }
-    src.close_fd = true;
-  }
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    errors.push_back({src.name, std::strerror(errno)});
-    if (src.close_fd) ::close(fd);
-    return std::nullopt;
-  }
-  if (S_ISDIR(st.st_mode)) {
-    errors.push_back({src.name, std::strerror(EISDIR)});
-    if (src.close_fd) ::close(fd);
-    return std::nullopt;
-  }
-  if (choose_read_mode(st) == ReadMode::kMap) {
-    src.map = MappedFile::map(fd, static_cast<size_t>(st.st_size));
-    if (src.map.ok()) {
-      src.text = src.map.view();
-      if (src.close_fd) ::close(fd);
-      src.close_fd = false;
-      return src;
-    }
-  }
-  src.stream_fd = fd;  // not mappable: read it
-  return src;
-}
-
-// Reads a stream source to its end on the calling thread.
-void scan_stream(Source& src, Worker& w, const Options& options, uint64_t& bytes,
-                 std::vector<InputError>& errors) {
-  StreamReader reader(src.stream_fd, options.max_line_bytes);
+// Reads a stream (plain or compressed) to its end.
+void scan_stream(Source& src, int fd, Worker& w, const Options& options) {
+  const std::unique_ptr<ByteSource> bytes = open_byte_source(fd);
+  StreamReader reader(*bytes, options.max_line_bytes, w.stream_buffer);
   ScanLog& log = src.logs.emplace_back(ScanLog(options.max_reject_samples));
   StreamReader::Chunk chunk;
   while (reader.next(chunk)) {
@@ -110,9 +134,23 @@ void scan_stream(Source& src, Worker& w, const Options& options, uint64_t& bytes
       scan_lines(chunk.text, chunk.readable, w.parser, w.counter, log);
     }
   }
-  bytes += reader.bytes_read();
-  if (reader.error() != 0) errors.push_back({src.name, std::strerror(reader.error())});
-  if (src.close_fd) ::close(src.stream_fd);
+  src.bytes = reader.bytes_read();
+  if (reader.failed()) src.error = reader.error();
+}
+
+// Scans one segment of a mapped source, then lets its pages go.
+void scan_segment(Source& src, uint32_t j, Worker& w) {
+  if (!src.changed) {  // once a file changed, its pages are gone: the rest would fault too
+    const Segment seg = src.segments[j];
+    const bool complete = run_guarded([&] {
+      scan_lines(src.text.substr(seg.begin, seg.end - seg.begin), src.text.size() - seg.begin, w.parser,
+                 w.counter, src.logs[j]);
+    });
+    if (!complete) src.changed = true;
+    src.map.release(seg.begin, seg.end);
+  }
+  // The last segment done unmaps the file, so mappings do not pile up.
+  if (src.segments_left.fetch_sub(1, std::memory_order_acq_rel) == 1) src.map = MappedFile();
 }
 
 // Cuts a mapped source into segments, the BOM (if any) left out.
@@ -127,47 +165,65 @@ void plan_segments(Source& src, size_t segment_bytes, size_t max_reject_samples)
   });
   if (!planned) {
     src.segments.clear();
-    *src.changed = true;
+    src.changed = true;
   }
   src.logs.assign(src.segments.size(), ScanLog(max_reject_samples));
+  src.segments_left = static_cast<int>(src.segments.size());
 }
 
-void run_segments(std::vector<Source>& sources, std::vector<Worker>& workers) {
-  std::vector<WorkItem> items;
-  for (uint32_t i = 0; i < sources.size(); ++i) {
-    for (uint32_t j = 0; j < sources[i].segments.size(); ++j) items.push_back({i, j});
+// The nominal segment size for an input of `size` bytes.
+size_t segment_bytes_for(size_t size, const Options& options, unsigned threads) {
+  return options.segment_bytes != 0 ? options.segment_bytes : choose_segment_bytes(size, threads);
+}
+
+// Whether a regular file of `size` bytes starts with a compression magic.
+bool is_compressed(int fd, size_t size) {
+  char head[4];
+  const ssize_t n = ::pread(fd, head, std::min(sizeof head, size), 0);
+  return n > 0 && detect_compression(std::string_view(head, static_cast<size_t>(n))) != Compression::kNone;
+}
+
+// Files up to this size are read with plain reads, not mapped: mapping and
+// unmapping a small file (page tables, TLB shootdowns on every core) costs
+// more than copying it (profiling/batch_bench.sh: 10,000 files of 10 KB).
+constexpr size_t kSmallFileBytes = size_t{1} << 20;
+
+// Opens an input. A plain regular file larger than kSmallFileBytes is mapped
+// and cut into segments; anything else is read here, whole.
+void open_input(Source& src, Worker& w, const Options& options, unsigned threads) {
+  const bool is_stdin = src.path == "-";
+  const int fd = is_stdin ? 0 : ::open(src.path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    src.error = std::strerror(fd < 0 || !S_ISDIR(st.st_mode) ? errno : EISDIR);
+    src.unreadable = true;
+    if (fd > 0) ::close(fd);
+    return;
   }
-  std::atomic<size_t> cursor{0};
-  auto work = [&](Worker& w) {
-    for (size_t k; (k = cursor.fetch_add(1, std::memory_order_relaxed)) < items.size();) {
-      Source& src = sources[items[k].source];
-      if (*src.changed) continue;  // its pages are gone: the rest would fault too
-      const Segment seg = src.segments[items[k].segment];
-      ScanLog& log = src.logs[items[k].segment];
-      const bool complete = run_guarded([&] {
-        scan_lines(src.text.substr(seg.begin, seg.end - seg.begin), src.text.size() - seg.begin,
-                   w.parser, w.counter, log);
-      });
-      if (!complete) *src.changed = true;
-      if (src.map.ok()) src.map.release(seg.begin, seg.end);
-    }
-  };
-  const size_t n = std::min(workers.size(), std::max<size_t>(items.size(), 1));
-  std::vector<std::thread> threads;
-  for (size_t t = 1; t < n; ++t) threads.emplace_back(work, std::ref(workers[t]));
-  work(workers[0]);
-  for (std::thread& t : threads) t.join();
+  const auto size = static_cast<size_t>(st.st_size);
+  if (choose_read_mode(st) == ReadMode::kMap && size > kSmallFileBytes && !is_compressed(fd, size)) {
+    src.map = MappedFile::map(fd, size);
+  }
+  if (src.map.ok()) {
+    src.text = src.map.view();
+    src.bytes = size;
+    if (!is_stdin) ::close(fd);
+    plan_segments(src, segment_bytes_for(size, options, threads), options.max_reject_samples);
+    return;
+  }
+  scan_stream(src, fd, w, options);  // not mappable, or compressed: read it
+  if (!is_stdin) ::close(fd);
 }
 
 // Turns per-segment reject positions into the first N absolute line numbers.
-std::vector<RejectSample> collect_rejects(const std::vector<Source>& sources, size_t limit) {
+std::vector<RejectSample> collect_rejects(const std::vector<std::unique_ptr<Source>>& sources, size_t limit) {
   std::vector<RejectSample> out;
-  for (const Source& src : sources) {
+  for (const auto& src : sources) {
     uint64_t base = 0;
-    for (const ScanLog& log : src.logs) {
+    for (const ScanLog& log : src->logs) {
       for (const LocalReject& r : log.rejects) {
         if (out.size() == limit) return out;
-        out.push_back({src.name, base + r.line + 1, r.reason});
+        out.push_back({src->name, base + r.line + 1, r.reason});
       }
       base += log.lines;
     }
@@ -175,46 +231,63 @@ std::vector<RejectSample> collect_rejects(const std::vector<Source>& sources, si
   return out;
 }
 
-Result run(std::vector<Source> sources, std::vector<InputError> errors, size_t unreadable,
+// Runs the workers over `sources` (paths to open, or an already mapped
+// buffer: text set, no path) and gathers the result.
+Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError> errors,
            const Options& options, std::chrono::steady_clock::time_point start) {
+  const size_t walk_errors = errors.size();  // paths that could not be expanded: unreadable
   const unsigned threads = resolve_threads(options.threads);
   SharedCounts shared;
   std::vector<Worker> workers;
   for (unsigned t = 0; t < threads; ++t) {
     workers.push_back({LineParser(options.app_field, options.time_field, options.max_line_bytes),
-                       Counter(shared)});
+                       Counter(shared), {}});
   }
+  WorkQueue queue(sources.size());
+  auto work = [&](Worker& w) {
+    SegmentItem segment{};
+    size_t input = 0;
+    bool is_segment = false;
+    while (queue.next(segment, input, is_segment)) {
+      if (is_segment) {
+        scan_segment(*segment.source, segment.segment, w);
+        continue;
+      }
+      Source& src = *sources[input];
+      if (src.path.empty()) {  // the caller's buffer
+        src.bytes = src.text.size();
+        plan_segments(src, segment_bytes_for(src.text.size(), options, threads), options.max_reject_samples);
+      } else {
+        open_input(src, w, options, threads);
+      }
+      // A file of one segment is scanned right here, without a hand-off.
+      const bool alone = src.segments.size() == 1;
+      queue.opened(src, /*share_segments=*/!alone);
+      if (alone) scan_segment(src, 0, w);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < workers.size(); ++t) pool.emplace_back(work, std::ref(workers[t]));
+  work(workers[0]);
+  for (std::thread& t : pool) t.join();
 
   Result result;
-  uint64_t mapped_bytes = 0;
-  for (const Source& s : sources) mapped_bytes += s.text.size();
-  const size_t segment_bytes =
-      options.segment_bytes != 0 ? options.segment_bytes : choose_segment_bytes(mapped_bytes, threads);
-
-  uint64_t bytes = mapped_bytes;
-  for (Source& src : sources) {
-    if (src.stream_fd >= 0) {
-      scan_stream(src, workers[0], options, bytes, errors);
-    } else {
-      plan_segments(src, segment_bytes, options.max_reject_samples);
+  for (const auto& src : sources) {
+    if (!src->error.empty()) errors.push_back({src->name, src->error});
+    if (src->changed) {
+      errors.push_back({src->name, "file changed while being read (truncated?); "
+                                   "only the lines read before the change are counted"});
     }
-  }
-  run_segments(sources, workers);
-
-  for (const Source& src : sources) {
-    if (*src.changed) {
-      errors.push_back({src.name, "file changed while being read (truncated?); "
-                                  "only the lines read before the change are counted"});
-    }
+    result.summary.unreadable += src->unreadable;
+    result.summary.bytes += src->bytes;
   }
   for (Worker& w : workers) {
     w.counter.spill();
     result.summary.add(w.counter.tally());
   }
   result.counts = shared.take_sorted();
-  result.summary.files = sources.size();
-  result.summary.unreadable = unreadable;
-  result.summary.bytes = bytes;
+  result.summary.files = sources.size() - result.summary.unreadable;
+  result.summary.unreadable += walk_errors;
   result.rejects = collect_rejects(sources, options.max_reject_samples);
   result.errors = std::move(errors);
   result.summary.elapsed_seconds =
@@ -244,20 +317,22 @@ void Summary::add(const Summary& o) noexcept {
 Result aggregate(const std::vector<std::string>& paths, const Options& options) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<InputError> errors;
-  std::vector<Source> sources;
+  std::vector<std::unique_ptr<Source>> sources;
   for (const std::string& path : expand_paths(paths, errors)) {
-    if (std::optional<Source> src = open_source(path, errors)) sources.push_back(std::move(*src));
+    auto& src = sources.emplace_back(std::make_unique<Source>());
+    src->path = path;
+    src->name = path == "-" ? std::string(kStdinName) : path;
   }
-  const size_t unreadable = errors.size();  // one error per input that could not be opened
-  return run(std::move(sources), std::move(errors), unreadable, options, start);
+  return run(std::move(sources), std::move(errors), options, start);
 }
 
 Result aggregate_buffer(std::string_view data, const Options& options, std::string_view name) {
   const auto start = std::chrono::steady_clock::now();
-  std::vector<Source> sources(1);
-  sources[0].name = std::string(name);
-  sources[0].text = data;
-  return run(std::move(sources), {}, 0, options, start);
+  std::vector<std::unique_ptr<Source>> sources;
+  auto& src = sources.emplace_back(std::make_unique<Source>());
+  src->name = std::string(name);
+  src->text = data;
+  return run(std::move(sources), {}, options, start);
 }
 
 }  // namespace logagg

@@ -126,11 +126,13 @@ namespace {
 constexpr size_t kBlockBytes = size_t{1} << 20;
 }
 
-StreamReader::StreamReader(int fd, size_t max_line_bytes)
-    : fd_(fd), max_line_bytes_(max_line_bytes), buf_(kBlockBytes + kLinePadding) {}
+StreamReader::StreamReader(ByteSource& source, size_t max_line_bytes, std::vector<char>& buffer)
+    : source_(source), max_line_bytes_(max_line_bytes), buf_(buffer) {
+  if (buf_.size() < kBlockBytes + kLinePadding) buf_.resize(kBlockBytes + kLinePadding);
+}
 
 bool StreamReader::fill() {
-  if (eof_ || error_ != 0) return false;
+  if (eof_ || failed_) return false;
   // Make room: drop consumed bytes, then grow if a long line fills the buffer.
   if (begin_ > 0) {
     std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
@@ -138,22 +140,13 @@ bool StreamReader::fill() {
     begin_ = 0;
   }
   if (buf_.size() - kLinePadding - end_ < kBlockBytes / 2) buf_.resize(buf_.size() * 2);
-  for (;;) {
-    const ssize_t n = ::read(fd_, buf_.data() + end_, buf_.size() - kLinePadding - end_);
-    if (n > 0) {
-      end_ += static_cast<size_t>(n);
-      bytes_read_ += static_cast<uint64_t>(n);
-      return true;
-    }
-    if (n == 0) {
-      eof_ = true;
-      return false;
-    }
-    if (errno != EINTR) {
-      error_ = errno;
-      return false;
-    }
+  const ptrdiff_t n = source_.read(buf_.data() + end_, buf_.size() - kLinePadding - end_);
+  if (n > 0) {
+    end_ += static_cast<size_t>(n);
+    return true;
   }
+  (n == 0 ? eof_ : failed_) = true;
+  return false;
 }
 
 bool StreamReader::next(Chunk& chunk) {
@@ -161,7 +154,7 @@ bool StreamReader::next(Chunk& chunk) {
   for (;;) {
     const char* data = buf_.data() + begin_;
     const size_t size = end_ - begin_;
-    const bool ended = eof_ || error_ != 0;
+    const bool ended = eof_ || failed_;
 
     if (at_start_) {  // a UTF-8 BOM at the very start of the stream is skipped
       if (size < kUtf8Bom.size() && !ended) {

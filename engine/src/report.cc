@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "logagg/rfc3339.h"
+#include "logagg/stats.h"
 
 namespace logagg {
 namespace {
@@ -47,80 +48,178 @@ void append_json_string(std::string& out, std::string_view s) {
   out.push_back('"');
 }
 
+// total / n rounded half up to 3 decimals ("1120.333"), in integers, so the
+// printed mean is exact to the digits shown. n > 0.
+std::string ratio_text(uint64_t total, uint64_t n) {
+  uint64_t whole = total / n;
+  // remainder < n, and n (buckets) is far below 2^64 / 2000.
+  uint64_t thousandths = (total % n * 2000 + n) / (2 * n);
+  if (thousandths == 1000) {
+    ++whole;
+    thousandths = 0;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%llu.%03llu", static_cast<unsigned long long>(whole),
+                static_cast<unsigned long long>(thousandths));
+  return buf;
+}
+
+// The report's rows: the per-second counts summed into the options' buckets
+// (the counts themselves, not a copy, for one-second buckets), walked with the
+// empty buckets between them as zero rows when gaps are filled. The zero rows
+// are generated while walking, so filling a gap of years stores nothing.
+class Rows {
+ public:
+  Rows(const Result& result, const Options& options)
+      : bucketing_(options.bucketing), fill_gaps_(options.fill_gaps), buckets_(&result.counts) {
+    if (bucketing_ != Bucketing{}) {
+      owned_ = rebucket(result.counts, bucketing_);
+      buckets_ = &owned_;
+    }
+  }
+  const std::vector<SecondCount>& buckets() const { return *buckets_; }
+  const Bucketing& bucketing() const { return bucketing_; }
+
+  // Calls emit(bucket_start, count) for every row, ascending.
+  template <typename Emit>
+  void for_each(Emit&& emit) const {
+    const std::vector<SecondCount>& b = *buckets_;
+    for (size_t i = 0; i < b.size(); ++i) {
+      if (fill_gaps_ && i > 0) {
+        for (int64_t start = bucketing_.next(b[i - 1].second); start < b[i].second; start = bucketing_.next(start)) {
+          emit(start, uint64_t{0});
+        }
+      }
+      emit(b[i].second, b[i].count);
+    }
+  }
+
+ private:
+  Bucketing bucketing_;
+  bool fill_gaps_;
+  const std::vector<SecondCount>* buckets_;
+  std::vector<SecondCount> owned_;
+};
+
 // Accumulates report text and hands it to the sink in chunks, so a report of
-// millions of rows never sits in memory whole.
+// millions of rows never sits in memory whole. A sink that throws is not
+// called again.
 class Output {
  public:
   explicit Output(const ReportSink& sink) : sink_(sink) {}
-  ~Output() { flush(); }
   std::string& text() { return buf_; }
   void row_done() {
     if (buf_.size() >= kChunkBytes) flush();
   }
-
- private:
-  static constexpr size_t kChunkBytes = size_t{64} << 10;
   void flush() {
     if (!buf_.empty()) sink_(buf_);
     buf_.clear();
   }
+
+ private:
+  static constexpr size_t kChunkBytes = size_t{64} << 10;
   const ReportSink& sink_;
   std::string buf_;
 };
 
-void write_csv(const Result& r, Output& o) {
+void write_csv(const Rows& rows, Output& o) {
   std::string& out = o.text();
-  out.append("second,count\n");
-  for (const SecondCount& c : r.counts) {
-    append_second(out, c.second);
+  out.append(rows.bucketing().column()).append(",count\n");
+  rows.for_each([&](int64_t start, uint64_t count) {
+    append_second(out, start);
     out.push_back(',');
-    append_number(out, c.count);
+    append_number(out, count);
     out.push_back('\n');
     o.row_done();
-  }
+  });
 }
 
-void write_table(const Result& r, Output& o) {
+void write_table(const Result& r, const Rows& rows, Output& o) {
   const std::string total = std::to_string(r.summary.counted);
   const size_t count_width = std::max<size_t>(total.size(), 5);
   constexpr size_t second_width = 20;  // "YYYY-MM-DDThh:mm:ssZ"
   std::string& out = o.text();
-  append_padded(out, "second", second_width, false);
+  append_padded(out, rows.bucketing().column(), second_width, false);
   out.append("  ");
   append_padded(out, "count", count_width, true);
   out.push_back('\n');
-  for (const SecondCount& c : r.counts) {
+  rows.for_each([&](int64_t start, uint64_t count) {
     char buf[kUtcSecondMaxChars];
-    const auto len = static_cast<size_t>(format_utc_second(c.second, buf));
+    const auto len = static_cast<size_t>(format_utc_second(start, buf));
     append_padded(out, std::string_view(buf, len), second_width, false);
     out.append("  ");
-    append_padded(out, std::to_string(c.count), count_width, true);
+    append_padded(out, std::to_string(count), count_width, true);
     out.push_back('\n');
     o.row_done();
-  }
+  });
   append_padded(out, "total", second_width, false);
   out.append("  ");
   append_padded(out, total, count_width, true);
   out.push_back('\n');
 }
 
-void write_json(const Result& r, const Options& options, Output& o) {
+// The "stats" object of the json document; null where an empty series has no value.
+void append_json_stats(std::string& out, const BucketStats& st) {
+  const bool any = st.buckets > 0;
+  const auto field = [&](const char* key, auto&& append_value, bool last = false) {
+    out.append("    \"").append(key).append("\": ");
+    if (any) {
+      append_value();
+    } else {
+      out.append("null");
+    }
+    out.append(last ? "\n" : ",\n");
+  };
+  const auto quoted_second = [&](int64_t second) {
+    out.push_back('"');
+    append_second(out, second);
+    out.push_back('"');
+  };
+  out.append("  \"stats\": {\n    \"buckets\": ");
+  append_number(out, st.buckets);
+  out.append(",\n    \"empty_buckets\": ");
+  append_number(out, st.empty);
+  out.append(",\n    \"total\": ");
+  append_number(out, st.total);
+  out.append(",\n");
+  field("first", [&] { quoted_second(st.first); });
+  field("last", [&] { quoted_second(st.last); });
+  field("peak", [&] {
+    out.append("{\"bucket\": ");
+    quoted_second(st.peak);
+    out.append(", \"count\": ");
+    append_number(out, st.max);
+    out.push_back('}');
+  });
+  field("mean", [&] { out.append(ratio_text(st.total, st.buckets)); });
+  field("median", [&] { append_number(out, st.median); });
+  field("p95", [&] { append_number(out, st.p95); });
+  field("p99", [&] { append_number(out, st.p99); });
+  field("max", [&] { append_number(out, st.max); }, true);
+  out.append("  }\n");
+}
+
+void write_json(const Result& r, const Rows& rows, const Options& options, Output& o) {
   const Summary& s = r.summary;
   std::string& out = o.text();
-  out.append("{\n  \"logagg\": 1,\n  \"bucket\": \"second\",\n  \"app_field\": ");
+  out.append("{\n  \"logagg\": 1,\n  \"bucket\": \"").append(rows.bucketing().name()).append("\",\n  \"app_field\": ");
   append_json_string(out, options.app_field);
   out.append(",\n  \"time_field\": ");
   append_json_string(out, options.time_field);
   out.append(",\n  \"counts\": [");
-  for (size_t i = 0; i < r.counts.size(); ++i) {
-    out.append(i == 0 ? "\n    {\"second\": \"" : ",\n    {\"second\": \"");
-    append_second(out, r.counts[i].second);
+  const std::string row_start = "\n    {\"" + rows.bucketing().column() + "\": \"";
+  bool first = true;
+  rows.for_each([&](int64_t start, uint64_t count) {
+    if (!first) out.push_back(',');
+    first = false;
+    out.append(row_start);
+    append_second(out, start);
     out.append("\", \"count\": ");
-    append_number(out, r.counts[i].count);
+    append_number(out, count);
     out.push_back('}');
     o.row_done();
-  }
-  out.append(r.counts.empty() ? "],\n" : "\n  ],\n");
+  });
+  out.append(first ? "],\n" : "\n  ],\n");
   out.append("  \"summary\": {\n");
   const std::pair<const char*, uint64_t> fields[] = {
       {"files", s.files},     {"unreadable", s.unreadable}, {"bytes", s.bytes},
@@ -137,7 +236,9 @@ void write_json(const Result& r, const Options& options, Output& o) {
     out.append(reason_key(static_cast<Reason>(i))).append("\": ");
     append_number(out, s.rejected[i]);
   }
-  out.append("\n    }\n  }\n}\n");
+  out.append("\n    }\n  },\n");
+  append_json_stats(out, compute_stats(rows.buckets(), rows.bucketing()));
+  out.append("}\n");
 }
 
 std::string human_bytes(double bytes) {
@@ -155,15 +256,20 @@ std::string human_bytes(double bytes) {
 }  // namespace
 
 void write_report(const Result& result, const Options& options, Format format, const ReportSink& sink) {
+  const Rows rows(result, options);
   Output out(sink);
   switch (format) {
     case Format::kCsv:
-      return write_csv(result, out);
+      write_csv(rows, out);
+      break;
     case Format::kJson:
-      return write_json(result, options, out);
+      write_json(result, rows, options, out);
+      break;
     case Format::kTable:
-      return write_table(result, out);
+      write_table(result, rows, out);
+      break;
   }
+  out.flush();
 }
 
 std::string format_report(const Result& result, const Options& options, Format format) {
@@ -193,6 +299,38 @@ std::string format_summary(const Summary& s) {
   for (size_t i = 0; i < kReasonCount; ++i) {
     if (s.rejected[i] != 0) row(4, reason_text(static_cast<Reason>(i)), s.rejected[i]);
   }
+  return out;
+}
+
+std::string format_stats(const Result& result, const Options& options) {
+  const Rows rows(result, options);
+  const BucketStats st = compute_stats(rows.buckets(), rows.bucketing());
+  std::string out = "logagg: stats per " + rows.bucketing().name();
+  if (st.buckets == 0) return out + ": no counted lines\n";
+  out.append(": ");
+  append_number(out, st.buckets);
+  out.append(st.buckets == 1 ? " bucket, " : " buckets, ");
+  append_second(out, st.first);
+  out.append(" to ");
+  append_second(out, st.last);
+  out.append(" (");
+  append_number(out, st.empty);
+  out.append(" empty)\n");
+  auto row = [&](std::string_view label, const std::string& value) {
+    out.append("  ");
+    append_padded(out, label, 28, false);
+    append_padded(out, value, 13, true);
+    out.push_back('\n');
+  };
+  std::string peak = "peak at ";
+  append_second(peak, st.peak);
+  row("total", std::to_string(st.total));
+  row(peak, std::to_string(st.max));
+  row("mean", ratio_text(st.total, st.buckets));
+  row("median", std::to_string(st.median));
+  row("p95", std::to_string(st.p95));
+  row("p99", std::to_string(st.p99));
+  row("max", std::to_string(st.max));
   return out;
 }
 

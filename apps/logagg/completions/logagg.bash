@@ -1,5 +1,5 @@
 # bash completion for logagg: options of `logagg` and `logagg split`, values of
-# --format, and paths. Installed as share/bash-completion/completions/logagg;
+# --format and --bucket, and paths. Installed as share/bash-completion/completions/logagg;
 # tests/docs_test.sh checks that its options are exactly those of --help.
 _logagg() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
@@ -9,6 +9,9 @@ _logagg() {
   case $prev in
     --format)
       COMPREPLY=($(compgen -W "table csv json" -- "$cur"))
+      return;;
+    --bucket)
+      COMPREPLY=($(compgen -W "1s 5s 10s 15s 30s 1m 5m 10m 15m 30m 1h 2h 3h 6h 12h 1d" -- "$cur"))
       return;;
     --threads | --show-rejects | --app-field | --time-field | --max-size | --lines | --pattern)
       COMPREPLY=()  # a value the user types
@@ -20,7 +23,8 @@ _logagg() {
     if [[ $command == split ]]; then
       options="--max-size --lines --allow-long-lines --pattern --force --threads -q --quiet -h --help"
     else
-      options="--per-second --format --threads --app-field --time-field --show-rejects -q --quiet -h --help --version"
+      options="--format --per-second --per-minute --per-hour --per-day --bucket --fill-gaps --stats --threads
+               --app-field --time-field --show-rejects -q --quiet -h --help --version"
     fi
     COMPREPLY=($(compgen -W "$options" -- "$cur"))
     return

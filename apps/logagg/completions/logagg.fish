@@ -1,12 +1,18 @@
 # fish completion for logagg: options of `logagg` and `logagg split`, values of
-# --format, and paths. Installed into share/fish/vendor_completions.d;
+# --format and --bucket, and paths. Installed into share/fish/vendor_completions.d;
 # tests/docs_test.sh checks that its options are exactly those of --help.
 set -l main 'not __fish_seen_subcommand_from split'
 set -l split '__fish_seen_subcommand_from split'
 
 complete -c logagg -n "$main; and __fish_is_first_arg" -a split -d 'Cut a log into line-aligned chunk files'
-complete -c logagg -n $main -l per-second -d 'Count per UTC second (the default)'
 complete -c logagg -n $main -l format -x -a 'table csv json' -d 'Output format'
+complete -c logagg -n $main -l per-second -d 'Rows per second (the default)'
+complete -c logagg -n $main -l per-minute -d 'Rows per minute'
+complete -c logagg -n $main -l per-hour -d 'Rows per hour'
+complete -c logagg -n $main -l per-day -d 'Rows per day'
+complete -c logagg -n $main -l bucket -x -a '1s 5s 10s 15s 30s 1m 5m 10m 15m 30m 1h 2h 3h 6h 12h 1d' -d 'Rows per duration dividing a day'
+complete -c logagg -n $main -l fill-gaps -d 'Rows of 0 for empty buckets between the first and the last'
+complete -c logagg -n $main -l stats -d 'Total, peak, mean, median, p95, p99 per bucket on stderr'
 complete -c logagg -n $main -l threads -x -d 'Worker threads'
 complete -c logagg -n $main -l app-field -x -d 'Field holding the application id'
 complete -c logagg -n $main -l time-field -x -d 'Field holding the timestamp'

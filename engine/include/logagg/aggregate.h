@@ -18,16 +18,11 @@
 #include <string_view>
 #include <vector>
 
+#include "logagg/counts.h"
 #include "logagg/line_verdict.h"
 #include "logagg/options.h"
 
 namespace logagg {
-
-struct SecondCount {
-  int64_t second;  // UTC seconds since 1970-01-01T00:00:00Z
-  uint64_t count;
-  friend bool operator==(const SecondCount&, const SecondCount&) = default;
-};
 
 // How every line read was accounted for.
 struct Summary {

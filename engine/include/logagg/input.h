@@ -4,14 +4,16 @@
 // Policy in one place: choose_read_mode() decides map or read; see its comment.
 //
 // The free functions are thread-safe. A MappedFile may be read from any number
-// of threads at once; a StreamReader belongs to one thread at a time. Errors
-// are reported as errno values or InputError entries, never thrown.
+// of threads at once; a ByteSource or StreamReader belongs to one thread at a
+// time. Errors are reported as errno values, messages or InputError entries,
+// never thrown.
 #pragma once
 
 #include <sys/stat.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,15 +66,53 @@ class MappedFile {
   size_t size_ = 0;
 };
 
-// Reads a stream in blocks and hands out runs of whole lines, each followed by
+// Where a stream's bytes come from: a file descriptor read as is, or a gzip
+// or zstd stream decompressed on the fly. Compression is recognised by the
+// first bytes (the magic numbers), never by the file name.
+enum class Compression { kNone, kGzip, kZstd };
+
+// The compression that a stream starting with `head` (its first 4 bytes or
+// fewer, if it is shorter) uses.
+Compression detect_compression(std::string_view head) noexcept;
+
+// "gzip", "zstd" or "plain", for messages.
+std::string_view compression_name(Compression c) noexcept;
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // Fills up to `cap` bytes of `buf`; returns how many, 0 at the end of the
+  // data, or -1 on an error (then error() says what, naming the format for
+  // compressed data: "gzip data truncated", "corrupt zstd data: ...").
+  virtual ptrdiff_t read(char* buf, size_t cap) = 0;
+  const std::string& error() const { return error_; }
+  // Bytes taken from the file descriptor so far (compressed bytes for a
+  // compressed stream).
+  uint64_t bytes_in() const { return bytes_in_; }
+
+ protected:
+  std::string error_;
+  uint64_t bytes_in_ = 0;
+};
+
+// The content of `fd` (not owned; left open), read from its current position:
+// its first bytes are read to detect the compression, then it is decompressed
+// on the fly if it is gzip (any number of concatenated members) or zstd (any
+// number of frames). Memory stays bounded whatever the size of the data.
+std::unique_ptr<ByteSource> open_byte_source(int fd);
+
+// Reads a byte source in blocks and hands out runs of whole lines, each followed by
 // at least kLinePadding readable bytes. A UTF-8 BOM at the start of the stream
 // is skipped. A line too long to buffer (more than max_line_bytes before its
 // LF) is not kept: it is reported as one `skipped_long_line` chunk, saying
 // whether it was blank (only spaces, tabs and CRs), since blank lines are
-// blank whatever their length.
+// blank whatever their length. After a read error, the bytes read before it
+// are still handed out (a line cut by the error is handed out as it is).
 class StreamReader {
  public:
-  StreamReader(int fd, size_t max_line_bytes);
+  // `buffer` is the reader's working memory, reusable from one reader to the
+  // next (it keeps its capacity).
+  StreamReader(ByteSource& source, size_t max_line_bytes, std::vector<char>& buffer);
 
   struct Chunk {
     std::string_view text;          // whole lines (the last may lack its LF at end of stream)
@@ -81,25 +121,25 @@ class StreamReader {
     bool skipped_line_blank = false; // the skipped line held only spaces, tabs and CRs
   };
 
-  // The next chunk; false at end of stream or on a read error (see error()).
+  // The next chunk; false at end of stream or after a read error (see error()).
   bool next(Chunk& chunk);
-  int error() const { return error_; }  // errno of a failed read, else 0
-  uint64_t bytes_read() const { return bytes_read_; }
+  bool failed() const { return failed_; }
+  const std::string& error() const { return source_.error(); }  // what failed, if failed()
+  uint64_t bytes_read() const { return source_.bytes_in(); }
 
  private:
   bool fill();  // reads more; false at EOF or error
 
-  int fd_;
+  ByteSource& source_;
   size_t max_line_bytes_;
-  std::vector<char> buf_;
+  std::vector<char>& buf_;
   size_t begin_ = 0;  // start of unconsumed data in buf_
   size_t end_ = 0;    // end of valid data in buf_
   bool eof_ = false;
   bool at_start_ = true;         // the BOM check is still to be done
   bool discarding_ = false;      // inside an over-long line, dropping bytes up to its LF
   bool discarded_blank_ = true;  // what was dropped of it so far was blank
-  int error_ = 0;
-  uint64_t bytes_read_ = 0;
+  bool failed_ = false;
 };
 
 }  // namespace logagg

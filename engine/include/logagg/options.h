@@ -1,10 +1,13 @@
 // What a run of the engine is asked to do. Plain data; the CLI fills it from
 // flags, embedders fill it directly. A plain value: copy it, share it
-// read-only between threads.
+// read-only between threads. The last fields shape the report only
+// (report.h): aggregate() always counts per second and ignores them.
 #pragma once
 
 #include <cstddef>
 #include <string>
+
+#include "logagg/buckets.h"
 
 namespace logagg {
 
@@ -15,6 +18,8 @@ struct Options {
   size_t segment_bytes = 0;             // nominal segment size; 0 = chosen from input size and threads
   size_t max_reject_samples = 0;        // keep the locations of the first N rejected lines
   size_t max_line_bytes = size_t{64} << 20;  // longer lines are rejected as "line too long"
+  Bucketing bucketing;                  // report rows per bucket; default one second
+  bool fill_gaps = false;               // report zero rows for empty buckets between the first and last
 };
 
 }  // namespace logagg

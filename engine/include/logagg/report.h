@@ -1,5 +1,6 @@
-// Turns a Result into text: the per-second report on stdout (table, csv or
-// json) and the human summary and reject list on stderr.
+// Turns a Result into text: the report on stdout (table, csv or json), one
+// row per bucket of Options::bucketing (per second by default), and the human
+// summary, statistics and reject list on stderr.
 //
 // Reports are deterministic: they depend only on the counts and the line
 // accounting, never on thread count or timing, so any two runs over the same
@@ -20,16 +21,29 @@ namespace logagg {
 
 enum class Format { kTable, kCsv, kJson };
 
-// csv:   "second,count" then "YYYY-MM-DDThh:mm:ssZ,N" rows.
+// Rows are buckets with at least one counted line, ascending by start, written
+// as "YYYY-MM-DDThh:mm:ssZ"; with Options::fill_gaps also every empty bucket
+// between the first and the last, with count 0. COLUMN below is
+// Options::bucketing.column(): "second" (the default), "minute", "hour",
+// "day", or "bucket" for other widths.
+// csv:   "COLUMN,count" then "YYYY-MM-DDThh:mm:ssZ,N" rows.
 // table: aligned columns with a header and a total line.
-// json:  {"logagg": 1, "bucket": "second", "app_field": ..., "time_field": ...,
-//         "counts": [{"second": "...Z", "count": N}, ...],
+// json:  {"logagg": 1, "bucket": NAME, "app_field": ..., "time_field": ...,
+//         "counts": [{COLUMN: "...Z", "count": N}, ...],
 //         "summary": {"files", "unreadable", "bytes", "lines", "counted", "blank",
-//                     "rejected", "rejected_by_reason": {reason_key: N, ...}}}
-//        Every number in it is a sum over lines or inputs, so two documents
-//        with the same bucket and fields merge by adding.
+//                     "rejected", "rejected_by_reason": {reason_key: N, ...}},
+//         "stats": {"buckets", "empty_buckets", "total", "first", "last",
+//                   "peak": {"bucket", "count"}, "mean", "median", "p95", "p99",
+//                   "max"}}
+//        NAME is Options::bucketing.name() ("second", "minute", "5m", ...).
+//        Every number in "summary" and "counts" is a sum over lines or inputs,
+//        so two documents with the same bucket and fields merge by adding
+//        (counts per bucket start); "stats" (stats.h; null values when nothing
+//        was counted) is recomputed from the merged counts, not added.
 // Writes the report through `sink`, in chunks of about 64 KiB, so memory does
-// not grow with the number of rows.
+// not grow with the number of rows: zero rows of filled gaps are made while
+// writing, never stored. A sink that throws stops the report there (and is
+// not called again).
 using ReportSink = std::function<void(std::string_view chunk)>;
 void write_report(const Result& result, const Options& options, Format format, const ReportSink& sink);
 
@@ -39,6 +53,11 @@ std::string format_report(const Result& result, const Options& options, Format f
 // The run summary for stderr: files, bytes, lines, counted, blank, rejected by
 // reason, elapsed time and throughput.
 std::string format_summary(const Summary& summary);
+
+// The statistics of the bucketed counts (stats.h) as a text block for stderr:
+// a heading with the bucket name, count and range, then total, peak, mean
+// (rounded to 3 decimals), median, p95, p99 and max, one per line.
+std::string format_stats(const Result& result, const Options& options);
 
 // "PATH:LINE: reason" lines for the kept reject samples.
 std::string format_rejects(const Result& result);
