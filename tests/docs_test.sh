@@ -1,7 +1,8 @@
 #!/bin/bash
 # The documentation that ships with logagg agrees with the binary:
 # - each completion script (bash, zsh, fish) offers exactly the long options
-#   that `logagg --help` and `logagg split --help` show, no more, no fewer;
+#   that `logagg --help`, `logagg split --help` and `logagg merge --help`
+#   show, no more, no fewer;
 # - the bash completion completes options, --format and --bucket values, the split
 #   subcommand and paths (sourced and driven as bash would);
 # - the zsh and fish scripts parse (where those shells are installed);
@@ -21,7 +22,7 @@ fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
 long_options() { grep -o -- '--[a-z][a-z-]*' | sort -u; }
 
-help_options=$( ("$logagg" --help; "$logagg" split --help) | long_options)
+help_options=$( ("$logagg" --help; "$logagg" split --help; "$logagg" merge --help) | long_options)
 for f in logagg.bash _logagg logagg.fish; do
   if [ "$f" = logagg.fish ]; then
     # fish spells options as `-l name`.
@@ -54,8 +55,11 @@ expect_completion "csv json table" logagg --format ""
 expect_completion "csv" logagg --format c
 expect_completion "--allow-long-lines" logagg split --allow
 expect_completion "access.log access.log.1" logagg acc
-expect_completion "access.log access.log.1 split" logagg ""
+expect_completion "access.log access.log.1 merge split" logagg ""
 expect_completion "--max-size" logagg split --max
+expect_completion "--fill-gaps --format" logagg merge --f
+expect_completion "merge" logagg mer
+expect_completion "--since" logagg --sin
 expect_completion "" logagg --threads ""
 expect_completion "--per-day --per-hour --per-minute --per-second" logagg --per-
 expect_completion "15m 15s" logagg --bucket 15

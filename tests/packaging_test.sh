@@ -20,7 +20,7 @@ sample="$src/data/sample.log"
 
 echo "== cmake --install, then the example built against the installed package"
 cmake --install "$build" --prefix "$work/prefix" > /dev/null
-for f in bin/logagg share/man/man1/logagg.1 share/man/man1/logagg-split.1 \
+for f in bin/logagg share/man/man1/logagg.1 share/man/man1/logagg-split.1 share/man/man1/logagg-merge.1 \
          share/bash-completion/completions/logagg share/zsh/vendor-completions/_logagg \
          share/fish/vendor_completions.d/logagg.fish include/logagg/aggregate.h; do
   [ -e "$work/prefix/$f" ] || fail "not installed: $f"

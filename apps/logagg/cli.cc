@@ -2,11 +2,15 @@
 #include "cli.h"
 
 #include <CLI/CLI.hpp>
+#include <charconv>
 #include <cstdio>
+#include <filesystem>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 #include "logagg/line_parser.h"
+#include "logagg/rfc3339.h"
 
 namespace logagg::cli {
 namespace {
@@ -35,6 +39,32 @@ void apply_bucket_flags(const CLI::App& app, const std::string& duration, Bucket
   if (app.count("--bucket") > 0) take("--bucket", parse_bucketing(duration));
 }
 
+// "START:END" or "START:" (to the end of the file), in bytes.
+Options::ByteRange parse_range(const std::string& text) {
+  const size_t colon = text.find(':');
+  const auto number = [&](std::string_view digits, uint64_t fallback) {
+    if (digits.empty() && fallback != 0) return fallback;
+    uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+    if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size()) {
+      throw CLI::ValidationError("--range: '" + text + "' is not START:END in bytes (END may be left out)");
+    }
+    return v;
+  };
+  if (colon == std::string::npos) number("", 0);  // throws
+  const std::string_view sv(text);
+  Options::ByteRange range{number(sv.substr(0, colon), 0), number(sv.substr(colon + 1), UINT64_MAX)};
+  if (range.end < range.begin) throw CLI::ValidationError("--range: '" + text + "' ends before it starts");
+  return range;
+}
+
+// An RFC 3339 instant for --since / --until, as its UTC second.
+int64_t parse_instant(const std::string& flag, const std::string& text) {
+  const std::optional<int64_t> second = parse_rfc3339(text);
+  if (!second) throw CLI::ValidationError(flag + ": '" + text + "' is not an RFC 3339 date-time");
+  return *second;
+}
+
 }  // namespace
 
 int parse(int argc, char** argv, Config& config) {
@@ -47,8 +77,7 @@ int parse(int argc, char** argv, Config& config) {
       "logagg"};
   app.get_formatter()->column_width(24);
   app.footer(
-      "Commands:\n"
-      "  split                 Cut a log into line-aligned chunk files (see its --help)");
+      "Commands: split (line-aligned chunks), merge (adds up json results): COMMAND --help");
 
   Options& o = config.options;
   app.add_option("PATH", config.paths, "Files, folders (read recursively), or - for stdin")
@@ -64,7 +93,7 @@ int parse(int argc, char** argv, Config& config) {
       ->description("Rows per minute; or --per-hour, --per-day, --per-second (default)")
       ->group("Options");
   std::string duration;
-  app.add_option("--bucket", duration, "Rows per DURATION: 5s, 15m, 1h, 1d... (must divide a day)")
+  app.add_option("--bucket", duration, "Rows per DURATION: 5s, 15m, 1h, 1d (divides a day); --fill-gaps: 0 rows too")
       ->check([](const std::string& text) {
         try {
           parse_bucketing(text);
@@ -74,8 +103,18 @@ int parse(int argc, char** argv, Config& config) {
         }
       })
       ->type_name("DURATION");
-  app.add_flag("--fill-gaps", o.fill_gaps, "Rows of 0 for empty buckets between the first and the last");
+  app.add_flag("--fill-gaps", o.fill_gaps, "Rows of 0 for empty buckets between the first and the last")
+      ->group("");  // on --bucket's line
   app.add_flag("--stats", config.stats, "Total, peak, mean, median, p95, p99 per bucket to stderr (json: always)");
+  std::string since, until, range;
+  app.add_option("--since", since, "Count lines from TIME (RFC 3339) on; --until TIME: before TIME")
+      ->type_name("TIME");
+  app.add_option("--until", until, "Count lines before TIME (RFC 3339)")->group("");
+  app.add_option("--include", o.include, "Only folder files matching GLOB (repeatable); --exclude GLOB: skip")
+      ->type_name("GLOB");
+  app.add_option("--exclude", o.exclude, "Skip folder files matching GLOB (repeatable)")->group("");
+  app.add_option("--range", range, "Only the lines that start in this byte range of the one FILE")
+      ->type_name("START:END");
   app.add_option("--threads", o.threads, "Worker threads, 1..1024 (default: all hardware threads)")
       ->check(CLI::Range(1u, 1024u).description(""))
       ->type_name("N");
@@ -83,10 +122,9 @@ int parse(int argc, char** argv, Config& config) {
                  "Print the first N rejected lines to stderr as PATH:LINE: reason")
       ->type_name("N");
   app.add_flag("-q,--quiet", config.quiet, "No summary on stderr");
-  app.add_option("--app-field", o.app_field, "Field holding the application id (default app_id)")
+  app.add_option("--app-field", o.app_field, "App id field (default app_id); --time-field NAME: timestamp")
       ->type_name("NAME");
-  app.add_option("--time-field", o.time_field, "Field holding the timestamp (default timestamp)")
-      ->type_name("NAME");
+  app.add_option("--time-field", o.time_field, "Field holding the timestamp (default timestamp)")->group("");
   app.add_option("--segment-bytes", o.segment_bytes, "Nominal segment size (for tests)")
       ->check(CLI::PositiveNumber)
       ->group("");
@@ -101,6 +139,17 @@ int parse(int argc, char** argv, Config& config) {
       throw CLI::ValidationError("--app-field and --time-field must name different fields");
     }
     apply_bucket_flags(app, duration, o.bucketing);
+    if (app.count("--since") > 0) o.since = parse_instant("--since", since);
+    if (app.count("--until") > 0) o.until = parse_instant("--until", until);
+    if (o.since && o.until && *o.until <= *o.since) {
+      throw CLI::ValidationError("--until must be later than --since (the range is [since, until))");
+    }
+    if (app.count("--range") > 0) {
+      if (config.paths.size() != 1 || config.paths[0] == "-" || std::filesystem::is_directory(config.paths[0])) {
+        throw CLI::ValidationError("--range needs exactly one PATH, a file");
+      }
+      o.range = parse_range(range);
+    }
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {

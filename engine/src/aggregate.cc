@@ -51,6 +51,7 @@ struct Source {
   uint64_t bytes = 0;         // bytes read (compressed bytes for compressed input)
   std::string error;          // why it could not be read (or not wholly)
   bool unreadable = false;    // could not be opened at all
+  bool counts_as_file = true;  // false for a byte range that does not start the file
   std::atomic<int> segments_left{0};
   std::atomic<bool> changed{false};  // truncated while mapped
 };
@@ -153,21 +154,37 @@ void scan_segment(Source& src, uint32_t j, Worker& w) {
   if (src.segments_left.fetch_sub(1, std::memory_order_acq_rel) == 1) src.map = MappedFile();
 }
 
-// Cuts a mapped source into segments, the BOM (if any) left out.
-void plan_segments(Source& src, size_t segment_bytes, size_t max_reject_samples) {
+// Where the first line starting at or after `pos` starts: `pos` itself if a
+// line starts there, else just past the next LF (the end if there is none).
+size_t line_start_at_or_after(std::string_view text, size_t pos) {
+  if (pos == 0 || pos >= text.size()) return std::min(pos, text.size());
+  const void* lf = std::memchr(text.data() + pos - 1, '\n', text.size() - (pos - 1));
+  return lf == nullptr ? text.size() : static_cast<size_t>(static_cast<const char*>(lf) - text.data()) + 1;
+}
+
+// Cuts a mapped source (or the lines of it that start in `range`) into
+// segments, a BOM at the start of the file left out.
+void plan_segments(Source& src, size_t segment_bytes, const Options& options) {
   const bool planned = run_guarded([&] {
-    const size_t skip = src.text.starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
-    src.segments = cut_segments(src.text.substr(skip), segment_bytes);
+    size_t begin = 0, end = src.text.size();
+    if (options.range) {
+      begin = line_start_at_or_after(src.text, options.range->begin);
+      end = line_start_at_or_after(src.text, options.range->end);
+      end = std::max(begin, end);
+    }
+    src.bytes = end - begin;
+    if (begin == 0 && src.text.starts_with(kUtf8Bom)) begin = std::min(end, kUtf8Bom.size());
+    src.segments = cut_segments(src.text.substr(begin, end - begin), segment_bytes);
     for (Segment& s : src.segments) {
-      s.begin += skip;
-      s.end += skip;
+      s.begin += begin;
+      s.end += begin;
     }
   });
   if (!planned) {
     src.segments.clear();
     src.changed = true;
   }
-  src.logs.assign(src.segments.size(), ScanLog(max_reject_samples));
+  src.logs.assign(src.segments.size(), ScanLog(options.max_reject_samples));
   src.segments_left = static_cast<int>(src.segments.size());
 }
 
@@ -201,17 +218,26 @@ void open_input(Source& src, Worker& w, const Options& options, unsigned threads
     return;
   }
   const auto size = static_cast<size_t>(st.st_size);
-  if (choose_read_mode(st) == ReadMode::kMap && size > kSmallFileBytes && !is_compressed(fd, size)) {
-    src.map = MappedFile::map(fd, size);
+  const bool compressed = S_ISREG(st.st_mode) && is_compressed(fd, size);
+  if (options.range) {  // a byte range is taken of the file's own bytes, mapped
+    src.counts_as_file = options.range->begin == 0;
+    if (!S_ISREG(st.st_mode) || compressed) {
+      src.error = compressed ? "a byte range (--range) cannot be taken of compressed data"
+                             : "a byte range (--range) needs a regular file";
+      src.unreadable = true;
+      if (!is_stdin) ::close(fd);
+      return;
+    }
   }
+  const bool small = size <= kSmallFileBytes && !options.range;
+  if (choose_read_mode(st) == ReadMode::kMap && !small && !compressed) src.map = MappedFile::map(fd, size);
   if (src.map.ok()) {
     src.text = src.map.view();
-    src.bytes = size;
     if (!is_stdin) ::close(fd);
-    plan_segments(src, segment_bytes_for(size, options, threads), options.max_reject_samples);
+    plan_segments(src, segment_bytes_for(size, options, threads), options);
     return;
   }
-  scan_stream(src, fd, w, options);  // not mappable, or compressed: read it
+  scan_stream(src, fd, w, options);  // small, not mappable, or compressed: read it
   if (!is_stdin) ::close(fd);
 }
 
@@ -241,7 +267,8 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
   std::vector<Worker> workers;
   for (unsigned t = 0; t < threads; ++t) {
     workers.push_back({LineParser(options.app_field, options.time_field, options.max_line_bytes),
-                       Counter(shared), {}});
+                       Counter(shared, options.since.value_or(INT64_MIN), options.until.value_or(INT64_MAX)),
+                       {}});
   }
   WorkQueue queue(sources.size());
   auto work = [&](Worker& w) {
@@ -255,8 +282,7 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
       }
       Source& src = *sources[input];
       if (src.path.empty()) {  // the caller's buffer
-        src.bytes = src.text.size();
-        plan_segments(src, segment_bytes_for(src.text.size(), options, threads), options.max_reject_samples);
+        plan_segments(src, segment_bytes_for(src.text.size(), options, threads), options);
       } else {
         open_input(src, w, options, threads);
       }
@@ -279,6 +305,7 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
                                    "only the lines read before the change are counted"});
     }
     result.summary.unreadable += src->unreadable;
+    result.summary.files += !src->unreadable && src->counts_as_file;
     result.summary.bytes += src->bytes;
   }
   for (Worker& w : workers) {
@@ -286,7 +313,6 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
     result.summary.add(w.counter.tally());
   }
   result.counts = shared.take_sorted();
-  result.summary.files = sources.size() - result.summary.unreadable;
   result.summary.unreadable += walk_errors;
   result.rejects = collect_rejects(sources, options.max_reject_samples);
   result.errors = std::move(errors);
@@ -309,6 +335,7 @@ void Summary::add(const Summary& o) noexcept {
   bytes += o.bytes;
   lines += o.lines;
   counted += o.counted;
+  outside_range += o.outside_range;
   blank += o.blank;
   for (size_t i = 0; i < kReasonCount; ++i) rejected[i] += o.rejected[i];
   elapsed_seconds += o.elapsed_seconds;
@@ -318,7 +345,7 @@ Result aggregate(const std::vector<std::string>& paths, const Options& options) 
   const auto start = std::chrono::steady_clock::now();
   std::vector<InputError> errors;
   std::vector<std::unique_ptr<Source>> sources;
-  for (const std::string& path : expand_paths(paths, errors)) {
+  for (const std::string& path : expand_paths(paths, errors, options.include, options.exclude)) {
     auto& src = sources.emplace_back(std::make_unique<Source>());
     src->path = path;
     src->name = path == "-" ? std::string(kStdinName) : path;

@@ -40,13 +40,19 @@ class Counter {
  public:
   static constexpr size_t kDefaultMaxSeconds = size_t{1} << 20;
 
-  explicit Counter(SharedCounts& shared, size_t max_seconds = kDefaultMaxSeconds)
-      : shared_(&shared), max_seconds_(max_seconds) {}
+  // Counted lines outside [since, until) are tallied as outside the range.
+  explicit Counter(SharedCounts& shared, int64_t since = INT64_MIN, int64_t until = INT64_MAX,
+                   size_t max_seconds = kDefaultMaxSeconds)
+      : shared_(&shared), since_(since), until_(until), max_seconds_(max_seconds) {}
 
   void record(const LineVerdict& v) {
     ++tally_.lines;
     switch (v.status) {
       case LineStatus::kCounted:
+        if (v.second < since_ || v.second >= until_) [[unlikely]] {
+          ++tally_.outside_range;
+          break;
+        }
         ++tally_.counted;
         ++per_second_[v.second];
         if (per_second_.size() >= max_seconds_) spill_full_map();
@@ -63,13 +69,14 @@ class Counter {
   // Moves the remaining per-second counts into the shared counts (at the end).
   void spill();
 
-  // lines, counted, blank and rejected; the other fields stay zero.
+  // lines, counted, outside_range, blank and rejected; the other fields stay zero.
   const Summary& tally() const { return tally_; }
 
  private:
   void spill_full_map();
 
   SharedCounts* shared_;
+  int64_t since_, until_;
   size_t max_seconds_;
   SecondMap per_second_;
   Summary tally_;

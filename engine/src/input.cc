@@ -1,6 +1,7 @@
 // Path expansion, memory mapping and block reading (see input.h).
 #include "logagg/input.h"
 
+#include <fnmatch.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -59,10 +60,26 @@ void walk_folder(const fs::path& dir, std::vector<std::string>& files, std::vect
   if (ec) errors.push_back({dir.string(), os_reason(ec)});
 }
 
+// A glob without '/' is matched against the file name, one with '/' against
+// the whole relative path (as in .gitignore).
+bool matches_any(const std::string& relative, const std::vector<std::string>& globs) {
+  const std::string name = fs::path(relative).filename().string();
+  return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) {
+    const std::string& subject = g.find('/') == std::string::npos ? name : relative;
+    return ::fnmatch(g.c_str(), subject.c_str(), FNM_PATHNAME) == 0;
+  });
+}
+
+bool selected(const std::string& relative, const std::vector<std::string>& include,
+              const std::vector<std::string>& exclude) {
+  return (include.empty() || matches_any(relative, include)) && !matches_any(relative, exclude);
+}
+
 }  // namespace
 
-std::vector<std::string> expand_paths(const std::vector<std::string>& paths,
-                                      std::vector<InputError>& errors) {
+std::vector<std::string> expand_paths(const std::vector<std::string>& paths, std::vector<InputError>& errors,
+                                      const std::vector<std::string>& include,
+                                      const std::vector<std::string>& exclude) {
   std::vector<std::string> inputs;
   for (const std::string& path : paths) {
     if (path == "-") {
@@ -77,7 +94,9 @@ std::vector<std::string> expand_paths(const std::vector<std::string>& paths,
       std::vector<std::string> files;
       walk_folder(path, files, errors);
       std::sort(files.begin(), files.end());
-      inputs.insert(inputs.end(), files.begin(), files.end());
+      for (const std::string& file : files) {
+        if (selected(fs::path(file).lexically_relative(path).string(), include, exclude)) inputs.push_back(file);
+      }
     } else {
       inputs.push_back(path);  // files and anything else named explicitly
     }

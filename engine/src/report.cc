@@ -206,6 +206,13 @@ void write_json(const Result& r, const Rows& rows, const Options& options, Outpu
   append_json_string(out, options.app_field);
   out.append(",\n  \"time_field\": ");
   append_json_string(out, options.time_field);
+  // Only with --since / --until: the range, so merges can refuse others.
+  for (const auto& [key, bound] : {std::pair{"since", options.since}, std::pair{"until", options.until}}) {
+    if (!bound) continue;
+    out.append(",\n  \"").append(key).append("\": \"");
+    append_second(out, *bound);
+    out.push_back('"');
+  }
   out.append(",\n  \"counts\": [");
   const std::string row_start = "\n    {\"" + rows.bucketing().column() + "\": \"";
   bool first = true;
@@ -229,6 +236,11 @@ void write_json(const Result& r, const Rows& rows, const Options& options, Outpu
     out.append("    \"").append(key).append("\": ");
     append_number(out, value);
     out.append(",\n");
+    if (key == std::string_view("counted") && (options.since || options.until)) {
+      out.append("    \"outside_range\": ");
+      append_number(out, s.outside_range);
+      out.append(",\n");
+    }
   }
   out.append("    \"rejected_by_reason\": {");
   for (size_t i = 0; i < kReasonCount; ++i) {
@@ -294,6 +306,7 @@ std::string format_summary(const Summary& s) {
     out.append(buf);
   };
   row(2, "counted", s.counted);
+  if (s.outside_range != 0) row(2, "outside --since/--until", s.outside_range);
   row(2, "blank", s.blank);
   row(2, "rejected", s.rejected_total());
   for (size_t i = 0; i < kReasonCount; ++i) {

@@ -1,10 +1,10 @@
-# bash completion for logagg: options of `logagg` and `logagg split`, values of
+# bash completion for logagg: options of `logagg`, `logagg split` and `logagg merge`, values of
 # --format and --bucket, and paths. Installed as share/bash-completion/completions/logagg;
 # tests/docs_test.sh checks that its options are exactly those of --help.
 _logagg() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
   local command=main
-  [[ ${COMP_WORDS[1]} == split && $COMP_CWORD -gt 1 ]] && command=split
+  [[ ${COMP_WORDS[1]} == @(split|merge) && $COMP_CWORD -gt 1 ]] && command=${COMP_WORDS[1]}
 
   case $prev in
     --format)
@@ -13,7 +13,8 @@ _logagg() {
     --bucket)
       COMPREPLY=($(compgen -W "1s 5s 10s 15s 30s 1m 5m 10m 15m 30m 1h 2h 3h 6h 12h 1d" -- "$cur"))
       return;;
-    --threads | --show-rejects | --app-field | --time-field | --max-size | --lines | --pattern)
+    --threads | --show-rejects | --app-field | --time-field | --max-size | --lines | --pattern | \
+    --since | --until | --include | --exclude | --range)
       COMPREPLY=()  # a value the user types
       return;;
   esac
@@ -22,9 +23,12 @@ _logagg() {
     local options
     if [[ $command == split ]]; then
       options="--max-size --lines --allow-long-lines --pattern --force --threads -q --quiet -h --help"
+    elif [[ $command == merge ]]; then
+      options="--format --fill-gaps --stats -h --help"
     else
-      options="--format --per-second --per-minute --per-hour --per-day --bucket --fill-gaps --stats --threads
-               --app-field --time-field --show-rejects -q --quiet -h --help --version"
+      options="--format --per-second --per-minute --per-hour --per-day --bucket --fill-gaps --stats --since
+               --until --include --exclude --range --threads --app-field --time-field --show-rejects -q --quiet
+               -h --help --version"
     fi
     COMPREPLY=($(compgen -W "$options" -- "$cur"))
     return
@@ -33,7 +37,7 @@ _logagg() {
   compopt -o filenames 2>/dev/null
   COMPREPLY=($(compgen -f -- "$cur"))
   if [[ $command == main && $COMP_CWORD -eq 1 ]]; then
-    COMPREPLY+=($(compgen -W "split" -- "$cur"))
+    COMPREPLY+=($(compgen -W "split merge" -- "$cur"))
   fi
 }
 complete -F _logagg logagg

@@ -1,10 +1,12 @@
-# fish completion for logagg: options of `logagg` and `logagg split`, values of
+# fish completion for logagg: options of `logagg`, `logagg split` and `logagg merge`, values of
 # --format and --bucket, and paths. Installed into share/fish/vendor_completions.d;
 # tests/docs_test.sh checks that its options are exactly those of --help.
-set -l main 'not __fish_seen_subcommand_from split'
+set -l main 'not __fish_seen_subcommand_from split merge'
 set -l split '__fish_seen_subcommand_from split'
+set -l merge '__fish_seen_subcommand_from merge'
 
 complete -c logagg -n "$main; and __fish_is_first_arg" -a split -d 'Cut a log into line-aligned chunk files'
+complete -c logagg -n "$main; and __fish_is_first_arg" -a merge -d 'Add up --format json results'
 complete -c logagg -n $main -l format -x -a 'table csv json' -d 'Output format'
 complete -c logagg -n $main -l per-second -d 'Rows per second (the default)'
 complete -c logagg -n $main -l per-minute -d 'Rows per minute'
@@ -13,6 +15,11 @@ complete -c logagg -n $main -l per-day -d 'Rows per day'
 complete -c logagg -n $main -l bucket -x -a '1s 5s 10s 15s 30s 1m 5m 10m 15m 30m 1h 2h 3h 6h 12h 1d' -d 'Rows per duration dividing a day'
 complete -c logagg -n $main -l fill-gaps -d 'Rows of 0 for empty buckets between the first and the last'
 complete -c logagg -n $main -l stats -d 'Total, peak, mean, median, p95, p99 per bucket on stderr'
+complete -c logagg -n $main -l since -x -d 'Count lines from this RFC 3339 time on'
+complete -c logagg -n $main -l until -x -d 'Count lines before this RFC 3339 time'
+complete -c logagg -n $main -l include -x -d 'Only folder files matching the glob'
+complete -c logagg -n $main -l exclude -x -d 'Skip folder files matching the glob'
+complete -c logagg -n $main -l range -x -d 'Only the lines starting in START:END of the one file'
 complete -c logagg -n $main -l threads -x -d 'Worker threads'
 complete -c logagg -n $main -l app-field -x -d 'Field holding the application id'
 complete -c logagg -n $main -l time-field -x -d 'Field holding the timestamp'
@@ -29,3 +36,8 @@ complete -c logagg -n $split -l force -d 'Replace existing chunk files'
 complete -c logagg -n $split -l threads -x -d 'Chunks written at once'
 complete -c logagg -n $split -s q -l quiet -d 'No summary on stderr'
 complete -c logagg -n $split -s h -l help -d 'Print help and exit'
+
+complete -c logagg -n $merge -l format -x -a 'table csv json' -d 'Output format'
+complete -c logagg -n $merge -l fill-gaps -d 'Rows of 0 for empty buckets between the first and the last'
+complete -c logagg -n $merge -l stats -d 'Total, peak, mean, median, p95, p99 per bucket on stderr'
+complete -c logagg -n $merge -s h -l help -d 'Print help and exit'

@@ -31,6 +31,7 @@ struct Summary {
   uint64_t bytes = 0;
   uint64_t lines = 0;
   uint64_t counted = 0;
+  uint64_t outside_range = 0;  // valid lines outside Options::since / until, not counted
   uint64_t blank = 0;
   ReasonCounts rejected{};  // indexed by Reason
   double elapsed_seconds = 0;

@@ -28,10 +28,12 @@ inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 // Expands command-line paths into the inputs to read, in order: a file as is,
 // a folder as every regular file below it (recursively, sorted by path,
 // skipping entries whose name starts with '.'; symlinks to files are followed,
-// symlinks to folders are not), "-" as standard input. Paths that do not exist
-// or folders that cannot be listed are appended to `errors`.
-std::vector<std::string> expand_paths(const std::vector<std::string>& paths,
-                                      std::vector<InputError>& errors);
+// symlinks to folders are not) whose path relative to the folder passes
+// `include` and `exclude` (see Options), "-" as standard input. Paths that do
+// not exist or folders that cannot be listed are appended to `errors`.
+std::vector<std::string> expand_paths(const std::vector<std::string>& paths, std::vector<InputError>& errors,
+                                      const std::vector<std::string>& include = {},
+                                      const std::vector<std::string>& exclude = {});
 
 enum class ReadMode { kMap, kStream };
 

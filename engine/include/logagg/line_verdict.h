@@ -1,7 +1,8 @@
 // What became of one line: counted (with its UTC second), blank, or rejected
 // with exactly one reason. Every line read gets exactly one verdict, which is
 // how the summary proves that no line is lost:
-//   lines = counted + blank + sum(rejected[reason]).
+//   lines = counted + outside_range + blank + sum(rejected[reason])
+// (outside_range: valid lines outside --since / --until, see Summary).
 #pragma once
 
 #include <array>

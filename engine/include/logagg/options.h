@@ -5,7 +5,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "logagg/buckets.h"
 
@@ -18,6 +21,23 @@ struct Options {
   size_t segment_bytes = 0;             // nominal segment size; 0 = chosen from input size and threads
   size_t max_reject_samples = 0;        // keep the locations of the first N rejected lines
   size_t max_line_bytes = size_t{64} << 20;  // longer lines are rejected as "line too long"
+  // Which lines count: those whose UTC second is in [since, until).
+  std::optional<int64_t> since, until;  // UTC seconds; unset: unbounded
+  // Files found by walking a folder are read if they match one of `include`
+  // (all, if empty) and none of `exclude`: fnmatch globs (`*`, `?`, `[...]`)
+  // matched against the file name if the glob has no '/' ("*.gz"), else
+  // against the path relative to the folder ("2024/*/access.log*", where `*`
+  // does not cross a '/'). Paths named directly are always read.
+  std::vector<std::string> include, exclude;
+  // Only the lines that start in the byte range [begin, end) of the single
+  // input, which must be an uncompressed regular file: ranges that tile a
+  // file count each of its lines exactly once (the segment rule: a line
+  // belongs to the range it starts in). The file counts as one of
+  // Summary::files only in the range that starts at byte 0.
+  struct ByteRange {
+    uint64_t begin = 0, end = 0;
+  };
+  std::optional<ByteRange> range;
   Bucketing bucketing;                  // report rows per bucket; default one second
   bool fill_gaps = false;               // report zero rows for empty buckets between the first and last
 };

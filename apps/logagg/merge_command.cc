@@ -1,0 +1,100 @@
+// `logagg merge` (see merge_command.h): flags with CLI11, read every result,
+// add them up, print like `logagg`.
+#include "merge_command.h"
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "logagg/merge.h"
+#include "print_result.h"
+
+namespace logagg::cli {
+namespace {
+
+struct MergeConfig {
+  std::vector<std::string> inputs;
+  PrintSettings print{Format::kTable, /*summary=*/false, /*stats=*/false};
+  bool fill_gaps = false;
+};
+
+int parse(int argc, char** argv, MergeConfig& config) {
+  CLI::App app{
+      "logagg merge: add up results that `logagg --format json` printed for different\n"
+      "inputs or --range pieces, exactly, and print them like logagg would have for all\n"
+      "the inputs at once. The results must share their bucket, fields and --since/--until.",
+      "logagg merge"};
+  app.get_formatter()->column_width(24);
+  app.footer("Example: logagg merge day1.json day2.json --format csv > both-days.csv");
+  app.add_option("RESULT", config.inputs, "JSON results of logagg, or - for standard input")
+      ->required()
+      ->type_name("");
+  const std::map<std::string, Format> formats{
+      {"table", Format::kTable}, {"csv", Format::kCsv}, {"json", Format::kJson}};
+  app.add_option("--format", config.print.format, "Output: table (default), csv or json")
+      ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case).description(""))
+      ->type_name("FORMAT");
+  app.add_flag("--fill-gaps", config.fill_gaps, "Rows of 0 for empty buckets between the first and the last");
+  app.add_flag("--stats", config.print.stats, "Total, peak, mean, median, p95, p99 per bucket to stderr");
+  app.set_help_flag("-h,--help", "Print this help and exit");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "logagg: %s\nTry 'logagg merge --help' for more information.\n", e.what());
+    return 2;
+  }
+  return -1;
+}
+
+// The whole of a file, or of standard input for "-"; nullopt if unreadable.
+std::optional<std::string> slurp(const std::string& path) {
+  std::ifstream file;
+  if (path != "-") {
+    file.open(path, std::ios::binary);
+    if (!file) return std::nullopt;
+  }
+  std::istream& in = path == "-" ? std::cin : file;
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return text.str();
+}
+
+}  // namespace
+
+int run_merge(int argc, char** argv) {
+  MergeConfig config;
+  if (const int code = parse(argc, argv, config); code >= 0) return code;
+
+  std::optional<Partial> total;
+  for (const std::string& path : config.inputs) {
+    const std::optional<std::string> text = slurp(path);
+    try {
+      if (!text) throw std::runtime_error(std::strerror(errno));
+      const Partial part = parse_partial(*text);
+      if (total) {
+        merge_into(*total, part);
+      } else {
+        total = part;
+      }
+    } catch (const std::runtime_error& e) {
+      std::fprintf(stderr, "logagg: %s: %s\n", path == "-" ? "<stdin>" : path.c_str(), e.what());
+      return 1;  // a sum that leaves a result out would look exact and not be
+    }
+  }
+  total->options.fill_gaps = config.fill_gaps;
+  return print_result(total->result, total->options, config.print);
+}
+
+}  // namespace logagg::cli

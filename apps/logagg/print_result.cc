@@ -1,0 +1,57 @@
+// Printing a result (see print_result.h).
+#include "print_result.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace logagg::cli {
+namespace {
+
+// Writes to stdout; on the first failure remembers its errno and throws
+// WriteFailed, which stops the report at once, so that a long one (--fill-gaps
+// over years) does not run on after its reader has gone.
+struct WriteFailed {};
+struct StdoutSink {
+  int error = 0;
+  void operator()(std::string_view chunk) {
+    if (std::fwrite(chunk.data(), 1, chunk.size(), stdout) != chunk.size()) {
+      error = errno;
+      throw WriteFailed{};
+    }
+  }
+  void finish() {
+    if (error == 0 && std::fflush(stdout) != 0) error = errno;
+  }
+};
+
+void write_stderr(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stderr); }
+
+}  // namespace
+
+int print_result(const Result& result, const Options& options, const PrintSettings& settings) {
+  StdoutSink out;
+  try {
+    write_report(result, options, settings.format, std::ref(out));
+  } catch (const WriteFailed&) {
+    // out.error says why; reported below unless the reader just went away.
+  }
+  out.finish();
+
+  for (const InputError& e : result.errors) {
+    std::fprintf(stderr, "logagg: %s: %s\n", e.path.c_str(), e.message.c_str());
+  }
+  write_stderr(format_rejects(result));
+  if (settings.summary) write_stderr(format_summary(result.summary));
+  if (settings.stats && settings.format != Format::kJson) write_stderr(format_stats(result, options));
+  if (out.error != 0 && out.error != EPIPE) {
+    std::fprintf(stderr, "logagg: cannot write the report: %s\n", std::strerror(out.error));
+    return 1;
+  }
+  return result.errors.empty() ? 0 : 1;
+}
+
+}  // namespace logagg::cli

@@ -1,0 +1,23 @@
+// Printing a result, shared by `logagg` and `logagg merge`: the report on
+// stdout, then on stderr the input errors, reject samples, summary and
+// statistics; and the exit status that follows from them.
+#pragma once
+
+#include "logagg/aggregate.h"
+#include "logagg/options.h"
+#include "logagg/report.h"
+
+namespace logagg::cli {
+
+struct PrintSettings {
+  Format format = Format::kTable;
+  bool summary = true;  // the run summary on stderr
+  bool stats = false;   // bucket statistics on stderr (json documents carry them anyway)
+};
+
+// Returns 0, or 1 if the result has errors or the report could not be written.
+// A reader that goes away (`logagg big.log | head -1`) is not an error: the
+// report stops quietly. SIGPIPE must be ignored by the caller.
+int print_result(const Result& result, const Options& options, const PrintSettings& settings);
+
+}  // namespace logagg::cli
