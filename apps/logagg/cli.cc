@@ -125,6 +125,9 @@ int parse(int argc, char** argv, Config& config) {
   app.add_option("--app-field", o.app_field, "App id field (default app_id); --time-field NAME: timestamp")
       ->type_name("NAME");
   app.add_option("--time-field", o.time_field, "Field holding the timestamp (default timestamp)")->group("");
+  unsigned progress_delay_ms = 1000;
+  app.add_option("--progress-delay-ms", progress_delay_ms, "Milliseconds before progress shows (for tests)")
+      ->group("");
   app.add_option("--segment-bytes", o.segment_bytes, "Nominal segment size (for tests)")
       ->check(CLI::PositiveNumber)
       ->group("");
@@ -139,6 +142,7 @@ int parse(int argc, char** argv, Config& config) {
       throw CLI::ValidationError("--app-field and --time-field must name different fields");
     }
     apply_bucket_flags(app, duration, o.bucketing);
+    config.progress_delay = std::chrono::milliseconds(progress_delay_ms);
     if (app.count("--since") > 0) o.since = parse_instant("--since", since);
     if (app.count("--until") > 0) o.until = parse_instant("--until", until);
     if (o.since && o.until && *o.until <= *o.since) {

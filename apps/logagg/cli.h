@@ -2,6 +2,7 @@
 // the engine does the work and main() picks the exit code.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,9 @@ struct Config {
   Format format = Format::kTable;
   bool quiet = false;
   bool stats = false;  // bucket statistics on stderr (json documents always carry them)
+  // How long a job runs before a progress line appears (when stderr is a
+  // terminal); a hidden flag sets it for tests.
+  std::chrono::milliseconds progress_delay{1000};
 };
 
 // Parses argv. Returns the exit code to stop with (0 after --help/--version,

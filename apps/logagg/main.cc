@@ -4,6 +4,9 @@
 // (`logagg big.log | head -1`) is not an error: logagg stops writing quietly.
 // `logagg split ...` and `logagg merge ...` run those subcommands instead
 // (split_command.h, merge_command.h).
+#include <unistd.h>
+
+#include <chrono>
 #include <csignal>
 #include <string_view>
 
@@ -11,6 +14,7 @@
 #include "logagg/aggregate.h"
 #include "merge_command.h"
 #include "print_result.h"
+#include "progress_line.h"
 #include "split_command.h"
 
 int main(int argc, char** argv) {
@@ -19,6 +23,13 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "merge") return logagg::cli::run_merge(argc - 1, argv + 1);
   logagg::cli::Config config;
   if (const int code = logagg::cli::parse(argc, argv, config); code >= 0) return code;
-  const logagg::Result result = logagg::aggregate(config.paths, config.options);
+  logagg::Result result;
+  if (!config.quiet && ::isatty(STDERR_FILENO) == 1) {  // a person is watching: show progress
+    logagg::Progress progress;
+    const logagg::cli::ProgressLine line(progress, config.progress_delay, std::chrono::milliseconds(250));
+    result = logagg::aggregate(config.paths, config.options, &progress);
+  } else {
+    result = logagg::aggregate(config.paths, config.options);
+  }
   return logagg::cli::print_result(result, config.options, {config.format, !config.quiet, config.stats});
 }

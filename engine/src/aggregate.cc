@@ -61,7 +61,16 @@ struct Worker {
   LineParser parser;
   Counter counter;
   std::vector<char> stream_buffer;  // reused by every stream this worker reads
+  Progress* progress;               // shared; nullptr if nobody watches
 };
+
+void add_progress_bytes(Worker& w, uint64_t n) {
+  if (w.progress != nullptr) w.progress->bytes_done.fetch_add(n, std::memory_order_relaxed);
+}
+
+void input_done(Worker& w) {
+  if (w.progress != nullptr) w.progress->files_done.fetch_add(1, std::memory_order_relaxed);
+}
 
 struct SegmentItem {
   Source* source;
@@ -128,12 +137,15 @@ void scan_stream(Source& src, int fd, Worker& w, const Options& options) {
   StreamReader reader(*bytes, options.max_line_bytes, w.stream_buffer);
   ScanLog& log = src.logs.emplace_back(ScanLog(options.max_reject_samples));
   StreamReader::Chunk chunk;
+  uint64_t reported = 0;
   while (reader.next(chunk)) {
     if (chunk.skipped_long_line) {
       record_skipped_line(chunk.skipped_line_blank, w.counter, log);
     } else {
       scan_lines(chunk.text, chunk.readable, w.parser, w.counter, log);
     }
+    add_progress_bytes(w, reader.bytes_read() - reported);
+    reported = reader.bytes_read();
   }
   src.bytes = reader.bytes_read();
   if (reader.failed()) src.error = reader.error();
@@ -149,9 +161,13 @@ void scan_segment(Source& src, uint32_t j, Worker& w) {
     });
     if (!complete) src.changed = true;
     src.map.release(seg.begin, seg.end);
+    add_progress_bytes(w, seg.end - seg.begin);
   }
   // The last segment done unmaps the file, so mappings do not pile up.
-  if (src.segments_left.fetch_sub(1, std::memory_order_acq_rel) == 1) src.map = MappedFile();
+  if (src.segments_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    src.map = MappedFile();
+    input_done(w);
+  }
 }
 
 // Where the first line starting at or after `pos` starts: `pos` itself if a
@@ -260,7 +276,7 @@ std::vector<RejectSample> collect_rejects(const std::vector<std::unique_ptr<Sour
 // Runs the workers over `sources` (paths to open, or an already mapped
 // buffer: text set, no path) and gathers the result.
 Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError> errors,
-           const Options& options, std::chrono::steady_clock::time_point start) {
+           const Options& options, std::chrono::steady_clock::time_point start, Progress* progress) {
   const size_t walk_errors = errors.size();  // paths that could not be expanded: unreadable
   const unsigned threads = resolve_threads(options.threads);
   SharedCounts shared;
@@ -268,7 +284,7 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
   for (unsigned t = 0; t < threads; ++t) {
     workers.push_back({LineParser(options.app_field, options.time_field, options.max_line_bytes),
                        Counter(shared, options.since.value_or(INT64_MIN), options.until.value_or(INT64_MAX)),
-                       {}});
+                       {}, progress});
   }
   WorkQueue queue(sources.size());
   auto work = [&](Worker& w) {
@@ -290,6 +306,7 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
       const bool alone = src.segments.size() == 1;
       queue.opened(src, /*share_segments=*/!alone);
       if (alone) scan_segment(src, 0, w);
+      if (src.segments.empty()) input_done(w);  // read whole, empty, or unreadable
     }
   };
   std::vector<std::thread> pool;
@@ -341,16 +358,23 @@ void Summary::add(const Summary& o) noexcept {
   elapsed_seconds += o.elapsed_seconds;
 }
 
-Result aggregate(const std::vector<std::string>& paths, const Options& options) {
+Result aggregate(const std::vector<std::string>& paths, const Options& options, Progress* progress) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<InputError> errors;
   std::vector<std::unique_ptr<Source>> sources;
+  uint64_t total_bytes = 0;
   for (const std::string& path : expand_paths(paths, errors, options.include, options.exclude)) {
     auto& src = sources.emplace_back(std::make_unique<Source>());
     src->path = path;
     src->name = path == "-" ? std::string(kStdinName) : path;
+    struct stat st {};
+    if (progress != nullptr && path != "-" && ::stat(path.c_str(), &st) == 0) total_bytes += st.st_size;
   }
-  return run(std::move(sources), std::move(errors), options, start);
+  if (progress != nullptr) {
+    progress->bytes_total = total_bytes;
+    progress->files_total = sources.size();
+  }
+  return run(std::move(sources), std::move(errors), options, start, progress);
 }
 
 Result aggregate_buffer(std::string_view data, const Options& options, std::string_view name) {
@@ -359,7 +383,7 @@ Result aggregate_buffer(std::string_view data, const Options& options, std::stri
   auto& src = sources.emplace_back(std::make_unique<Source>());
   src->name = std::string(name);
   src->text = data;
-  return run(std::move(sources), {}, options, start);
+  return run(std::move(sources), {}, options, start, nullptr);
 }
 
 }  // namespace logagg

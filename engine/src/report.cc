@@ -253,17 +253,6 @@ void write_json(const Result& r, const Rows& rows, const Options& options, Outpu
   out.append("}\n");
 }
 
-std::string human_bytes(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (bytes >= 1024 && u < 4) {
-    bytes /= 1024;
-    ++u;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
-  return buf;
-}
 
 }  // namespace
 
@@ -288,6 +277,18 @@ std::string format_report(const Result& result, const Options& options, Format f
   std::string text;
   write_report(result, options, format, [&text](std::string_view chunk) { text.append(chunk); });
   return text;
+}
+
+std::string human_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4) {
+    bytes /= 1024;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+  return buf;
 }
 
 std::string format_summary(const Summary& s) {

@@ -13,6 +13,7 @@
 // Thread-safe in the sense that independent calls do not share state.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -59,8 +60,19 @@ struct Result {
   std::vector<RejectSample> rejects;  // the first Options::max_reject_samples, in input order
 };
 
-// Aggregates the given paths.
-Result aggregate(const std::vector<std::string>& paths, const Options& options);
+// Live counters for a progress display, updated by the workers as they go
+// (relaxed atomics: read them from any thread, at any time). The totals are
+// set before any input is read: the files to read and their sizes on disk
+// (compressed sizes for compressed files; standard input adds no bytes).
+// Bytes done count bytes read from the files, so they reach the total.
+struct Progress {
+  std::atomic<uint64_t> bytes_total{0}, files_total{0};
+  std::atomic<uint64_t> bytes_done{0}, files_done{0};
+};
+
+// Aggregates the given paths. With `progress`, each input is also stat'ed
+// up front for the byte total, and the counters move as the work does.
+Result aggregate(const std::vector<std::string>& paths, const Options& options, Progress* progress = nullptr);
 
 // Aggregates one in-memory buffer as if it were a file named `name`.
 Result aggregate_buffer(std::string_view data, const Options& options,

@@ -54,6 +54,9 @@ std::string format_report(const Result& result, const Options& options, Format f
 // reason, elapsed time and throughput.
 std::string format_summary(const Summary& summary);
 
+// A byte count for people: "830.8 KiB", "1.2 GiB" (powers of 1024).
+std::string human_bytes(double bytes);
+
 // The statistics of the bucketed counts (stats.h) as a text block for stderr:
 // a heading with the bucket name, count and range, then total, peak, mean
 // (rounded to 3 decimals), median, p95, p99 and max, one per line.
