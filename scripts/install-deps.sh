@@ -1,10 +1,20 @@
 #!/bin/sh
-# Installs what logagg needs to build and test, from Debian's packages.
+# Installs what logagg needs to build and test, from Debian's packages;
+# `scripts/install-deps.sh --profiling` adds the profiling walkthrough's tools.
 # Runs apt-get directly as root, through sudo otherwise.
 set -eu
 packages="cmake ninja-build g++ libsimdjson-dev libabsl-dev libcli11-dev \
 libhowardhinnant-date-dev libgtest-dev libgmock-dev libbenchmark-dev \
-zlib1g-dev libzstd-dev help2man dpkg-dev man-db"
+zlib1g-dev libzstd-dev help2man dpkg-dev file man-db"
+packages="$packages nlohmann-json3-dev"  # the profiling walkthrough's naive stage
+packages="$packages tzdata"  # the zones of --tz (libdate-tz3 reads /usr/share/zoneinfo)
+packages="$packages python3-distributed"  # apps/logagg-dask and its test (Dask distributed)
+# With --profiling, also what profiling/walkthrough.sh runs: perf, Python, npm
+# (for the flame graph template) and Chromium (to check that one renders).
+if [ "${1:-}" = "--profiling" ]; then
+  packages="$packages linux-perf python3 chromium"
+  command -v npm >/dev/null || packages="$packages npm"
+fi
 if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq

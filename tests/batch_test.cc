@@ -130,6 +130,22 @@ TEST_F(Batch, MergedResultsOfSeparateFilesEqualOneRunOverThemInEveryFormat) {
   }
 }
 
+TEST_F(Batch, MergeReadsBackSecondsOutsideYears0000To9999) {
+  // Offsets move these valid timestamps into UTC years -1 and 10000.
+  const std::string log = write("edge.log", "{\"app_id\":\"A\",\"timestamp\":\"0000-01-01T00:00:00+00:01\"}\n"
+                                            "{\"app_id\":\"A\",\"timestamp\":\"9999-12-31T23:59:59-01:00\"}\n"
+                                            "{\"app_id\":\"A\",\"timestamp\":\"2023-11-14T22:13:20Z\"}\n");
+  for (const std::string bucket : {"--per-second", "--per-day"}) {
+    const std::string json = result_file("edge.json", {"--format", "json", "-q", bucket, log});
+    EXPECT_NE(slurp(json).find("\"-0001-12-31T"), std::string::npos) << slurp(json);
+    const ProcessResult merged = logagg({"merge", "--format", "json", json, json});
+    ASSERT_EQ(merged.exit_code, 0) << merged.err;
+    EXPECT_NE(merged.out.find("\"count\": 2"), std::string::npos);
+    EXPECT_NE(merged.out.find("10000-01-01T"), std::string::npos) << merged.out;
+    EXPECT_EQ(logagg({"merge", "--format", "csv", json}).out, logagg({"--format", "csv", "-q", bucket, log}).out);
+  }
+}
+
 TEST_F(Batch, MergeRefusesResultsThatDoNotAddUp) {
   const std::string base = result_file("base.json", {"--format", "json", "-q", kSample});
   const std::string minute = result_file("minute.json", {"--format", "json", "-q", "--per-minute", kSample});

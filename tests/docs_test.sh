@@ -3,7 +3,7 @@
 # - each completion script (bash, zsh, fish) offers exactly the long options
 #   that `logagg --help`, `logagg split --help` and `logagg merge --help`
 #   show, no more, no fewer;
-# - the bash completion completes options, --format and --bucket values, the split
+# - the bash completion completes options, --format, --bucket and --tz values, the split
 #   subcommand and paths (sourced and driven as bash would);
 # - the zsh and fish scripts parse (where those shells are installed);
 # - every reject reason the engine reports appears in the man page source, in
@@ -63,6 +63,10 @@ expect_completion "--since" logagg --sin
 expect_completion "" logagg --threads ""
 expect_completion "--per-day --per-hour --per-minute --per-second" logagg --per-
 expect_completion "15m 15s" logagg --bucket 15
+expect_completion "--tz" logagg --tz
+expect_completion "Europe/Madrid" logagg --tz Europe/Mad
+expect_completion "UTC" logagg --tz UT
+expect_completion "local" logagg --per-hour --tz loc
 
 if command -v zsh > /dev/null; then zsh -n "$completions/_logagg" || fail "_logagg does not parse in zsh"; fi
 if command -v fish > /dev/null; then fish --no-execute "$completions/logagg.fish" || fail "logagg.fish does not parse in fish"; fi

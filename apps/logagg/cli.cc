@@ -90,8 +90,12 @@ int parse(int argc, char** argv, Config& config) {
       ->type_name("FORMAT");
   for (const PerFlag& p : kPerFlags) app.add_flag(p.flag)->group("");  // all on --per-minute's line
   app.get_option("--per-minute")
-      ->description("Rows per minute; or --per-hour, --per-day, --per-second (default)")
+      ->description("Rows per minute, --per-hour, --per-day, --per-second (default); --tz ZONE: local")
       ->group("Options");
+  std::string tz;
+  app.add_option("--tz", tz, "Buckets in local time of ZONE (Europe/Madrid, UTC, local)")
+      ->type_name("ZONE")
+      ->group("");  // on --per-minute's line
   std::string duration;
   app.add_option("--bucket", duration, "Rows per DURATION: 5s, 15m, 1h, 1d (divides a day); --fill-gaps: 0 rows too")
       ->check([](const std::string& text) {
@@ -142,6 +146,13 @@ int parse(int argc, char** argv, Config& config) {
       throw CLI::ValidationError("--app-field and --time-field must name different fields");
     }
     apply_bucket_flags(app, duration, o.bucketing);
+    if (app.count("--tz") > 0) {
+      try {
+        o.bucketing = o.bucketing.in_zone(find_time_zone(tz));
+      } catch (const std::invalid_argument& e) {
+        throw CLI::ValidationError(std::string("--tz: ") + e.what());
+      }
+    }
     config.progress_delay = std::chrono::milliseconds(progress_delay_ms);
     if (app.count("--since") > 0) o.since = parse_instant("--since", since);
     if (app.count("--until") > 0) o.until = parse_instant("--until", until);

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "logagg/civil_time.h"
 #include "logagg/rfc3339.h"
 
 namespace logagg {
@@ -32,10 +33,31 @@ Bucketing bucketing_named(std::string_view name) {
   }
 }
 
+// A time as the report writes it: RFC 3339, except that the year may have a
+// '-' sign or more than 4 digits (an offset can move a valid timestamp into
+// year -1 or 10000 in UTC). Such a year is read apart, the rest is parsed
+// with year 2000 (a leap year) in its place, and the days are moved over.
 int64_t instant(std::string_view text, std::string_view what) {
-  const std::optional<int64_t> second = parse_rfc3339(text);
-  if (!second) fail(std::string(what) + " '" + std::string(text) + "' is not an RFC 3339 date-time");
-  return *second;
+  const auto refuse = [&] {
+    fail(std::string(what) + " '" + std::string(text) + "' is not an RFC 3339 date-time");
+  };
+  if (const std::optional<int64_t> second = parse_rfc3339(text)) return *second;
+  const bool negative = text.starts_with('-');
+  const size_t digits_end = text.find('-', negative ? 1 : 0);
+  if (digits_end == std::string_view::npos || digits_end - negative < 4 || digits_end - negative > 6) refuse();
+  int64_t year = 0;
+  for (const char c : text.substr(negative, digits_end - negative)) {
+    if (c < '0' || c > '9') refuse();
+    year = year * 10 + (c - '0');
+  }
+  if (negative) year = -year;
+  const std::string in_2000 = "2000" + std::string(text.substr(digits_end));
+  const std::optional<int64_t> second = parse_rfc3339(in_2000);
+  if (!second) refuse();
+  const auto month = static_cast<unsigned>((in_2000[5] - '0') * 10 + (in_2000[6] - '0'));
+  const auto day = static_cast<unsigned>((in_2000[8] - '0') * 10 + (in_2000[9] - '0'));
+  if (month == 2 && day == 29 && !is_leap_year(year)) refuse();
+  return *second + (days_from_civil(year, month, day) - days_from_civil(2000, month, day)) * kSecondsPerDay;
 }
 
 uint64_t number(const object& o, std::string_view key) {
@@ -76,6 +98,13 @@ Partial parse_partial(std::string_view json) {
   p.options.app_field = std::string(text);
   if (doc["time_field"].get(text) != simdjson::SUCCESS) fail("no \"time_field\"");
   p.options.time_field = std::string(text);
+  if (doc["tz"].get(text) == simdjson::SUCCESS) {  // made with --tz: buckets in that zone
+    try {
+      p.options.bucketing = p.options.bucketing.in_zone(find_time_zone(text));
+    } catch (const std::invalid_argument& e) {
+      fail(std::string("tz: ") + e.what());
+    }
+  }
   p.options.since = optional_instant(doc, "since");
   p.options.until = optional_instant(doc, "until");
 
@@ -124,7 +153,9 @@ void merge_into(Partial& into, const Partial& other) {
   const auto differ = [](const std::string& what, const std::string& x, const std::string& y) {
     fail("made with a different " + what + " (" + y + ", not " + x + "): results cannot be added");
   };
-  if (!(a.bucketing == b.bucketing)) differ("bucket", a.bucketing.name(), b.bucketing.name());
+  const auto zone = [](const Bucketing& x) { return x.zone() ? time_zone_name(*x.zone()) : std::string("none"); };
+  if (zone(a.bucketing) != zone(b.bucketing)) differ("--tz", zone(a.bucketing), zone(b.bucketing));
+  if (a.bucketing.width_seconds() != b.bucketing.width_seconds()) differ("bucket", a.bucketing.name(), b.bucketing.name());
   if (a.app_field != b.app_field) differ("app field", a.app_field, b.app_field);
   if (a.time_field != b.time_field) differ("time field", a.time_field, b.time_field);
   if (a.since != b.since) differ("--since", describe(a.since), describe(b.since));

@@ -22,6 +22,13 @@ void append_second(std::string& out, int64_t second) {
   out.append(buf, static_cast<size_t>(format_utc_second(second, buf)));
 }
 
+// A bucket start as the bucketing prints it: UTC "...Z", or local time with
+// its offset in a zone.
+void append_start(std::string& out, const Bucketing& bucketing, int64_t start) {
+  char buf[kBucketStartMaxChars];
+  out.append(buf, static_cast<size_t>(bucketing.format_start(start, buf)));
+}
+
 void append_padded(std::string& out, std::string_view text, size_t width, bool right) {
   const size_t pad = width > text.size() ? width - text.size() : 0;
   if (right) out.append(pad, ' ');
@@ -126,7 +133,7 @@ void write_csv(const Rows& rows, Output& o) {
   std::string& out = o.text();
   out.append(rows.bucketing().column()).append(",count\n");
   rows.for_each([&](int64_t start, uint64_t count) {
-    append_second(out, start);
+    append_start(out, rows.bucketing(), start);
     out.push_back(',');
     append_number(out, count);
     out.push_back('\n');
@@ -137,15 +144,16 @@ void write_csv(const Rows& rows, Output& o) {
 void write_table(const Result& r, const Rows& rows, Output& o) {
   const std::string total = std::to_string(r.summary.counted);
   const size_t count_width = std::max<size_t>(total.size(), 5);
-  constexpr size_t second_width = 20;  // "YYYY-MM-DDThh:mm:ssZ"
+  // "YYYY-MM-DDThh:mm:ssZ", or "YYYY-MM-DDThh:mm:ss+hh:mm" in a zone
+  const size_t second_width = rows.bucketing().zone() != nullptr ? 25 : 20;
   std::string& out = o.text();
   append_padded(out, rows.bucketing().column(), second_width, false);
   out.append("  ");
   append_padded(out, "count", count_width, true);
   out.push_back('\n');
   rows.for_each([&](int64_t start, uint64_t count) {
-    char buf[kUtcSecondMaxChars];
-    const auto len = static_cast<size_t>(format_utc_second(start, buf));
+    char buf[kBucketStartMaxChars];
+    const auto len = static_cast<size_t>(rows.bucketing().format_start(start, buf));
     append_padded(out, std::string_view(buf, len), second_width, false);
     out.append("  ");
     append_padded(out, std::to_string(count), count_width, true);
@@ -159,7 +167,7 @@ void write_table(const Result& r, const Rows& rows, Output& o) {
 }
 
 // The "stats" object of the json document; null where an empty series has no value.
-void append_json_stats(std::string& out, const BucketStats& st) {
+void append_json_stats(std::string& out, const BucketStats& st, const Bucketing& bucketing) {
   const bool any = st.buckets > 0;
   const auto field = [&](const char* key, auto&& append_value, bool last = false) {
     out.append("    \"").append(key).append("\": ");
@@ -172,7 +180,7 @@ void append_json_stats(std::string& out, const BucketStats& st) {
   };
   const auto quoted_second = [&](int64_t second) {
     out.push_back('"');
-    append_second(out, second);
+    append_start(out, bucketing, second);
     out.push_back('"');
   };
   out.append("  \"stats\": {\n    \"buckets\": ");
@@ -206,6 +214,10 @@ void write_json(const Result& r, const Rows& rows, const Options& options, Outpu
   append_json_string(out, options.app_field);
   out.append(",\n  \"time_field\": ");
   append_json_string(out, options.time_field);
+  if (const TimeZone* zone = rows.bucketing().zone()) {  // only with --tz, so merges can refuse others
+    out.append(",\n  \"tz\": ");
+    append_json_string(out, time_zone_name(*zone));
+  }
   // Only with --since / --until: the range, so merges can refuse others.
   for (const auto& [key, bound] : {std::pair{"since", options.since}, std::pair{"until", options.until}}) {
     if (!bound) continue;
@@ -220,7 +232,7 @@ void write_json(const Result& r, const Rows& rows, const Options& options, Outpu
     if (!first) out.push_back(',');
     first = false;
     out.append(row_start);
-    append_second(out, start);
+    append_start(out, rows.bucketing(), start);
     out.append("\", \"count\": ");
     append_number(out, count);
     out.push_back('}');
@@ -249,7 +261,7 @@ void write_json(const Result& r, const Rows& rows, const Options& options, Outpu
     append_number(out, s.rejected[i]);
   }
   out.append("\n    }\n  },\n");
-  append_json_stats(out, compute_stats(rows.buckets(), rows.bucketing()));
+  append_json_stats(out, compute_stats(rows.buckets(), rows.bucketing()), rows.bucketing());
   out.append("}\n");
 }
 
@@ -324,20 +336,22 @@ std::string format_stats(const Result& result, const Options& options) {
   out.append(": ");
   append_number(out, st.buckets);
   out.append(st.buckets == 1 ? " bucket, " : " buckets, ");
-  append_second(out, st.first);
+  append_start(out, rows.bucketing(), st.first);
   out.append(" to ");
-  append_second(out, st.last);
+  append_start(out, rows.bucketing(), st.last);
   out.append(" (");
   append_number(out, st.empty);
   out.append(" empty)\n");
   auto row = [&](std::string_view label, const std::string& value) {
     out.append("  ");
     append_padded(out, label, 28, false);
-    append_padded(out, value, 13, true);
+    // Values end in column 43; a longer label (a peak's start with its
+    // offset) takes from the value's padding.
+    append_padded(out, value, 41 - std::min<size_t>(std::max<size_t>(label.size(), 28), 41 - value.size()), true);
     out.push_back('\n');
   };
   std::string peak = "peak at ";
-  append_second(peak, st.peak);
+  append_start(peak, rows.bucketing(), st.peak);
   row("total", std::to_string(st.total));
   row(peak, std::to_string(st.max));
   row("mean", ratio_text(st.total, st.buckets));

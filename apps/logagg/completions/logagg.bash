@@ -1,5 +1,5 @@
 # bash completion for logagg: options of `logagg`, `logagg split` and `logagg merge`, values of
-# --format and --bucket, and paths. Installed as share/bash-completion/completions/logagg;
+# --format, --bucket and --tz (zone names of the system's tzdata), and paths. Installed as share/bash-completion/completions/logagg;
 # tests/docs_test.sh checks that its options are exactly those of --help.
 _logagg() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
@@ -12,6 +12,18 @@ _logagg() {
       return;;
     --bucket)
       COMPREPLY=($(compgen -W "1s 5s 10s 15s 30s 1m 5m 10m 15m 30m 1h 2h 3h 6h 12h 1d" -- "$cur"))
+      return;;
+    --tz)
+      # Area/City names (and links) of the tz database, from its one-file
+      # summary when there is one, else from the zone files' paths.
+      local zones
+      if [[ -r /usr/share/zoneinfo/tzdata.zi ]]; then
+        zones=$(awk '$1 == "Z" { print $2 } $1 == "L" { print $3 }' /usr/share/zoneinfo/tzdata.zi)
+      else
+        zones=$(cd /usr/share/zoneinfo 2>/dev/null && find . -type f -path './*/*' | cut -c3-)
+      fi
+      zones=$(grep '/' <<< "$zones" | grep -v '^posix/\|^right/')
+      COMPREPLY=($(compgen -W "UTC local $zones" -- "$cur"))
       return;;
     --threads | --show-rejects | --app-field | --time-field | --max-size | --lines | --pattern | \
     --since | --until | --include | --exclude | --range)
@@ -26,7 +38,7 @@ _logagg() {
     elif [[ $command == merge ]]; then
       options="--format --fill-gaps --stats -h --help"
     else
-      options="--format --per-second --per-minute --per-hour --per-day --bucket --fill-gaps --stats --since
+      options="--format --per-second --per-minute --per-hour --per-day --bucket --tz --fill-gaps --stats --since
                --until --include --exclude --range --threads --app-field --time-field --show-rejects -q --quiet
                -h --help --version"
     fi

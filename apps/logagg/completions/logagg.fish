@@ -1,9 +1,19 @@
 # fish completion for logagg: options of `logagg`, `logagg split` and `logagg merge`, values of
-# --format and --bucket, and paths. Installed into share/fish/vendor_completions.d;
+# --format, --bucket and --tz (zone names of the system's tzdata), and paths. Installed into share/fish/vendor_completions.d;
 # tests/docs_test.sh checks that its options are exactly those of --help.
 set -l main 'not __fish_seen_subcommand_from split merge'
 set -l split '__fish_seen_subcommand_from split'
 set -l merge '__fish_seen_subcommand_from merge'
+
+# Zone names for --tz: UTC, local, and the Area/City names of the tz database.
+function __logagg_zones
+    printf '%s\n' UTC local
+    if test -r /usr/share/zoneinfo/tzdata.zi
+        awk '$1 == "Z" { print $2 } $1 == "L" { print $3 }' /usr/share/zoneinfo/tzdata.zi
+    else
+        find /usr/share/zoneinfo -type f | string replace /usr/share/zoneinfo/ ''
+    end | string match -e / | string match -v -r '^(posix|right)/'
+end
 
 complete -c logagg -n "$main; and __fish_is_first_arg" -a split -d 'Cut a log into line-aligned chunk files'
 complete -c logagg -n "$main; and __fish_is_first_arg" -a merge -d 'Add up --format json results'
@@ -13,6 +23,7 @@ complete -c logagg -n $main -l per-minute -d 'Rows per minute'
 complete -c logagg -n $main -l per-hour -d 'Rows per hour'
 complete -c logagg -n $main -l per-day -d 'Rows per day'
 complete -c logagg -n $main -l bucket -x -a '1s 5s 10s 15s 30s 1m 5m 10m 15m 30m 1h 2h 3h 6h 12h 1d' -d 'Rows per duration dividing a day'
+complete -c logagg -n $main -l tz -x -a '(__logagg_zones)' -d 'Buckets in local time of this zone'
 complete -c logagg -n $main -l fill-gaps -d 'Rows of 0 for empty buckets between the first and the last'
 complete -c logagg -n $main -l stats -d 'Total, peak, mean, median, p95, p99 per bucket on stderr'
 complete -c logagg -n $main -l since -x -d 'Count lines from this RFC 3339 time on'

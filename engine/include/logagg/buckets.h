@@ -9,8 +9,21 @@
 // UTC and a day bucket at 00:00:00 UTC, before 1970 as after it.
 //
 // All code walks buckets through start_of / next / count_between, never by
-// adding the width itself, so that zone-aligned buckets (whose days last 23
-// or 25 hours across a DST change) can later be added here alone.
+// adding the width itself: buckets aligned to a time zone (in_zone, --tz)
+// are not all as wide as the width.
+//
+// In a time zone, buckets follow the local wall clock: a bucket starts each
+// time the local clock reads a multiple of the width counted from local
+// midnight (00:00, 01:00, ... for hours), or jumps forward past one (spring
+// forward: then at the instant of the jump, so with Europe/Madrid's clocks
+// going from 02:00 to 03:00 the day is 23 hours and no 02:00 hour exists).
+// When the clock goes back (fall back, 03:00 -> 02:00 in Madrid) it reads
+// 02:00 a second time and a second 02:00 bucket starts, with the new offset:
+// the day is 25 hours, with hours 02:00+02:00 and 02:00+01:00. Every UTC
+// second is in exactly one bucket and bucket starts ascend in UTC. Zone data
+// comes from the system's tz database (/usr/share/zoneinfo) through Howard
+// Hinnant's date/tz.h; past its last transition (2037 in Debian's files) a
+// zone keeps its last offset.
 //
 // Bucketing is a small immutable value: copy it, share it between threads.
 // Every function is pure; only parse_bucketing throws.
@@ -27,6 +40,23 @@ namespace logagg {
 
 inline constexpr int64_t kSecondsPerDay = 86400;
 
+// A zone of the system's tz database; opaque, found with find_time_zone, and
+// alive until the program ends.
+class TimeZone;
+
+// The zone named `name`: an IANA name ("Europe/Madrid", "UTC") of the
+// system's tz database, or "local": the zone named by $TZ if set (a leading
+// ':' and a /usr/share/zoneinfo/ prefix are ignored), else the system's zone.
+// Throws std::invalid_argument "unknown time zone 'NAME'" if there is none
+// ("unknown time zone 'NAME' (TZ, for local)" when $TZ named it).
+// Thread-safe; the same name gives the same pointer.
+const TimeZone* find_time_zone(std::string_view name);
+// The zone's IANA name ("local" resolved: "Europe/Madrid").
+const std::string& time_zone_name(const TimeZone& zone);
+
+// The most chars Bucketing::format_start writes.
+inline constexpr int kBucketStartMaxChars = 48;
+
 class Bucketing {
  public:
   // One-second buckets: the per-second report.
@@ -37,18 +67,39 @@ class Bucketing {
 
   constexpr int64_t width_seconds() const noexcept { return width_; }
 
+  // The same width, aligned to local time in `zone` (see above); nullptr:
+  // aligned to the UTC epoch and printed in UTC, the default.
+  constexpr Bucketing in_zone(const TimeZone* zone) const noexcept {
+    Bucketing b = *this;
+    b.zone_ = zone;
+    return b;
+  }
+  constexpr const TimeZone* zone() const noexcept { return zone_; }
+
   // The start of the bucket holding UTC second `second` (floored, also for
   // negative seconds: 1969-12-31T23:59:59Z is in the day 1969-12-31).
   constexpr int64_t start_of(int64_t second) const noexcept {
+    if (zone_ != nullptr) return zoned_start_of(second);
     return second - (second % width_ + width_) % width_;
   }
   // The start of the bucket after the one starting at `start`.
-  constexpr int64_t next(int64_t start) const noexcept { return start + width_; }
+  constexpr int64_t next(int64_t start) const noexcept {
+    if (zone_ != nullptr) return zoned_next(start);
+    return start + width_;
+  }
   // How many buckets there are from the one starting at `first` to the one
   // starting at `last`, both included (first <= last, both bucket starts).
+  // In a zone this costs a look-up per zone transition between the two.
   constexpr uint64_t count_between(int64_t first, int64_t last) const noexcept {
+    if (zone_ != nullptr) return zoned_count_between(first, last);
     return static_cast<uint64_t>((last - first) / width_) + 1;
   }
+
+  // Writes the bucket start `start` into `out` (kBucketStartMaxChars chars)
+  // and returns the chars written: "2023-11-14T22:13:20Z" without a zone, the
+  // local time and its offset in one, "2023-11-14T23:13:20+01:00" (+00:00 in
+  // UTC; ±hh:mm:ss for the odd pre-1900 local mean time with seconds).
+  int format_start(int64_t start, char* out) const noexcept;
 
   // The canonical name: "second", "minute", "hour" or "day" for those widths,
   // otherwise the number and the largest unit that divides it exactly ("5s",
@@ -62,7 +113,11 @@ class Bucketing {
 
  private:
   constexpr explicit Bucketing(int64_t width) noexcept : width_(width) {}
+  int64_t zoned_start_of(int64_t second) const noexcept;
+  int64_t zoned_next(int64_t start) const noexcept;
+  uint64_t zoned_count_between(int64_t first, int64_t last) const noexcept;
   int64_t width_ = 1;
+  const TimeZone* zone_ = nullptr;  // nullptr: UTC epoch
 };
 
 // Parses a duration "<digits><unit>", unit s, m, h or d (lowercase), e.g. 5s,
@@ -72,7 +127,8 @@ Bucketing parse_bucketing(std::string_view text);
 
 // Sums sorted per-second counts (ascending, as in Result::counts) into
 // buckets: ascending by bucket start, only buckets with count > 0. Each
-// SecondCount::second of the result is a bucket start.
+// SecondCount::second of the result is a bucket start. In a zone, the zone
+// is looked up once per bucket, not per second.
 std::vector<SecondCount> rebucket(const std::vector<SecondCount>& per_second, const Bucketing& bucketing);
 
 }  // namespace logagg

@@ -28,7 +28,7 @@ Partial parse_partial(std::string_view json);
 
 // Adds `other` into `into`: counts per bucket, every summary number, errors.
 // Throws, changing nothing, if the two were made with a different bucket,
-// app field, time field, --since or --until.
+// --tz zone, app field, time field, --since or --until.
 void merge_into(Partial& into, const Partial& other);
 
 }  // namespace logagg

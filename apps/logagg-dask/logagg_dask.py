@@ -1,0 +1,507 @@
+#!/usr/bin/python3
+"""logagg-dask: logagg past one machine, on Dask distributed.
+
+Counts JSON access-log lines per UTC second like `logagg`, with the work spread
+over the workers of a Dask cluster (default: a local one). Every worker (and
+this machine, which plans) must see the inputs at the same paths.
+
+  plan   expand paths, globs and folders like logagg (sorted, hidden entries
+         skipped, --include/--exclude) and cut them into pieces of about
+         --piece-size bytes: a large plain file into byte ranges (logagg
+         --range counts the lines that start in a range, so ranges tile a file
+         exactly), small files bundled whole, compressed files whole.
+  map    one Dask task per piece runs `logagg --format json [--range S:E] ...`
+         on a worker (retried by Dask on failure).
+  reduce partial results are merged in groups with `logagg merge --format json`
+         on the workers as they arrive (a tree), and the last one is printed
+         here by `logagg merge --format FORMAT`, byte-identical to one logagg
+         run over the same inputs.
+
+A piece that fails for good is named on stderr (`logagg-dask: PATH [START:END]:
+reason`); what it did count (logagg still prints a result when an input is
+unreadable or a compressed file is damaged) and every other piece is merged
+and printed, and the exit status is 1, as for logagg itself.
+"""
+
+import os
+import sys
+
+# Debian's python3-distributed is installed for the system interpreter; when
+# started by another python3 (pyenv, a venv) without it, use the system one.
+try:
+    import distributed  # noqa: F401
+except ImportError:
+    if os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3") and os.path.exists(
+            "/usr/bin/python3") and not os.environ.get("LOGAGG_DASK_REEXEC"):
+        os.environ["LOGAGG_DASK_REEXEC"] = "1"
+        os.execv("/usr/bin/python3", ["/usr/bin/python3", os.path.abspath(__file__)] + sys.argv[1:])
+    sys.stderr.write("logagg-dask: needs Dask distributed (Debian: apt-get install python3-distributed)\n")
+    sys.exit(2)
+
+import argparse
+import ctypes
+import glob
+import json
+import logging
+import math
+import shutil
+import stat
+import subprocess
+import tempfile
+import time
+
+PROG = "logagg-dask"
+DEFAULT_PIECE_SIZE = "128M"   # see README "Past one machine: Dask" for the measurements
+COMPRESSED_WEIGHT = 4        # a compressed byte costs about this many plain bytes of work
+MAGIC = (b"\x1f\x8b", b"\x28\xb5\x2f\xfd")  # gzip, zstd: what logagg decompresses
+
+# ---------------------------------------------------------------- options
+
+
+def parse_size(text):
+    units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    t = text.strip()
+    unit = t[-1:].upper() if t[-1:].isalpha() else ""
+    digits = t[:-1] if unit else t
+    if not digits.isdigit() or unit not in units or int(digits) == 0:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a size (bytes, or digits and K, M or G)")
+    return int(digits) * units[unit]
+
+
+def positive_int(text):
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a positive integer")
+    return int(text)
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog=PROG,
+        description="logagg on a Dask cluster: exact per-second request counts from JSON access logs, "
+        "with the files cut into pieces counted on the workers and the results merged. "
+        "Output is byte-identical to one logagg run over the same inputs.")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="files, folders (read recursively) or globs, at the same path on every worker")
+    g = p.add_argument_group("as in logagg")
+    g.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output, default table")
+    for unit in ("second", "minute", "hour", "day"):
+        g.add_argument(f"--per-{unit}", action="store_true", help=argparse.SUPPRESS if unit == "second" else
+                       f"rows per {unit}")
+    g.add_argument("--bucket", metavar="DURATION", help="rows per DURATION (5s, 15m, 1h, 1d)")
+    g.add_argument("--fill-gaps", action="store_true", help="rows of 0 for empty buckets")
+    g.add_argument("--stats", action="store_true", help="total, peak, mean, percentiles to stderr")
+    g.add_argument("--since", metavar="TIME", help="count lines from TIME (RFC 3339) on")
+    g.add_argument("--until", metavar="TIME", help="count lines before TIME")
+    g.add_argument("--include", metavar="GLOB", action="append", default=[], help="only folder files matching GLOB")
+    g.add_argument("--exclude", metavar="GLOB", action="append", default=[], help="skip folder files matching GLOB")
+    g.add_argument("--tz", metavar="ZONE", help="as logagg --tz (bucket boundaries in ZONE)")
+    g.add_argument("--app-field", metavar="NAME", help="app id field (default app_id)")
+    g.add_argument("--time-field", metavar="NAME", help="timestamp field (default timestamp)")
+    g.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
+    d = p.add_argument_group("distribution")
+    d.add_argument("--scheduler", metavar="ADDRESS",
+                   help="Dask scheduler, e.g. tcp://10.0.0.1:8786 (default: a local cluster)")
+    d.add_argument("--workers", type=positive_int, metavar="N",
+                   help="worker processes of the local cluster (default: one per core)")
+    d.add_argument("--piece-size", type=parse_size, default=parse_size(DEFAULT_PIECE_SIZE), metavar="SIZE",
+                   help=f"bytes of work per task: K, M, G suffixes (default {DEFAULT_PIECE_SIZE})")
+    d.add_argument("--task-threads", type=positive_int, metavar="N",
+                   help="logagg --threads per task (default: a node's cores / its worker threads)")
+    d.add_argument("--retries", type=int, default=2, metavar="N", help="Dask retries of a failed task (default 2)")
+    d.add_argument("--fan-in", type=int, default=8, metavar="K", help="results per merge task (default 8)")
+    d.add_argument("--logagg", metavar="PATH",
+                   help="logagg binary, here and on the workers (default: logagg on PATH, else this "
+                   "repository's build/release/apps/logagg); a bare name is looked up on each node's PATH")
+    d.add_argument("--plan", action="store_true", help="print the pieces and exit")
+    d.add_argument("--timings", action="store_true", help="print where the time went to stderr")
+    a = p.parse_args(argv)
+    if any(x == "-" for x in a.paths):
+        p.error("standard input cannot be distributed; name files every worker can read")
+    if a.fan_in < 2:
+        p.error("--fan-in must be at least 2")
+    if a.retries < 0:
+        p.error("--retries must be 0 or more")
+    return a
+
+
+def piece_options(a):
+    """The logagg options every piece runs with (--fill-gaps/--stats apply to the final merge only)."""
+    opts = []
+    for unit in ("second", "minute", "hour", "day"):
+        if getattr(a, f"per_{unit}"):
+            opts.append(f"--per-{unit}")
+    for name in ("bucket", "since", "until", "tz", "app_field", "time_field"):
+        value = getattr(a, name)
+        if value is not None:
+            opts += ["--" + name.replace("_", "-"), value]
+    return opts
+
+
+def find_logagg(requested):
+    if requested:
+        if "/" in requested:
+            return os.path.abspath(requested)
+        if shutil.which(requested):
+            return requested
+        sys.exit(f"{PROG}: --logagg: '{requested}' not found on PATH")
+    if shutil.which("logagg"):
+        return "logagg"
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    built = os.path.join(repo, "build", "release", "apps", "logagg")
+    if os.access(built, os.X_OK):
+        return built
+    sys.exit(f"{PROG}: no logagg binary: not on PATH, nor at {built} (use --logagg PATH)")
+
+# ---------------------------------------------------------------- plan
+
+_libc = ctypes.CDLL(None)
+_FNM_PATHNAME = 1
+
+
+def _fnmatch(pattern, subject):
+    return _libc.fnmatch(os.fsencode(pattern), os.fsencode(subject), _FNM_PATHNAME) == 0
+
+
+def selected(relative, include, exclude):
+    """logagg's folder filter: a glob without '/' matches the file name, with '/' the relative path."""
+    def any_match(globs):
+        name = os.path.basename(relative)
+        return any(_fnmatch(g, relative if "/" in g else name) for g in globs)
+    return (not include or any_match(include)) and not any_match(exclude)
+
+
+def walk_folder(folder, files, errors):
+    """Every regular file below `folder`, as logagg walks: hidden entries and symlinks to folders skipped."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError as e:
+        errors.append((folder, e.strerror))
+        return
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                walk_folder(entry.path, files, errors)
+                continue
+        except OSError:
+            pass
+        try:
+            st = os.stat(entry.path)
+        except OSError as e:
+            reason = e.strerror
+            errors.append((entry.path, "symbolic link cannot be followed: " + reason if entry.is_symlink() else reason))
+            continue
+        if stat.S_ISREG(st.st_mode):
+            files.append(entry.path)
+        elif not stat.S_ISDIR(st.st_mode):
+            errors.append((entry.path, "not a regular file (skipped inside a folder)"))
+
+
+def expand(paths, include, exclude):
+    """The input files in logagg's order, and the paths that cannot be read, with the OS reason."""
+    files, errors = [], []
+    for arg in paths:
+        matches = [arg]
+        if not os.path.lexists(arg) and glob.has_magic(arg):
+            matches = sorted(glob.glob(arg, recursive=True), key=os.fsencode) or [arg]
+        for path in matches:
+            try:
+                st = os.stat(path)
+            except OSError as e:
+                errors.append((path, e.strerror))
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                found = []
+                walk_folder(path, found, errors)
+                found.sort(key=os.fsencode)
+                files += [f for f in found if selected(os.path.relpath(f, path), include, exclude)]
+            else:
+                files.append(path)
+    return files, errors
+
+
+class Piece:
+    """Work for one task: one file's byte range, or several whole files."""
+
+    def __init__(self, files, sizes, start=None, end=None, size=0):
+        self.files, self.sizes, self.start, self.end, self.size = files, sizes, start, end, size
+
+    def range_arg(self):
+        return None if self.start is None else f"{self.start}:{'' if self.end is None else self.end}"
+
+    def describe(self, path=None):
+        path = path if path is not None else self.files[0]
+        if self.start is None:
+            return f"{path} [0:{self.sizes[path]}]"
+        return f"{path} [{self.start}:{'' if self.end is None else self.end}]"
+
+
+def plan(files, piece_size):
+    """Pieces of about piece_size bytes of work. Compressed files are whole (they cannot be cut)."""
+    pieces, bundle, bundle_size = [], [], 0
+    sizes = {}
+
+    def flush():
+        nonlocal bundle, bundle_size
+        if bundle:
+            pieces.append(Piece(bundle, {f: sizes[f] for f in bundle}, size=bundle_size))
+        bundle, bundle_size = [], 0
+
+    for path in files:
+        size, head = 0, b""
+        try:
+            st = os.stat(path)
+            if stat.S_ISREG(st.st_mode):   # never open a FIFO or device here: it could block
+                size = st.st_size
+                with open(path, "rb") as f:
+                    head = f.read(4)
+        except OSError:
+            pass   # logagg on the worker says why
+        sizes[path] = size
+        compressed = head.startswith(MAGIC)
+        work = size * COMPRESSED_WEIGHT if compressed else size
+        if not compressed and size > piece_size:
+            flush()
+            n = math.ceil(size / piece_size)
+            bounds = [size * i // n for i in range(n)] + [None]  # the last range runs to the end
+            pieces += [Piece([path], sizes, bounds[i], bounds[i + 1], (bounds[i + 1] or size) - bounds[i])
+                       for i in range(n)]
+            continue
+        if bundle and bundle_size + work > piece_size:
+            flush()
+        bundle.append(path)
+        bundle_size += work
+    flush()
+    return pieces
+
+# ---------------------------------------------------------------- map and reduce (run on the workers)
+
+
+def run_piece(logagg, options, files, range_arg, threads):
+    """Runs logagg on one piece; returns its JSON result or raises RuntimeError(PROG, stderr, partial)."""
+    from distributed import get_worker
+    try:
+        n = threads.get(get_worker().address, 1) if isinstance(threads, dict) else threads
+    except ValueError:
+        n = 1
+    cmd = [logagg, "--format", "json", "-q", "--threads", str(n)] + options
+    if range_arg is not None:
+        cmd += ["--range", range_arg]
+    cmd += files   # absolute paths
+    try:
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    except OSError as e:
+        raise RuntimeError(PROG, f"cannot run {logagg}: {e.strerror}", None)
+    if r.returncode == 0:
+        return r.stdout
+    partial = None
+    if r.returncode == 1:   # some input could not be read; logagg still counted the rest
+        try:
+            json.loads(r.stdout)
+            partial = r.stdout
+        except ValueError:
+            pass
+    reason = r.stderr.strip() or (f"logagg killed by signal {-r.returncode}" if r.returncode < 0
+                                  else f"logagg exited with status {r.returncode}")
+    raise RuntimeError(PROG, reason, partial)
+
+
+def merge_results(logagg, *results):
+    """`logagg merge --format json` of JSON results, on a worker."""
+    with tempfile.TemporaryDirectory(prefix="logagg-dask-") as tmp:
+        names = []
+        for i, text in enumerate(results):
+            names.append(os.path.join(tmp, f"{i}.json"))
+            with open(names[-1], "w") as f:
+                f.write(text)
+        r = subprocess.run([logagg, "merge", "--format", "json"] + names, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(PROG, "logagg merge: " + (r.stderr.strip() or f"exit status {r.returncode}"), None)
+    return r.stdout
+
+# ---------------------------------------------------------------- driver
+
+
+def threads_per_worker(client):
+    """logagg threads per task: a node's cores shared by the worker threads on that node."""
+    info = client.scheduler_info()["workers"]
+    cores = client.run(os.cpu_count)
+    per_host = {}
+    for addr, w in info.items():
+        per_host.setdefault(w["host"], []).append(addr)
+    out = {}
+    for host, addrs in per_host.items():
+        slots = sum(info[a]["nthreads"] for a in addrs)
+        for a in addrs:
+            out[a] = max(1, (cores.get(a) or 1) // max(1, slots))
+    return out
+
+
+def report_failure(piece, exc):
+    """Prints `logagg-dask: PATH [START:END]: reason` for a piece that failed for good."""
+    reason = exc.args[1] if isinstance(exc, RuntimeError) and exc.args[:1] == (PROG,) else \
+        f"{type(exc).__name__}: {exc}"
+    lines = [ln for ln in reason.splitlines() if ln.strip()] or [reason]
+    for line in lines:
+        path = None
+        for f in piece.files:   # logagg names the absolute path the worker was given
+            prefix = f"logagg: {os.path.abspath(f)}: "
+            if line.startswith(prefix):
+                path, line = f, line[len(prefix):]
+        if path is None and len(piece.files) == 1:
+            path = piece.files[0]
+        if path is None:
+            where = ", ".join(piece.describe(f) for f in piece.files)
+        else:
+            where = piece.describe(path)
+        sys.stderr.write(f"{PROG}: {where}: {line}\n")
+
+
+def partial_of(piece, exc):
+    """What a failed piece counted, if logagg printed a result, with an unreadable file counted once."""
+    if not (isinstance(exc, RuntimeError) and exc.args[:1] == (PROG,) and exc.args[2]):
+        return None
+    doc = json.loads(exc.args[2])
+    if piece.start:          # the range at 0 of this file counts it (as files or as unreadable)
+        doc["summary"]["unreadable"] = 0
+    return json.dumps(doc)
+
+
+def empty_result(logagg, options):
+    """Checks the options with logagg (usage errors exit 2 here) and returns a result of no input."""
+    r = subprocess.run([logagg, "--format", "json", "-q", "--threads", "1"] + options + ["/dev/null"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        sys.stderr.write(r.stderr)
+        sys.exit(2 if r.returncode == 2 else 1)
+    doc = json.loads(r.stdout)
+    doc["summary"]["files"] = 0
+    return doc
+
+
+def distribute(client, a, logagg, options, pieces):
+    """Map and tree-reduce on the cluster; returns (merged JSON or None, extra local results, failed?)."""
+    from distributed import as_completed
+    threads = a.task_threads or threads_per_worker(client)
+    futures = {}
+    for p in pieces:
+        # Workers run elsewhere (another folder, another node): they get absolute paths.
+        f = client.submit(run_piece, logagg, options, [os.path.abspath(x) for x in p.files], p.range_arg(),
+                          threads, pure=False,
+                          retries=a.retries)
+        futures[f] = p
+    ac = as_completed(list(futures))
+    ready, merging, extra, failed = [], {}, [], False
+    for fut in ac:
+        if fut.status != "finished":
+            exc = fut.exception()
+            if fut in futures:
+                failed = True
+                report_failure(futures[fut], exc)
+                partial = partial_of(futures[fut], exc)
+                if partial:
+                    extra.append(partial)
+            else:   # a merge failed for good: say so, and merge its inputs here instead
+                reason = exc.args[1] if isinstance(exc, RuntimeError) and exc.args[:1] == (PROG,) else exc
+                sys.stderr.write(f"{PROG}: a merge on the cluster failed, merging its results here: {reason}\n")
+                extra += client.gather(merging.pop(fut))
+        else:
+            merging.pop(fut, None)
+            ready.append(fut)
+        while len(ready) >= a.fan_in or (len(ready) >= 2 and ac.count() == 0):
+            group, ready = ready[:a.fan_in], ready[a.fan_in:]
+            m = client.submit(merge_results, logagg, *group, pure=False, retries=a.retries)
+            merging[m] = group
+            ac.add(m)
+    return (ready[0].result() if ready else None), extra, failed
+
+
+def print_summary(doc, seconds, npieces, nworkers):
+    s = doc["summary"]
+    mib = s["bytes"] / (1 << 20)
+    size = f"{mib / 1024:.1f} GiB" if mib >= 1024 else f"{mib:.1f} MiB" if mib >= 1 else f"{s['bytes'] / 1024:.1f} KiB"
+    rate = mib / seconds if seconds > 0 else 0.0
+    out = [f"{PROG}: {s['files']} file{'' if s['files'] == 1 else 's'} ({s['unreadable']} unreadable), {size}, "
+           f"{s['lines']} lines in {seconds:.3f} s ({rate:.1f} MiB/s), {npieces} piece"
+           f"{'' if npieces == 1 else 's'} on {nworkers} worker{'' if nworkers == 1 else 's'}"]
+    for key in ("counted", "blank", "rejected"):
+        out.append(f"  {key:<30}{s[key]:>10}")
+    sys.stderr.write("\n".join(out) + "\n")
+
+
+def main(argv):
+    t0 = time.monotonic()
+    a = parse_args(argv)
+    marks = []
+
+    def mark(what):
+        marks.append((what, time.monotonic()))
+    logagg = find_logagg(a.logagg)
+    options = piece_options(a)
+    empty = empty_result(logagg, options)
+    files, walk_errors = expand(a.paths, a.include, a.exclude)
+    pieces = plan(files, a.piece_size)
+    if a.plan:
+        for p in pieces:
+            print(f"{p.size}\t{p.range_arg() or 'whole'}\t" + " ".join(p.files))
+        return 0
+    for path, reason in walk_errors:
+        sys.stderr.write(f"{PROG}: {path}: {reason}\n")
+    status = 1 if walk_errors else 0
+    start = time.monotonic()
+    mark("plan")
+    from distributed import Client, LocalCluster
+    cluster = None
+    if a.scheduler:
+        client = Client(a.scheduler)
+    else:
+        cluster = LocalCluster(n_workers=a.workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                               dashboard_address=":0", silence_logs=logging.ERROR)
+        client = Client(cluster)
+    try:
+        nworkers = len(client.scheduler_info()["workers"])
+        mark("connect" if a.scheduler else "start local cluster")
+        merged, extra, failed = distribute(client, a, logagg, options, pieces) if pieces else (None, [], False)
+        mark("map and reduce")
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+        mark("disconnect" if a.scheduler else "stop local cluster")
+    status = 1 if failed else status
+
+    with tempfile.TemporaryDirectory(prefix="logagg-dask-") as tmp:
+        docs = ([merged] if merged else []) + extra
+        if walk_errors or not docs:
+            doc = dict(empty)
+            doc["summary"] = dict(empty["summary"], unreadable=len(walk_errors))
+            docs.append(json.dumps(doc))
+        names = []
+        total = None
+        for i, text in enumerate(docs):
+            names.append(os.path.join(tmp, f"{i}.json"))
+            with open(names[-1], "w") as f:
+                f.write(text)
+            s = json.loads(text)["summary"]
+            total = s if total is None else {k: total[k] + v for k, v in s.items() if not isinstance(v, dict)}
+        if not a.quiet:
+            print_summary({"summary": total}, time.monotonic() - start, len(pieces), nworkers)
+        sys.stdout.flush()
+        cmd = [logagg, "merge", "--format", a.format] + (["--fill-gaps"] if a.fill_gaps else []) + \
+            (["--stats"] if a.stats else []) + names
+        r = subprocess.run(cmd)
+        if r.returncode != 0:
+            status = 1
+    mark("final merge")
+    if a.timings:
+        prev = t0
+        for what, t in marks:
+            sys.stderr.write(f"{PROG}: {what:<22}{t - prev:8.3f} s\n")
+            prev = t
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

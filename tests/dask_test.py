@@ -1,0 +1,175 @@
+#!/usr/bin/python3
+"""End-to-end test of apps/logagg-dask on a LocalCluster of 2 worker processes.
+
+  dask_test.py LOGAGG LOGGEN SOURCE_DIR
+
+Its output must be byte-identical to one `logagg` run over the same inputs: a
+folder with plain files, a gzip file and a file cut into several --range
+pieces, in every format and with the pass-through options; failing pieces are
+named with their range and make the exit status 1. Exits 77 (skipped) only
+when Dask distributed cannot be imported.
+"""
+
+import os
+import subprocess
+import sys
+
+try:
+    import distributed  # noqa: F401
+except ImportError:
+    # Debian's python3-distributed belongs to the system interpreter.
+    if os.path.exists("/usr/bin/python3") and not os.environ.get("LOGAGG_DASK_TEST_REEXEC"):
+        os.environ["LOGAGG_DASK_TEST_REEXEC"] = "1"
+        os.execv("/usr/bin/python3", ["/usr/bin/python3", os.path.abspath(__file__)] + sys.argv[1:])
+    print("dask_test: python3-distributed is not installed; skipped")
+    sys.exit(77)
+
+import gzip
+import logging
+import shutil
+import tempfile
+import unittest
+import warnings
+
+warnings.filterwarnings("ignore", category=DeprecationWarning)  # tornado's, on Debian 12
+LOGAGG, LOGGEN, SOURCE = (os.path.abspath(p) for p in sys.argv[1:4])
+DRIVER = os.path.join(SOURCE, "apps", "logagg-dask", "logagg-dask")
+
+
+def loggen(path, *args):
+    data = subprocess.run([LOGGEN, *args], check=True, stdout=subprocess.PIPE).stdout
+    if path.endswith(".gz"):
+        data = gzip.compress(data)
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+class DaskTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="logagg-dask-test-")
+        cls.logs = os.path.join(cls.tmp, "logs")
+        os.makedirs(os.path.join(cls.logs, "sub"))
+        os.makedirs(os.path.join(cls.logs, ".hidden"))
+        loggen(os.path.join(cls.logs, "big.log"), "--bytes", "1M", "--seed", "7", "--crlf", "0.1")
+        loggen(os.path.join(cls.logs, "sub", "a.log"), "--lines", "2000", "--seed", "8")
+        loggen(os.path.join(cls.logs, "sub", "b.log.gz"), "--lines", "3000", "--seed", "9",
+               "--start", "2023-11-15T01:00:00Z")
+        loggen(os.path.join(cls.logs, ".hidden", "x.log"), "--lines", "100", "--seed", "10")
+        shutil.copy(os.path.join(SOURCE, "data", "sample.log"), cls.logs)
+        cls.cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                               dashboard_address=":0", silence_logs=logging.ERROR)
+        cls.scheduler = cls.cluster.scheduler_address
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.cluster.close()
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def logagg(self, *args):
+        return subprocess.run([LOGAGG, "-q", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def dask(self, *args, logagg=LOGAGG, scheduler=True):
+        extra = ["--scheduler", self.scheduler] if scheduler else ["--workers", "2"]
+        return subprocess.run([sys.executable, DRIVER, "-q", "--logagg", logagg, "--piece-size", "200K", *extra,
+                               *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=self.tmp)
+
+    def assert_same(self, *args, status=0):
+        want = self.logagg(*args)
+        got = self.dask(*args)
+        self.assertEqual(want.returncode, status, want.stderr.decode())
+        self.assertEqual(got.returncode, status, got.stderr.decode())
+        self.assertEqual(got.stdout, want.stdout, f"logagg-dask {' '.join(args)}: not byte-identical")
+        return got
+
+    def test_plan_cuts_the_large_file_and_keeps_gzip_whole(self):
+        r = self.dask("--plan", self.logs)
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        rows = [ln.split("\t") for ln in r.stdout.decode().splitlines()]
+        big = [row for row in rows if row[2].endswith("/big.log")]
+        self.assertGreaterEqual(len(big), 4)
+        self.assertEqual(big[0][1].split(":")[0], "0")
+        self.assertTrue(big[-1][1].endswith(":"))
+        gz = [row for row in rows if "b.log.gz" in row[2]]
+        self.assertEqual(gz[0][1], "whole")
+        self.assertFalse(any("x.log" in row[2] for row in rows), "hidden folder read")
+
+    def test_every_format_is_byte_identical(self):
+        for fmt in ("csv", "json", "table"):
+            with self.subTest(fmt=fmt):
+                self.assert_same("--format", fmt, self.logs)
+
+    def test_pass_through_options(self):
+        big, gz = os.path.join(self.logs, "big.log"), os.path.join(self.logs, "sub", "b.log.gz")
+        for args in (["--per-minute", "--fill-gaps", "--stats"], ["--bucket", "15m", "--format", "json"],
+                     ["--since", "2023-11-14T22:14:00Z", "--until", "2023-11-15T01:00:30Z", "--format", "json"],
+                     ["--include", "*.gz", "--include", "big.log", "--format", "csv"],
+                     ["--exclude", "sub/*", "--per-hour", "--format", "json"],
+                     ["--app-field", "service", "--time-field", "time", "--format", "json"]):
+            with self.subTest(args=args):
+                self.assert_same(*args, self.logs)
+        self.assert_same("--format", "csv", big, gz)  # files named one by one
+        want = self.logagg("--format", "json", gz, big)
+        got = self.dask("--format", "json", os.path.join(self.logs, "*", "*.gz"), big)  # a glob
+        self.assertEqual((got.returncode, got.stdout), (0, want.stdout), got.stderr.decode())
+
+    def test_json_summary_counts_each_file_once(self):
+        import json
+        got = json.loads(self.assert_same("--format", "json", self.logs).stdout)
+        self.assertEqual(got["summary"]["files"], 4)
+        self.assertEqual(got["summary"]["unreadable"], 0)
+
+    def test_its_own_local_cluster(self):
+        want = self.logagg("--format", "csv", self.logs)
+        got = self.dask("--format", "csv", self.logs, scheduler=False)
+        self.assertEqual(got.returncode, 0, got.stderr.decode())
+        self.assertEqual(got.stdout, want.stdout)
+
+    def test_unreadable_inputs_are_named_and_the_rest_counted(self):
+        bad = os.path.join(self.tmp, "bad")
+        os.makedirs(bad, exist_ok=True)
+        with open(os.path.join(self.logs, "sub", "b.log.gz"), "rb") as f:
+            data = f.read()
+        with open(os.path.join(bad, "cut.log.gz"), "wb") as f:
+            f.write(data[:len(data) // 2])
+        missing = os.path.join(self.tmp, "missing.log")
+        got = self.assert_same("--format", "json", self.logs, bad, missing, status=1)
+        err = got.stderr.decode()
+        self.assertIn(f"logagg-dask: {bad}/cut.log.gz [0:{len(data) // 2}]: gzip data truncated", err)
+        self.assertIn(f"logagg-dask: {missing}: No such file or directory", err)
+
+    def test_a_piece_that_fails_for_good_is_named_by_range(self):
+        plan = self.dask("--plan", self.logs).stdout.decode().splitlines()
+        rng = [ln.split("\t")[1] for ln in plan if ln.endswith("/big.log")][1]
+        fake = os.path.join(self.tmp, "failing-logagg")
+        with open(fake, "w") as f:
+            f.write(f'#!/bin/sh\ncase " $* " in *" --range {rng} "*) echo "logagg: disk on fire" >&2; exit 3;; esac\n'
+                    f'exec {LOGAGG} "$@"\n')
+        os.chmod(fake, 0o755)
+        got = self.dask("--retries", "1", "--format", "csv", self.logs, logagg=fake)
+        self.assertEqual(got.returncode, 1)
+        self.assertIn(f"logagg-dask: {os.path.join(self.logs, 'big.log')} [{rng}]: logagg: disk on fire",
+                      got.stderr.decode())
+        self.assertTrue(got.stdout.startswith(b"second,count\n"), "the other pieces are printed")
+
+    def test_a_piece_that_fails_once_is_retried(self):
+        plan = self.dask("--plan", self.logs).stdout.decode().splitlines()
+        rng = [ln.split("\t")[1] for ln in plan if ln.endswith("/big.log")][2]
+        fake, marker = os.path.join(self.tmp, "flaky-logagg"), os.path.join(self.tmp, "failed-once")
+        with open(fake, "w") as f:
+            f.write(f'#!/bin/sh\ncase " $* " in *" --range {rng} "*) [ -e {marker} ] || '
+                    f'{{ touch {marker}; kill -9 $$; }};; esac\nexec {LOGAGG} "$@"\n')
+        os.chmod(fake, 0o755)
+        want = self.logagg("--format", "csv", self.logs)
+        got = self.dask("--format", "csv", self.logs, logagg=fake)
+        self.assertTrue(os.path.exists(marker), "the piece never failed")
+        self.assertEqual(got.returncode, 0, got.stderr.decode())
+        self.assertEqual(got.stdout, want.stdout)
+
+    def test_usage_errors_exit_2(self):
+        self.assertEqual(self.dask("--bucket", "7s", self.logs).returncode, 2)
+        self.assertEqual(self.dask("-").returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], "-v"] + sys.argv[4:])

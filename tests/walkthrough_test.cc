@@ -1,0 +1,209 @@
+// The profiling walkthrough's stages (profiling/walkthrough/stages.h) are five
+// complete aggregators with the engine's rules: on every test log each stage
+// must give the engine's counts and line accounting, so its report is
+// byte-identical in every format. The logs: data/sample.log, loggen logs full
+// of tricky lines (whose expected counts loggen computes on its own), and a
+// hand-written log of the corner cases where the naive libraries differ from
+// the engine by default (see the readers' and date::parse's header comments).
+// The one divergence left is pinned too.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "logagg/aggregate.h"
+#include "logagg/report.h"
+#include "stages.h"
+#include "support/run_process.h"
+
+namespace logagg {
+namespace {
+namespace fs = std::filesystem;
+using walkthrough::kStages;
+
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/logagg-walkthrough-XXXXXX";
+    path_ = mkdtemp(tmpl);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  fs::path path_;
+};
+
+std::string write_file(const std::string& path, const std::string& content) {
+  std::ofstream(path, std::ios::binary) << content;
+  return path;
+}
+
+// Every stage's reports against the engine's, in every format.
+void expect_stages_agree(const std::string& log, const Options& options) {
+  const Result engine = aggregate({log}, options);
+  ASSERT_TRUE(engine.errors.empty()) << log;
+  ASSERT_GT(engine.summary.lines, 0u) << log;
+  for (size_t n = 0; n < kStages.size(); ++n) {
+    const Result stage = kStages[n].run(log, options);
+    const std::string where = log + ", stage " + std::to_string(n) + " " + std::string(kStages[n].name);
+    EXPECT_TRUE(stage.errors.empty()) << where;
+    EXPECT_EQ(stage.counts, engine.counts) << where;
+    EXPECT_EQ(stage.summary.lines, engine.summary.lines) << where;
+    EXPECT_EQ(stage.summary.counted, engine.summary.counted) << where;
+    EXPECT_EQ(stage.summary.blank, engine.summary.blank) << where;
+    EXPECT_EQ(stage.summary.rejected, engine.summary.rejected) << where;
+    for (const Format f : {Format::kTable, Format::kCsv, Format::kJson}) {
+      EXPECT_EQ(format_report(stage, options, f), format_report(engine, options, f)) << where;
+    }
+  }
+}
+
+TEST(WalkthroughStages, AgreeOnTheSampleLog) {
+  const Options options;
+  const std::string log = std::string(LOGAGG_SOURCE_DIR) + "/data/sample.log";
+  expect_stages_agree(log, options);
+  EXPECT_EQ(aggregate({log}, options).summary.counted, 3361u);  // the README's figure: a real log was read
+}
+
+struct GeneratedLog {
+  const char* name;
+  std::vector<std::string> loggen_args;
+  std::string app_field = "app_id", time_field = "timestamp";
+};
+
+void PrintTo(const GeneratedLog& g, std::ostream* os) { *os << g.name; }
+
+class WalkthroughOnGeneratedLogs : public ::testing::TestWithParam<GeneratedLog> {};
+
+TEST_P(WalkthroughOnGeneratedLogs, EveryStageMatchesTheGeneratorAndTheEngine) {
+  const TempDir dir;
+  const std::string log = dir.file("access.log"), expected = dir.file("expected.csv");
+  std::vector<std::string> gen = {LOGGEN_BIN, "-o", log, "--expected", expected};
+  gen.insert(gen.end(), GetParam().loggen_args.begin(), GetParam().loggen_args.end());
+  ASSERT_EQ(testing::run_process(gen).exit_code, 0);
+
+  Options options;
+  options.app_field = GetParam().app_field;
+  options.time_field = GetParam().time_field;
+  expect_stages_agree(log, options);
+  const std::string want = testing::slurp(expected);
+  for (size_t n = 0; n < kStages.size(); ++n) {
+    EXPECT_EQ(format_report(kStages[n].run(log, options), options, Format::kCsv), want) << "stage " << n;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Logs, WalkthroughOnGeneratedLogs,
+    ::testing::Values(
+        GeneratedLog{"dirty", {"--seed", "11", "--lines", "20000", "--dirty", "0.5", "--shuffle", "0.5"}},
+        GeneratedLog{"crlf_slow_rate", {"--seed", "12", "--lines", "10000", "--dirty", "0.3", "--crlf", "0.5",
+                                        "--rate", "0.05"}},
+        GeneratedLog{"custom_fields",
+                     {"--seed", "13", "--lines", "10000", "--dirty", "0.3", "--app-field", "svc", "--time-field",
+                      "at"},
+                     "svc",
+                     "at"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+// Each line below is one where a naive library's default differs from the
+// engine's rule; the stages must follow the engine.
+std::string corner_case_log() {
+  const std::string ok = R"("app_id":"App1","timestamp":"2023-11-14T22:13:20Z")";
+  const std::string deep = std::string(2000, '[') + std::string(2000, ']');
+  std::vector<std::string> lines = {
+      "\xEF\xBB\xBF{" + ok + "}",                                  // BOM at the start of the file: skipped
+      "\xEF\xBB\xBF{" + ok + "}",                                  // BOM anywhere else: invalid JSON
+      "{" + ok + ",\"n\":1e999,\"m\":98765432109876543210}",       // beyond double and uint64_t: valid
+      "{" + ok + ",\"n\":1.7976931348623157e309}",                 //
+      "{" + ok + ",\"deep\":" + deep + "}",                        // deeper than simdjson's DOM allows
+      "{" + ok + ",\"app_id\":\"App2\"}",                          // duplicate app: a DOM keeps the last
+      R"({"timestamp":"2023-11-14T22:13:20Z","app_id":"A","timestamp":1})",  // duplicate time, not a string
+      R"({"app\u005fid":"App1","timestamp":"2023-11-14T22:13:21Z"})",        // escaped key
+      R"({"app_id":"App1","timestamp":"2023-11-14t22:13:22z"})",             // lowercase t and z
+      R"({"app_id":"App1","timestamp":"2023-11-14 22:13:23+00:00"})",        // space separator
+      R"({"app_id":"App1","timestamp":"2023-11-14T22:13:24.999999999999999+00:00"})",  // long fraction
+      R"({"app_id":"App1","timestamp":"2016-12-31T23:59:60Z"})",             // leap second
+      R"({"app_id":"App1","timestamp":"2017-01-01T00:59:60+01:00"})",        // leap second, offset
+      R"({"app_id":"App1","timestamp":"2016-12-31T22:59:60Z"})",             // not a leap second
+      R"({"app_id":"App1","timestamp":"2023-11-14T22:13:20+23:59"})",
+      R"({"app_id":"App1","timestamp":"2023-11-14T22:13:20+24:00"})",        // date::parse takes these
+      R"({"app_id":"App1","timestamp":"2023-11-14T22:13:20-05:60"})",
+      R"({"app_id":"App1","timestamp":"2023-11-14T22:13:20+0200"})",
+      R"({"app_id":"App1","timestamp":"2023-11-14T22:13:20+02"})",
+      R"({"app_id":"App1","timestamp":"2023-1-14T22:13:20Z"})",
+      R"({"app_id":"App1","timestamp":"2023-11-14T22:13:20Z "})",
+      R"({"app_id":"App1","timestamp":"2023-11-14T22:13:20.Z"})",
+      R"({"app_id":"App1","timestamp":"0000-01-01T00:00:00+00:01"})",        // into year -1
+      R"({"app_id":"App1","timestamp":"9999-12-31T23:59:59-01:00"})",        // into year 10000
+      R"({"app_id":"App\n1","timestamp":"2023-11-14T22:13:20Z"})",           // regex anchors
+      R"({"app_id":"App1\u0000","timestamp":"2023-11-14T22:13:20Z"})",
+      R"({"app_id":"Caf\u00e9","timestamp":"2023-11-14T22:13:20Z"})",
+      R"({"app_id":"","timestamp":"2023-11-14T22:13:20Z"})",
+      R"({"app_id":"\ud800","timestamp":"2023-11-14T22:13:20Z"})",           // lone surrogate
+      "{" + ok + "} {}",
+      "[{" + ok + "}]",
+      "  \t",
+      "{" + ok + "}\r",                                            // CR before LF: dropped
+      "{" + ok + std::string(6000, ' ') + "}",                     // too long (max_line_bytes 5000 below)
+      "{" + ok + "}",                                              // last line, no LF
+  };
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
+  text.pop_back();
+  return text;
+}
+
+TEST(WalkthroughStages, AgreeOnEveryCornerWhereTheNaiveLibrariesDiffer) {
+  const TempDir dir;
+  Options options;
+  options.max_line_bytes = 5000;
+  const std::string log = write_file(dir.file("corners.log"), corner_case_log());
+  expect_stages_agree(log, options);
+  const Result engine = aggregate({log}, options);
+  EXPECT_EQ(engine.summary.counted, 15u);  // the log holds what it is meant to
+  EXPECT_EQ(engine.summary.rejected[static_cast<size_t>(Reason::kLineTooLong)], 1u);
+}
+
+TEST(WalkthroughStages, AgreeOnFilesOfOnlyABomOrNothing) {
+  const TempDir dir;
+  const Options options;
+  for (const std::string content : {"\xEF\xBB\xBF", "\xEF\xBB\xBF\n", "", "\n", "\r\n", "x\r"}) {
+    const std::string log = write_file(dir.file("tiny.log"), content);
+    const Result engine = aggregate({log}, options);
+    for (size_t n = 0; n < kStages.size(); ++n) {
+      EXPECT_EQ(format_report(kStages[n].run(log, options), options, Format::kJson),
+                format_report(engine, options, Format::kJson))
+          << "stage " << n << ", content " << ::testing::PrintToString(content);
+    }
+  }
+}
+
+TEST(WalkthroughStages, ReportAMissingFileAsTheEngineDoes) {
+  for (size_t n = 0; n < kStages.size(); ++n) {
+    const Result r = kStages[n].run("/nonexistent/access.log", Options{});
+    ASSERT_EQ(r.errors.size(), 1u) << "stage " << n;
+    EXPECT_EQ(r.errors[0].message, "No such file or directory") << "stage " << n;
+    EXPECT_EQ(r.summary.unreadable, 1u) << "stage " << n;
+  }
+}
+
+// The divergence the naive stages keep (json_nlohmann.cc): a number beyond
+// long double's range. RFC 8259 allows it and the engine counts the line;
+// nlohmann/json, and simdjson's DOM that falls back on it, refuse it.
+TEST(WalkthroughStages, DivergeOnlyOnNumbersBeyondLongDouble) {
+  const TempDir dir;
+  const Options options;
+  const std::string log =
+      write_file(dir.file("huge.log"), R"({"app_id":"App1","timestamp":"2023-11-14T22:13:20Z","n":1e5000})" "\n");
+  EXPECT_EQ(aggregate({log}, options).summary.counted, 1u);
+  for (size_t n = 0; n + 1 < kStages.size(); ++n) {
+    EXPECT_EQ(kStages[n].run(log, options).summary.rejected[static_cast<size_t>(Reason::kInvalidJson)], 1u)
+        << "stage " << n;
+  }
+}
+
+}  // namespace
+}  // namespace logagg
