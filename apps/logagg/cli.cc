@@ -5,10 +5,10 @@
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
-#include <map>
 #include <optional>
 #include <stdexcept>
 
+#include "format_option.h"
 #include "logagg/line_parser.h"
 #include "logagg/rfc3339.h"
 
@@ -83,11 +83,7 @@ int parse(int argc, char** argv, Config& config) {
   app.add_option("PATH", config.paths, "Files, folders (read recursively), or - for stdin")
       ->required()
       ->type_name("");
-  const std::map<std::string, Format> formats{
-      {"table", Format::kTable}, {"csv", Format::kCsv}, {"json", Format::kJson}};
-  app.add_option("--format", config.format, "Output: table (default), csv or json")
-      ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case).description(""))
-      ->type_name("FORMAT");
+  add_format_option(app, config.format);
   for (const PerFlag& p : kPerFlags) app.add_flag(p.flag)->group("");  // all on --per-minute's line
   app.get_option("--per-minute")
       ->description("Rows per minute, --per-hour, --per-day, --per-second (default); --tz ZONE: local")

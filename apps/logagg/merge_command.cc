@@ -9,12 +9,12 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
-#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "format_option.h"
 #include "logagg/merge.h"
 #include "print_result.h"
 
@@ -38,11 +38,7 @@ int parse(int argc, char** argv, MergeConfig& config) {
   app.add_option("RESULT", config.inputs, "JSON results of logagg, or - for standard input")
       ->required()
       ->type_name("");
-  const std::map<std::string, Format> formats{
-      {"table", Format::kTable}, {"csv", Format::kCsv}, {"json", Format::kJson}};
-  app.add_option("--format", config.print.format, "Output: table (default), csv or json")
-      ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case).description(""))
-      ->type_name("FORMAT");
+  add_format_option(app, config.print.format);
   app.add_flag("--fill-gaps", config.fill_gaps, "Rows of 0 for empty buckets between the first and the last");
   app.add_flag("--stats", config.print.stats, "Total, peak, mean, median, p95, p99 per bucket to stderr");
   app.set_help_flag("-h,--help", "Print this help and exit");

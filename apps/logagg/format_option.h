@@ -1,0 +1,21 @@
+// The --format option, shared by `logagg` and `logagg merge` so that both
+// accept and describe the same output formats.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <map>
+#include <string>
+
+#include "logagg/report.h"
+
+namespace logagg::cli {
+
+inline CLI::Option* add_format_option(CLI::App& app, Format& format) {
+  static const std::map<std::string, Format> kFormats{
+      {"table", Format::kTable}, {"csv", Format::kCsv}, {"json", Format::kJson}};
+  return app.add_option("--format", format, "Output: table (default), csv or json")
+      ->transform(CLI::CheckedTransformer(kFormats, CLI::ignore_case).description(""))
+      ->type_name("FORMAT");
+}
+
+}  // namespace logagg::cli
