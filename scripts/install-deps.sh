@@ -9,11 +9,14 @@ zlib1g-dev libzstd-dev help2man dpkg-dev file man-db"
 packages="$packages nlohmann-json3-dev"  # the profiling walkthrough's naive stage
 packages="$packages tzdata"  # the zones of --tz (libdate-tz3 reads /usr/share/zoneinfo)
 packages="$packages python3-distributed"  # apps/logagg-dask and its test (Dask distributed)
-# With --profiling, also what profiling/walkthrough.sh runs: perf, Python, npm
-# (for the flame graph template) and Chromium (to check that one renders).
+# npm: the build fetches the charting library of --format html (engine/html);
+# an npm already installed (e.g. with Node.js from elsewhere) will do.
+command -v npm >/dev/null || packages="$packages npm"
+packages="$packages chromium"  # the html_report test opens --format html pages headless
+# With --profiling, also what profiling/walkthrough.sh runs: perf and Python
+# (and Chromium, above, to check that a flame graph renders).
 if [ "${1:-}" = "--profiling" ]; then
-  packages="$packages linux-perf python3 chromium"
-  command -v npm >/dev/null || packages="$packages npm"
+  packages="$packages linux-perf python3"
 fi
 if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive

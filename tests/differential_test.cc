@@ -330,9 +330,11 @@ std::string random_buffer(LineGenerator& lines, std::mt19937_64& rng) {
 // The verdicts of the engine, in place and copied, and the reference.
 struct Verdicts {
   logagg::LineVerdict in_place, copied, oracle;
+  std::string in_place_app, copied_app, oracle_app;  // of counted lines
 
   bool agree() const {
-    return reference::same_verdict(in_place, oracle) && reference::same_verdict(copied, oracle);
+    return reference::same_verdict(in_place, oracle) && reference::same_verdict(copied, oracle) &&
+           in_place_app == oracle_app && copied_app == oracle_app;
   }
 };
 
@@ -347,8 +349,14 @@ class Classifier {
   // `line` must be followed by `readable - line.size()` readable bytes.
   Verdicts classify(std::string_view line, size_t readable) {
     const std::string copy(line);
-    return {parser_.classify(line, readable), parser_.classify(copy, copy.size()),
-            reference::classify(line, app_, time_, max_)};
+    Verdicts v;
+    v.in_place = parser_.classify(line, readable);
+    v.in_place_app = v.in_place.app;  // valid until the parser's next line
+    v.copied = parser_.classify(copy, copy.size());
+    v.copied_app = v.copied.app;
+    v.oracle = reference::classify(line, app_, time_, max_, &v.oracle_app);
+    if (v.oracle.status != logagg::LineStatus::kCounted) v.oracle_app.clear();
+    return v;
   }
 
   // Classifies a lone line the way the in-place path sees the end of a file.
@@ -372,8 +380,9 @@ std::string report(Classifier& classifier, const std::string& line) {
       line, [&](const std::string& candidate) { return !classifier.classify(candidate).agree(); });
   const Verdicts v = classifier.classify(small);
   return "line " + reference::quoted(small) + ": engine in place " +
-         reference::describe(v.in_place) + ", engine copied " + reference::describe(v.copied) +
-         ", reference " + reference::describe(v.oracle) + " (fields " +
+         reference::describe(v.in_place) + " app " + reference::quoted(v.in_place_app) + ", engine copied " +
+         reference::describe(v.copied) + " app " + reference::quoted(v.copied_app) + ", reference " +
+         reference::describe(v.oracle) + " app " + reference::quoted(v.oracle_app) + " (fields " +
          reference::quoted(classifier.app()) + ", " + reference::quoted(classifier.time()) +
          ", max_line_bytes " + std::to_string(classifier.max_line_bytes()) + "; shrunk from " +
          reference::quoted(line) + ")";
@@ -419,10 +428,18 @@ std::vector<logagg::SecondCount> as_counts(const std::map<int64_t, uint64_t>& co
 
 // Whether the engine's result for a buffer is the reference's.
 testing::AssertionResult same_result(const logagg::Result& got, const reference::Aggregate& want,
-                                     size_t bytes) {
+                                     size_t bytes, bool by_app) {
   std::ostringstream diff;
   const logagg::Summary& s = got.summary;
   if (got.counts != as_counts(want.counts)) diff << " counts differ;";
+  if (by_app) {
+    std::map<std::pair<int64_t, std::string>, uint64_t> apps;
+    for (const logagg::AppCount& c : got.app_counts) apps[{c.second, got.apps.at(c.app)}] += c.count;
+    if (apps != want.app_counts) diff << " counts per app differ;";
+    if (!std::is_sorted(got.apps.begin(), got.apps.end())) diff << " apps not in name order;";
+  } else if (!got.apps.empty() || !got.app_counts.empty()) {
+    diff << " counts per app without by_app;";
+  }
   if (s.lines != want.lines) diff << " lines " << s.lines << " != " << want.lines << ";";
   if (s.counted != want.counted) diff << " counted " << s.counted << " != " << want.counted << ";";
   if (s.blank != want.blank) diff << " blank " << s.blank << " != " << want.blank << ";";
@@ -443,13 +460,14 @@ testing::AssertionResult same_result(const logagg::Result& got, const reference:
 struct Run {
   unsigned threads;
   size_t segment_bytes;
+  bool by_app;
 };
 
 std::vector<Run> all_runs() {
   std::vector<Run> runs;
   for (unsigned threads : {1u, 2u, 8u}) {
     for (size_t segment_bytes : {size_t{1}, size_t{7}, size_t{64}, size_t{4096}}) {
-      runs.push_back({threads, segment_bytes});
+      runs.push_back({threads, segment_bytes, segment_bytes % 2 == 1});  // by app in half of them
     }
   }
   return runs;
@@ -467,17 +485,19 @@ void expect_same_aggregate(const std::string& data, const std::string& app, cons
     options.max_line_bytes = max_line_bytes;
     options.threads = run.threads;
     options.segment_bytes = run.segment_bytes;
+    options.by_app = run.by_app;
     auto check = [&](const std::string& buffer) {
       return same_result(logagg::aggregate_buffer(buffer, options),
                          reference::aggregate_buffer(buffer, app, time, max_line_bytes),
-                         buffer.size());
+                         buffer.size(), run.by_app);
     };
     const testing::AssertionResult same =
-        same_result(logagg::aggregate_buffer(data, options), want, data.size());
+        same_result(logagg::aggregate_buffer(data, options), want, data.size(), run.by_app);
     if (!same) {
       const std::string small =
           reference::shrink(data, [&](const std::string& b) { return !check(b); });
       ADD_FAILURE() << "threads " << run.threads << ", segment_bytes " << run.segment_bytes
+                    << ", by_app " << run.by_app
                     << ", max_line_bytes " << max_line_bytes << ": " << same.message()
                     << "\n  smallest differing buffer " << reference::quoted(small) << ": "
                     << check(small).message();

@@ -51,7 +51,7 @@ expect_completion() {
   [ "$got" = "$want" ] || fail "bash completion of '$*': got '$got', want '$want'"
 }
 expect_completion "--format" logagg --fo
-expect_completion "csv json table" logagg --format ""
+expect_completion "csv html json table" logagg --format ""
 expect_completion "csv" logagg --format c
 expect_completion "--allow-long-lines" logagg split --allow
 expect_completion "access.log access.log.1" logagg acc

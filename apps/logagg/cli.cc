@@ -73,7 +73,8 @@ int parse(int argc, char** argv, Config& config) {
   // (generated from this text).
   CLI::App app{
       "logagg: exact per-second request counts from JSON access logs, one object per\n"
-      "line; a line counts if its app id is alphanumeric and its time is RFC 3339.",
+      "line, in files, folders (read recursively) or - for stdin. A line counts if its\n"
+      "app id is alphanumeric and its time is RFC 3339.",
       "logagg"};
   app.get_formatter()->column_width(24);
   app.footer(
@@ -82,7 +83,8 @@ int parse(int argc, char** argv, Config& config) {
   Options& o = config.options;
   app.add_option("PATH", config.paths, "Files, folders (read recursively), or - for stdin")
       ->required()
-      ->type_name("");
+      ->type_name("")
+      ->group("");  // in the description above
   add_format_option(app, config.format);
   for (const PerFlag& p : kPerFlags) app.add_flag(p.flag)->group("");  // all on --per-minute's line
   app.get_option("--per-minute")
@@ -106,6 +108,16 @@ int parse(int argc, char** argv, Config& config) {
   app.add_flag("--fill-gaps", o.fill_gaps, "Rows of 0 for empty buckets between the first and the last")
       ->group("");  // on --bucket's line
   app.add_flag("--stats", config.stats, "Total, peak, mean, median, p95, p99 per bucket to stderr (json: always)");
+  app.add_flag("--plot", config.plot, "A chart of the counts on stdout instead of rows, as wide as the terminal");
+  app.add_flag("--by-app", o.by_app, "Rows per bucket and app; --top N: N busiest, rest as (other); --max-apps N");
+  app.add_option("--top", o.top, "Only the N busiest apps, the rest summed as (other) (implies --by-app)")
+      ->check(CLI::PositiveNumber.description(""))
+      ->type_name("N")
+      ->group("");  // on --by-app's line
+  app.add_option("--max-apps", o.max_apps, "At most N app ids told apart, later ones count as (other)")
+      ->check(CLI::Range(size_t{1}, size_t{100000000}).description(""))
+      ->type_name("N")
+      ->group("");  // in --by-app's section of the man page
   std::string since, until, range;
   app.add_option("--since", since, "Count lines from TIME (RFC 3339) on; --until TIME: before TIME")
       ->type_name("TIME");
@@ -131,10 +143,11 @@ int parse(int argc, char** argv, Config& config) {
   app.add_option("--segment-bytes", o.segment_bytes, "Nominal segment size (for tests)")
       ->check(CLI::PositiveNumber)
       ->group("");
-  app.set_help_flag("-h,--help", "Print this help and exit");
+  app.set_help_flag("-h,--help", "Print this help and exit; --version: version and JSON parser kernel");
   app.set_version_flag("--version",
                        std::string("logagg ") + LOGAGG_VERSION + " (" + json_parser_description() + ")",
-                       "Print the version and the JSON parser's kernel for this CPU");
+                       "Print the version and the JSON parser's kernel for this CPU")
+      ->group("");  // on --help's line
 
   try {
     app.parse(argc, argv);
@@ -142,6 +155,10 @@ int parse(int argc, char** argv, Config& config) {
       throw CLI::ValidationError("--app-field and --time-field must name different fields");
     }
     apply_bucket_flags(app, duration, o.bucketing);
+    if (o.top != 0) o.by_app = true;
+    if (config.plot && app.count("--format") > 0) {
+      throw CLI::ValidationError("--plot draws a chart instead of the rows: give --plot or --format, not both");
+    }
     if (app.count("--tz") > 0) {
       try {
         o.bucketing = o.bucketing.in_zone(find_time_zone(tz));

@@ -17,6 +17,7 @@ struct Config {
   Format format = Format::kTable;
   bool quiet = false;
   bool stats = false;  // bucket statistics on stderr (json documents always carry them)
+  bool plot = false;   // a terminal chart instead of the report
   // How long a job runs before a progress line appears (when stderr is a
   // terminal); a hidden flag sets it for tests.
   std::chrono::milliseconds progress_delay{1000};

@@ -12,8 +12,8 @@ namespace logagg::cli {
 
 inline CLI::Option* add_format_option(CLI::App& app, Format& format) {
   static const std::map<std::string, Format> kFormats{
-      {"table", Format::kTable}, {"csv", Format::kCsv}, {"json", Format::kJson}};
-  return app.add_option("--format", format, "Output: table (default), csv or json")
+      {"table", Format::kTable}, {"csv", Format::kCsv}, {"json", Format::kJson}, {"html", Format::kHtml}};
+  return app.add_option("--format", format, "Output: table (default), csv, json or html (a page with a chart)")
       ->transform(CLI::CheckedTransformer(kFormats, CLI::ignore_case).description(""))
       ->type_name("FORMAT");
 }

@@ -25,6 +25,7 @@ struct MergeConfig {
   std::vector<std::string> inputs;
   PrintSettings print{Format::kTable, /*summary=*/false, /*stats=*/false};
   bool fill_gaps = false;
+  size_t top = 0;
 };
 
 int parse(int argc, char** argv, MergeConfig& config) {
@@ -41,9 +42,16 @@ int parse(int argc, char** argv, MergeConfig& config) {
   add_format_option(app, config.print.format);
   app.add_flag("--fill-gaps", config.fill_gaps, "Rows of 0 for empty buckets between the first and the last");
   app.add_flag("--stats", config.print.stats, "Total, peak, mean, median, p95, p99 per bucket to stderr");
+  app.add_flag("--plot", config.print.plot, "A chart of the counts on stdout instead of rows");
+  app.add_option("--top", config.top, "Of results made with --by-app: the N busiest apps, the rest as (other)")
+      ->check(CLI::PositiveNumber.description(""))
+      ->type_name("N");
   app.set_help_flag("-h,--help", "Print this help and exit");
   try {
     app.parse(argc, argv);
+    if (config.print.plot && app.count("--format") > 0) {
+      throw CLI::ValidationError("--plot draws a chart instead of the rows: give --plot or --format, not both");
+    }
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
@@ -90,6 +98,11 @@ int run_merge(int argc, char** argv) {
     }
   }
   total->options.fill_gaps = config.fill_gaps;
+  if (config.top != 0 && !total->options.by_app) {
+    std::fprintf(stderr, "logagg: --top needs results made with --by-app\n");
+    return 2;
+  }
+  total->options.top = config.top;
   return print_result(total->result, total->options, config.print);
 }
 

@@ -1,12 +1,19 @@
 // Printing a result (see print_result.h).
 #include "print_result.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <string>
 #include <string_view>
+
+#include "logagg/plot.h"
 
 namespace logagg::cli {
 namespace {
@@ -30,12 +37,29 @@ struct StdoutSink {
 
 void write_stderr(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stderr); }
 
+// The chart's size: as wide as the terminal on stdout (else $COLUMNS, else 80).
+PlotSize plot_size() {
+  PlotSize size;
+  winsize ws{};
+  if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+    size.width = ws.ws_col;
+  } else if (const char* columns = std::getenv("COLUMNS")) {
+    size.width = static_cast<unsigned>(std::clamp(std::atoi(columns), 0, 1000));
+  }
+  size.width = std::max(size.width, 40u);
+  return size;
+}
+
 }  // namespace
 
 int print_result(const Result& result, const Options& options, const PrintSettings& settings) {
   StdoutSink out;
   try {
-    write_report(result, options, settings.format, std::ref(out));
+    if (settings.plot) {
+      out(format_plot(rebucket(result.counts, options.bucketing), options.bucketing, plot_size()));
+    } else {
+      write_report(result, options, settings.format, std::ref(out));
+    }
   } catch (const WriteFailed&) {
     // out.error says why; reported below unless the reader just went away.
   }
@@ -43,6 +67,12 @@ int print_result(const Result& result, const Options& options, const PrintSettin
 
   for (const InputError& e : result.errors) {
     std::fprintf(stderr, "logagg: %s: %s\n", e.path.c_str(), e.message.c_str());
+  }
+  if (result.apps_capped) {
+    std::fprintf(stderr,
+                 "logagg: warning: more than %zu distinct app ids; the lines of ids met after the first %zu "
+                 "are counted as %s, and which ids those are can change from run to run (see --max-apps)\n",
+                 options.max_apps, options.max_apps, std::string(kOtherApp).c_str());
   }
   write_stderr(format_rejects(result));
   if (settings.summary) write_stderr(format_summary(result.summary));

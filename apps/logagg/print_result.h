@@ -1,6 +1,7 @@
-// Printing a result, shared by `logagg` and `logagg merge`: the report on
-// stdout, then on stderr the input errors, reject samples, summary and
-// statistics; and the exit status that follows from them.
+// Printing a result, shared by `logagg` and `logagg merge`: the report (or
+// the chart) on stdout, then on stderr the input errors, a warning if app ids
+// were folded into (other), reject samples, summary and statistics; and the
+// exit status that follows from them.
 #pragma once
 
 #include "logagg/aggregate.h"
@@ -13,6 +14,7 @@ struct PrintSettings {
   Format format = Format::kTable;
   bool summary = true;  // the run summary on stderr
   bool stats = false;   // bucket statistics on stderr (json documents carry them anyway)
+  bool plot = false;    // a chart (plot.h) on stdout instead of the report, as wide as the terminal
 };
 
 // Returns 0, or 1 if the result has errors or the report could not be written.

@@ -273,6 +273,30 @@ std::vector<RejectSample> collect_rejects(const std::vector<std::unique_ptr<Sour
   return out;
 }
 
+// Fills the --by-app part of `result` and, from it, the per-second counts:
+// the apps numbered in name order, "(other)" last.
+void take_app_counts(SharedCounts& shared, const AppTable& apps, Result& result) {
+  const std::vector<std::string>& names = apps.names();
+  std::vector<uint32_t> by_name(names.size());
+  for (uint32_t i = 0; i < by_name.size(); ++i) by_name[i] = i;
+  std::sort(by_name.begin(), by_name.end(), [&](uint32_t a, uint32_t b) { return names[a] < names[b]; });
+  std::vector<uint32_t> order(names.size());  // table number -> number in name order
+  for (uint32_t i = 0; i < by_name.size(); ++i) {
+    order[by_name[i]] = i;
+    result.apps.push_back(names[by_name[i]]);
+  }
+  const auto other = static_cast<uint32_t>(names.size());
+  result.app_counts = shared.take_app_sorted(order, other);
+  result.apps_capped = apps.capped();
+  for (const AppCount& c : result.app_counts) {
+    if (c.app == other && result.apps.size() == other) result.apps.emplace_back(kOtherApp);
+    if (result.counts.empty() || result.counts.back().second != c.second) {
+      result.counts.push_back({c.second, 0});
+    }
+    result.counts.back().count += c.count;
+  }
+}
+
 // Runs the workers over `sources` (paths to open, or an already mapped
 // buffer: text set, no path) and gathers the result.
 Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError> errors,
@@ -280,10 +304,12 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
   const size_t walk_errors = errors.size();  // paths that could not be expanded: unreadable
   const unsigned threads = resolve_threads(options.threads);
   SharedCounts shared;
+  AppTable apps(options.max_apps);
   std::vector<Worker> workers;
   for (unsigned t = 0; t < threads; ++t) {
     workers.push_back({LineParser(options.app_field, options.time_field, options.max_line_bytes),
-                       Counter(shared, options.since.value_or(INT64_MIN), options.until.value_or(INT64_MAX)),
+                       Counter(shared, options.since.value_or(INT64_MIN), options.until.value_or(INT64_MAX),
+                               options.by_app ? &apps : nullptr),
                        {}, progress});
   }
   WorkQueue queue(sources.size());
@@ -329,7 +355,11 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
     w.counter.spill();
     result.summary.add(w.counter.tally());
   }
-  result.counts = shared.take_sorted();
+  if (options.by_app) {
+    take_app_counts(shared, apps, result);
+  } else {
+    result.counts = shared.take_sorted();
+  }
   result.summary.unreadable += walk_errors;
   result.rejects = collect_rejects(sources, options.max_reject_samples);
   result.errors = std::move(errors);

@@ -1,5 +1,5 @@
 // Counting: line verdicts into a tally, counted lines into a hash map keyed by
-// UTC second.
+// UTC second, or with --by-app by (UTC second, app number) (app_table.h).
 //
 // Each worker owns a Counter, so the hot path shares nothing. Memory stays
 // bounded by the number of distinct seconds, not threads x distinct seconds:
@@ -14,8 +14,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <vector>
 
+#include "app_table.h"
 #include "logagg/aggregate.h"
 #include "logagg/line_verdict.h"
 
@@ -23,17 +25,34 @@ namespace logagg {
 
 using SecondMap = absl::flat_hash_map<int64_t, uint64_t>;
 
-// The merged per-second counts of all workers.
+struct AppSecond {
+  int64_t second;
+  uint32_t app;
+  friend bool operator==(const AppSecond&, const AppSecond&) = default;
+  template <typename H>
+  friend H AbslHashValue(H h, const AppSecond& k) {
+    return H::combine(std::move(h), k.second, k.app);
+  }
+};
+using AppSecondMap = absl::flat_hash_map<AppSecond, uint64_t>;
+
+// The merged counts of all workers.
 class SharedCounts {
  public:
   // Adds every entry of `counts`. Thread-safe.
   void add(const SecondMap& counts);
+  void add(const AppSecondMap& counts);
   // The counts ascending by second; leaves this empty, its memory released.
   std::vector<SecondCount> take_sorted();
+  // The (second, app) counts, the apps renumbered by `order` (old number ->
+  // new; kOther -> other_app), ascending by (second, new number); leaves them
+  // empty, their memory released.
+  std::vector<AppCount> take_app_sorted(const std::vector<uint32_t>& order, uint32_t other_app);
 
  private:
   std::mutex mu_;
   SecondMap counts_;
+  AppSecondMap app_counts_;
 };
 
 class Counter {
@@ -41,9 +60,12 @@ class Counter {
   static constexpr size_t kDefaultMaxSeconds = size_t{1} << 20;
 
   // Counted lines outside [since, until) are tallied as outside the range.
+  // With `apps` (--by-app), lines are counted per (second, app) instead.
   explicit Counter(SharedCounts& shared, int64_t since = INT64_MIN, int64_t until = INT64_MAX,
-                   size_t max_seconds = kDefaultMaxSeconds)
-      : shared_(&shared), since_(since), until_(until), max_seconds_(max_seconds) {}
+                   AppTable* apps = nullptr, size_t max_seconds = kDefaultMaxSeconds)
+      : shared_(&shared), since_(since), until_(until), max_seconds_(max_seconds) {
+    if (apps != nullptr) apps_.emplace(*apps);
+  }
 
   void record(const LineVerdict& v) {
     ++tally_.lines;
@@ -54,6 +76,11 @@ class Counter {
           break;
         }
         ++tally_.counted;
+        if (apps_) [[unlikely]] {
+          ++per_app_second_[{v.second, apps_->id(v.app)}];
+          if (per_app_second_.size() >= max_seconds_) spill_full_map();
+          break;
+        }
         ++per_second_[v.second];
         if (per_second_.size() >= max_seconds_) spill_full_map();
         break;
@@ -79,6 +106,8 @@ class Counter {
   int64_t since_, until_;
   size_t max_seconds_;
   SecondMap per_second_;
+  std::optional<AppCache> apps_;  // with --by-app
+  AppSecondMap per_app_second_;
   Summary tally_;
 };
 

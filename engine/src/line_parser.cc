@@ -318,7 +318,7 @@ struct LineParser::Impl {
     if (!time.is_string) return LineVerdict::rejected(Reason::kTimeNotString);
     const std::optional<int64_t> second = parse_rfc3339(time.text);
     if (!second) return LineVerdict::rejected(Reason::kBadTime);
-    return LineVerdict::counted(*second);
+    return LineVerdict::counted(*second, app.text);
   }
 };
 

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "logagg/app_id.h"
 #include "logagg/civil_time.h"
 #include "logagg/rfc3339.h"
 
@@ -78,6 +79,95 @@ std::string describe(const std::optional<int64_t>& second) {
   return std::string(buf, static_cast<size_t>(format_utc_second(*second, buf)));
 }
 
+// The sum of two series of counts ascending by second.
+std::vector<SecondCount> add_counts(const std::vector<SecondCount>& a, const std::vector<SecondCount>& b) {
+  std::vector<SecondCount> sum;
+  sum.reserve(a.size() + b.size());
+  auto x = a.begin(), xe = a.end();
+  auto y = b.begin(), ye = b.end();
+  while (x != xe || y != ye) {
+    if (y == ye || (x != xe && x->second < y->second)) {
+      sum.push_back(*x++);
+    } else if (x == xe || y->second < x->second) {
+      sum.push_back(*y++);
+    } else {
+      sum.push_back({x->second, x->count + y->count});
+      ++x;
+      ++y;
+    }
+  }
+  return sum;
+}
+
+// The order of apps in a result: by name, "(other)" last.
+bool app_before(std::string_view a, std::string_view b) {
+  const bool a_other = a == kOtherApp, b_other = b == kOtherApp;
+  return a_other != b_other ? b_other : a < b;
+}
+
+// Sorts (second, app) rows by second then app and adds up equal ones into
+// result.app_counts, and the totals per second into result.counts.
+void add_up_app_rows(std::vector<AppCount>& rows, Result& result) {
+  std::sort(rows.begin(), rows.end(), [](const AppCount& a, const AppCount& b) {
+    return a.second != b.second ? a.second < b.second : a.app < b.app;
+  });
+  result.app_counts.clear();
+  result.counts.clear();
+  for (const AppCount& r : rows) {
+    if (!result.app_counts.empty() && result.app_counts.back().second == r.second &&
+        result.app_counts.back().app == r.app) {
+      result.app_counts.back().count += r.count;
+    } else {
+      result.app_counts.push_back(r);
+    }
+    if (result.counts.empty() || result.counts.back().second != r.second) result.counts.push_back({r.second, 0});
+    result.counts.back().count += r.count;
+  }
+}
+
+// Numbers the apps of a --by-app document's rows (result.apps: by name,
+// "(other)" last) and fills the result's counts from them.
+void take_app_rows(std::vector<std::pair<std::string_view, AppCount>>& rows, Result& result) {
+  std::vector<std::string_view> names;
+  for (const auto& [app, row] : rows) {
+    if (app != kOtherApp && !is_valid_app_id(app)) fail("\"" + std::string(app) + "\" is not an app id");
+    names.push_back(app);
+  }
+  std::sort(names.begin(), names.end(), app_before);
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  result.apps.assign(names.begin(), names.end());
+  std::vector<AppCount> numbered;
+  numbered.reserve(rows.size());
+  for (auto& [app, row] : rows) {
+    row.app = static_cast<uint32_t>(std::lower_bound(names.begin(), names.end(), app, app_before) - names.begin());
+    numbered.push_back(row);
+  }
+  add_up_app_rows(numbered, result);
+}
+
+// Adds the --by-app counts of `other` into `into`, the apps of both numbered anew.
+void merge_app_counts(Result& into, const Result& other) {
+  std::vector<std::string> names = into.apps;
+  names.insert(names.end(), other.apps.begin(), other.apps.end());
+  std::sort(names.begin(), names.end(), app_before);
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  const auto renumber = [&](const std::vector<std::string>& apps) {
+    std::vector<uint32_t> to(apps.size());
+    for (size_t i = 0; i < apps.size(); ++i) {
+      to[i] = static_cast<uint32_t>(std::lower_bound(names.begin(), names.end(), apps[i], app_before) - names.begin());
+    }
+    return to;
+  };
+  const std::vector<uint32_t> from_into = renumber(into.apps), from_other = renumber(other.apps);
+  std::vector<AppCount> rows;
+  rows.reserve(into.app_counts.size() + other.app_counts.size());
+  for (const AppCount& c : into.app_counts) rows.push_back({c.second, from_into[c.app], c.count});
+  for (const AppCount& c : other.app_counts) rows.push_back({c.second, from_other[c.app], c.count});
+  into.apps = std::move(names);
+  add_up_app_rows(rows, into);
+  into.apps_capped = into.apps_capped || other.apps_capped;
+}
+
 }  // namespace
 
 Partial parse_partial(std::string_view json) {
@@ -108,21 +198,44 @@ Partial parse_partial(std::string_view json) {
   p.options.since = optional_instant(doc, "since");
   p.options.until = optional_instant(doc, "until");
 
+  bool by_app = false;
+  if (doc["by_app"].get(by_app) == simdjson::SUCCESS && by_app) {
+    p.options.by_app = true;
+    if (doc["top"].error() != simdjson::NO_SUCH_FIELD) {
+      fail("made with --top, whose (other) hides different apps in each result: "
+           "merge results made without --top, and give --top to the merge");
+    }
+    uint64_t max_apps = 0;
+    if (doc["max_apps"].get(max_apps) == simdjson::SUCCESS) {  // its table filled up
+      p.result.apps_capped = true;
+      p.options.max_apps = max_apps;
+    }
+  }
+
   simdjson::dom::array counts;
   if (doc["counts"].get(counts) != simdjson::SUCCESS) fail("no \"counts\" array");
   const std::string column = p.options.bucketing.column();
+  const std::string row_shape = "{\"" + column + (by_app ? "\": TIME, \"app_id\": APP, \"count\": N}" : "\": TIME, \"count\": N}");
+  std::vector<std::pair<std::string_view, AppCount>> app_rows;  // with --by-app: (app id, row)
   int64_t previous = INT64_MIN;
   for (const element row : counts) {
-    std::string_view start;
+    std::string_view start, app;
     uint64_t count = 0;
-    if (row[column].get(start) != simdjson::SUCCESS || row["count"].get(count) != simdjson::SUCCESS) {
-      fail("a \"counts\" row is not {\"" + column + "\": TIME, \"count\": N}");
+    if (row[column].get(start) != simdjson::SUCCESS || row["count"].get(count) != simdjson::SUCCESS ||
+        (by_app && row["app_id"].get(app) != simdjson::SUCCESS)) {
+      fail("a \"counts\" row is not " + row_shape);
     }
     const int64_t second = instant(start, column);
-    if (second <= previous) fail("\"counts\" rows are not in ascending order");
+    if (second < previous || (second == previous && !by_app)) fail("\"counts\" rows are not in ascending order");
     previous = second;
-    if (count != 0) p.result.counts.push_back({second, count});  // rows of --fill-gaps add nothing
+    if (count == 0) continue;  // rows of --fill-gaps add nothing
+    if (by_app) {
+      app_rows.push_back({app, {second, 0, count}});
+    } else {
+      p.result.counts.push_back({second, count});
+    }
   }
+  if (by_app) take_app_rows(app_rows, p.result);
 
   object s;
   if (doc["summary"].get(s) != simdjson::SUCCESS) fail("no \"summary\" object");
@@ -160,23 +273,17 @@ void merge_into(Partial& into, const Partial& other) {
   if (a.time_field != b.time_field) differ("time field", a.time_field, b.time_field);
   if (a.since != b.since) differ("--since", describe(a.since), describe(b.since));
   if (a.until != b.until) differ("--until", describe(a.until), describe(b.until));
-
-  std::vector<SecondCount> sum;
-  sum.reserve(into.result.counts.size() + other.result.counts.size());
-  auto x = into.result.counts.begin(), xe = into.result.counts.end();
-  auto y = other.result.counts.begin(), ye = other.result.counts.end();
-  while (x != xe || y != ye) {
-    if (y == ye || (x != xe && x->second < y->second)) {
-      sum.push_back(*x++);
-    } else if (x == xe || y->second < x->second) {
-      sum.push_back(*y++);
-    } else {
-      sum.push_back({x->second, x->count + y->count});
-      ++x;
-      ++y;
-    }
+  if (a.by_app != b.by_app) {
+    fail(std::string("made ") + (b.by_app ? "with" : "without") + " --by-app, unlike the results before it: " +
+         "results cannot be added");
   }
-  into.result.counts = std::move(sum);
+
+  if (a.by_app) {
+    merge_app_counts(into.result, other.result);
+    into.options.max_apps = std::max(a.max_apps, b.max_apps);
+  } else {
+    into.result.counts = add_counts(into.result.counts, other.result.counts);
+  }
   const double elapsed = into.result.summary.elapsed_seconds;
   into.result.summary.add(other.result.summary);
   into.result.summary.elapsed_seconds = elapsed;

@@ -2,111 +2,16 @@
 #include "logagg/report.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 
 #include "logagg/rfc3339.h"
 #include "logagg/stats.h"
+#include "html_report.h"
+#include "report_rows.h"
+#include "report_text.h"
 
 namespace logagg {
 namespace {
-
-void append_number(std::string& out, uint64_t n) {
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof buf, n);
-  out.append(buf, r.ptr);
-}
-
-void append_second(std::string& out, int64_t second) {
-  char buf[kUtcSecondMaxChars];
-  out.append(buf, static_cast<size_t>(format_utc_second(second, buf)));
-}
-
-// A bucket start as the bucketing prints it: UTC "...Z", or local time with
-// its offset in a zone.
-void append_start(std::string& out, const Bucketing& bucketing, int64_t start) {
-  char buf[kBucketStartMaxChars];
-  out.append(buf, static_cast<size_t>(bucketing.format_start(start, buf)));
-}
-
-void append_padded(std::string& out, std::string_view text, size_t width, bool right) {
-  const size_t pad = width > text.size() ? width - text.size() : 0;
-  if (right) out.append(pad, ' ');
-  out.append(text);
-  if (!right) out.append(pad, ' ');
-}
-
-// A JSON string literal for arbitrary bytes from the command line.
-void append_json_string(std::string& out, std::string_view s) {
-  out.push_back('"');
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (u < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", u);
-      out.append(buf);
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back('"');
-}
-
-// total / n rounded half up to 3 decimals ("1120.333"), in integers, so the
-// printed mean is exact to the digits shown. n > 0.
-std::string ratio_text(uint64_t total, uint64_t n) {
-  uint64_t whole = total / n;
-  // remainder < n, and n (buckets) is far below 2^64 / 2000.
-  uint64_t thousandths = (total % n * 2000 + n) / (2 * n);
-  if (thousandths == 1000) {
-    ++whole;
-    thousandths = 0;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%llu.%03llu", static_cast<unsigned long long>(whole),
-                static_cast<unsigned long long>(thousandths));
-  return buf;
-}
-
-// The report's rows: the per-second counts summed into the options' buckets
-// (the counts themselves, not a copy, for one-second buckets), walked with the
-// empty buckets between them as zero rows when gaps are filled. The zero rows
-// are generated while walking, so filling a gap of years stores nothing.
-class Rows {
- public:
-  Rows(const Result& result, const Options& options)
-      : bucketing_(options.bucketing), fill_gaps_(options.fill_gaps), buckets_(&result.counts) {
-    if (bucketing_ != Bucketing{}) {
-      owned_ = rebucket(result.counts, bucketing_);
-      buckets_ = &owned_;
-    }
-  }
-  const std::vector<SecondCount>& buckets() const { return *buckets_; }
-  const Bucketing& bucketing() const { return bucketing_; }
-
-  // Calls emit(bucket_start, count) for every row, ascending.
-  template <typename Emit>
-  void for_each(Emit&& emit) const {
-    const std::vector<SecondCount>& b = *buckets_;
-    for (size_t i = 0; i < b.size(); ++i) {
-      if (fill_gaps_ && i > 0) {
-        for (int64_t start = bucketing_.next(b[i - 1].second); start < b[i].second; start = bucketing_.next(start)) {
-          emit(start, uint64_t{0});
-        }
-      }
-      emit(b[i].second, b[i].count);
-    }
-  }
-
- private:
-  Bucketing bucketing_;
-  bool fill_gaps_;
-  const std::vector<SecondCount>* buckets_;
-  std::vector<SecondCount> owned_;
-};
 
 // Accumulates report text and hands it to the sink in chunks, so a report of
 // millions of rows never sits in memory whole. A sink that throws is not
@@ -129,45 +34,66 @@ class Output {
   std::string buf_;
 };
 
-void write_csv(const Rows& rows, Output& o) {
+void write_csv(const ReportRows& rows, Output& o) {
   std::string& out = o.text();
-  out.append(rows.bucketing().column()).append(",count\n");
-  rows.for_each([&](int64_t start, uint64_t count) {
+  out.append(rows.bucketing().column()).append(rows.by_app() ? ",app_id,count\n" : ",count\n");
+  rows.for_each([&](int64_t start, std::string_view app, uint64_t count) {
     append_start(out, rows.bucketing(), start);
     out.push_back(',');
+    if (rows.by_app()) out.append(app).push_back(',');
     append_number(out, count);
     out.push_back('\n');
     o.row_done();
   });
 }
 
-void write_table(const Result& r, const Rows& rows, Output& o) {
+void write_table(const Result& r, const ReportRows& rows, Output& o) {
   const std::string total = std::to_string(r.summary.counted);
   const size_t count_width = std::max<size_t>(total.size(), 5);
   // "YYYY-MM-DDThh:mm:ssZ", or "YYYY-MM-DDThh:mm:ss+hh:mm" in a zone
   const size_t second_width = rows.bucketing().zone() != nullptr ? 25 : 20;
+  size_t app_width = 0;  // no app column without --by-app
+  if (rows.by_app()) {
+    app_width = std::string_view("app_id").size();
+    for (const std::string& app : rows.apps()) app_width = std::max(app_width, app.size());
+  }
   std::string& out = o.text();
   append_padded(out, rows.bucketing().column(), second_width, false);
   out.append("  ");
+  if (rows.by_app()) {
+    append_padded(out, "app_id", app_width, false);
+    out.append("  ");
+  }
   append_padded(out, "count", count_width, true);
   out.push_back('\n');
-  rows.for_each([&](int64_t start, uint64_t count) {
+  rows.for_each([&](int64_t start, std::string_view app, uint64_t count) {
     char buf[kBucketStartMaxChars];
     const auto len = static_cast<size_t>(rows.bucketing().format_start(start, buf));
     append_padded(out, std::string_view(buf, len), second_width, false);
     out.append("  ");
+    if (rows.by_app()) {
+      append_padded(out, app, app_width, false);
+      out.append("  ");
+    }
     append_padded(out, std::to_string(count), count_width, true);
     out.push_back('\n');
     o.row_done();
   });
-  append_padded(out, "total", second_width, false);
+  append_padded(out, "total", second_width + (rows.by_app() ? app_width + 2 : 0), false);
   out.append("  ");
   append_padded(out, total, count_width, true);
   out.push_back('\n');
 }
 
+// The apps the statistics rank, with their lines: the --top N, or 10.
+std::vector<AppTotal> ranked_apps(const Result& r, const Options& options) {
+  return top_apps(r.apps, r.app_counts, options.top != 0 ? options.top : 10);
+}
+
 // The "stats" object of the json document; null where an empty series has no value.
-void append_json_stats(std::string& out, const BucketStats& st, const Bucketing& bucketing) {
+void append_json_stats(std::string& out, const Result& r, const ReportRows& rows, const Options& options) {
+  const BucketStats st = compute_stats(rows.buckets(), rows.bucketing());
+  const Bucketing& bucketing = rows.bucketing();
   const bool any = st.buckets > 0;
   const auto field = [&](const char* key, auto&& append_value, bool last = false) {
     out.append("    \"").append(key).append("\": ");
@@ -203,11 +129,22 @@ void append_json_stats(std::string& out, const BucketStats& st, const Bucketing&
   field("median", [&] { append_number(out, st.median); });
   field("p95", [&] { append_number(out, st.p95); });
   field("p99", [&] { append_number(out, st.p99); });
-  field("max", [&] { append_number(out, st.max); }, true);
+  field("max", [&] { append_number(out, st.max); }, !rows.by_app());
+  if (rows.by_app()) {
+    out.append("    \"top_apps\": [");
+    const std::vector<AppTotal> top = ranked_apps(r, options);
+    for (size_t i = 0; i < top.size(); ++i) {
+      out.append(i == 0 ? "\n      {\"app_id\": \"" : ",\n      {\"app_id\": \"");
+      out.append(r.apps[top[i].app]).append("\", \"count\": ");
+      append_number(out, top[i].count);
+      out.append(", \"percent\": ").append(ratio_text(top[i].count * 100, st.total)).push_back('}');
+    }
+    out.append(top.empty() ? "]\n" : "\n    ]\n");
+  }
   out.append("  }\n");
 }
 
-void write_json(const Result& r, const Rows& rows, const Options& options, Output& o) {
+void write_json(const Result& r, const ReportRows& rows, const Options& options, Output& o) {
   const Summary& s = r.summary;
   std::string& out = o.text();
   out.append("{\n  \"logagg\": 1,\n  \"bucket\": \"").append(rows.bucketing().name()).append("\",\n  \"app_field\": ");
@@ -217,6 +154,17 @@ void write_json(const Result& r, const Rows& rows, const Options& options, Outpu
   if (const TimeZone* zone = rows.bucketing().zone()) {  // only with --tz, so merges can refuse others
     out.append(",\n  \"tz\": ");
     append_json_string(out, time_zone_name(*zone));
+  }
+  if (rows.by_app()) {  // only with --by-app, so merges can refuse others
+    out.append(",\n  \"by_app\": true");
+    if (options.top != 0) {
+      out.append(",\n  \"top\": ");
+      append_number(out, options.top);
+    }
+    if (r.apps_capped) {
+      out.append(",\n  \"max_apps\": ");
+      append_number(out, options.max_apps);
+    }
   }
   // Only with --since / --until: the range, so merges can refuse others.
   for (const auto& [key, bound] : {std::pair{"since", options.since}, std::pair{"until", options.until}}) {
@@ -228,11 +176,12 @@ void write_json(const Result& r, const Rows& rows, const Options& options, Outpu
   out.append(",\n  \"counts\": [");
   const std::string row_start = "\n    {\"" + rows.bucketing().column() + "\": \"";
   bool first = true;
-  rows.for_each([&](int64_t start, uint64_t count) {
+  rows.for_each([&](int64_t start, std::string_view app, uint64_t count) {
     if (!first) out.push_back(',');
     first = false;
     out.append(row_start);
     append_start(out, rows.bucketing(), start);
+    if (rows.by_app()) out.append("\", \"app_id\": \"").append(app);
     out.append("\", \"count\": ");
     append_number(out, count);
     out.push_back('}');
@@ -261,7 +210,7 @@ void write_json(const Result& r, const Rows& rows, const Options& options, Outpu
     append_number(out, s.rejected[i]);
   }
   out.append("\n    }\n  },\n");
-  append_json_stats(out, compute_stats(rows.buckets(), rows.bucketing()), rows.bucketing());
+  append_json_stats(out, r, rows, options);
   out.append("}\n");
 }
 
@@ -269,7 +218,8 @@ void write_json(const Result& r, const Rows& rows, const Options& options, Outpu
 }  // namespace
 
 void write_report(const Result& result, const Options& options, Format format, const ReportSink& sink) {
-  const Rows rows(result, options);
+  if (format == Format::kHtml) return write_html_report(make_html_report(result, options), sink);
+  const ReportRows rows(result, options);
   Output out(sink);
   switch (format) {
     case Format::kCsv:
@@ -281,6 +231,8 @@ void write_report(const Result& result, const Options& options, Format format, c
     case Format::kTable:
       write_table(result, rows, out);
       break;
+    case Format::kHtml:
+      break;  // above
   }
   out.flush();
 }
@@ -329,7 +281,7 @@ std::string format_summary(const Summary& s) {
 }
 
 std::string format_stats(const Result& result, const Options& options) {
-  const Rows rows(result, options);
+  const ReportRows rows(result, options);
   const BucketStats st = compute_stats(rows.buckets(), rows.bucketing());
   std::string out = "logagg: stats per " + rows.bucketing().name();
   if (st.buckets == 0) return out + ": no counted lines\n";
@@ -359,6 +311,17 @@ std::string format_stats(const Result& result, const Options& options) {
   row("p95", std::to_string(st.p95));
   row("p99", std::to_string(st.p99));
   row("max", std::to_string(st.max));
+  if (options.by_app) {
+    const std::vector<AppTotal> top = ranked_apps(result, options);
+    out.append("  top apps by lines:\n");
+    for (const AppTotal& t : top) {
+      out.append("    ");
+      append_padded(out, result.apps[t.app], 26, false);
+      append_padded(out, std::to_string(t.count), 13, true);
+      append_padded(out, ratio_text(t.count * 100, st.total) + "%", 10, true);
+      out.push_back('\n');
+    }
+  }
   return out;
 }
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "logagg/aggregate.h"
+
 namespace logagg {
 
 uint64_t nearest_rank_percentile(const std::vector<uint64_t>& sorted_nonzero, uint64_t zeros, unsigned p) {
@@ -33,6 +35,21 @@ BucketStats compute_stats(const std::vector<SecondCount>& buckets, const Bucketi
   s.p95 = nearest_rank_percentile(sorted, s.empty, 95);
   s.p99 = nearest_rank_percentile(sorted, s.empty, 99);
   return s;
+}
+
+std::vector<AppTotal> top_apps(const std::vector<std::string>& apps, const std::vector<AppCount>& counts,
+                               size_t n) {
+  std::vector<AppTotal> totals(apps.size());
+  for (uint32_t i = 0; i < totals.size(); ++i) totals[i].app = i;
+  for (const AppCount& c : counts) totals[c.app].count += c.count;
+  std::erase_if(totals, [&](const AppTotal& t) { return t.count == 0 || apps[t.app] == kOtherApp; });
+  const auto busier = [&](const AppTotal& a, const AppTotal& b) {
+    return a.count != b.count ? a.count > b.count : apps[a.app] < apps[b.app];
+  };
+  if (n == 0 || n > totals.size()) n = totals.size();
+  std::partial_sort(totals.begin(), totals.begin() + static_cast<ptrdiff_t>(n), totals.end(), busier);
+  totals.resize(n);
+  return totals;
 }
 
 }  // namespace logagg

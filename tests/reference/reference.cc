@@ -410,7 +410,7 @@ std::optional<int64_t> rfc3339_second(std::string_view text) {
 }
 
 logagg::LineVerdict classify(std::string_view line, const std::string& app_field,
-                             const std::string& time_field, size_t max_line_bytes) {
+                             const std::string& time_field, size_t max_line_bytes, std::string* app_out) {
   using logagg::LineVerdict;
   using logagg::Reason;
   // A blank line is blank at any length; the limit applies to the others.
@@ -431,6 +431,7 @@ logagg::LineVerdict classify(std::string_view line, const std::string& app_field
   if (time.error) return LineVerdict::rejected(*time.error);
   const std::optional<int64_t> second = rfc3339_second(time.value);
   if (!second) return LineVerdict::rejected(Reason::kBadTime);
+  if (app_out != nullptr) *app_out = app.value;
   return LineVerdict::counted(*second);
 }
 
@@ -451,13 +452,15 @@ std::vector<std::string_view> split_lines(std::string_view data) {
 Aggregate aggregate_buffer(std::string_view data, const std::string& app_field,
                            const std::string& time_field, size_t max_line_bytes) {
   Aggregate result;
+  std::string app;
   for (std::string_view line : split_lines(data)) {
-    const logagg::LineVerdict v = classify(line, app_field, time_field, max_line_bytes);
+    const logagg::LineVerdict v = classify(line, app_field, time_field, max_line_bytes, &app);
     ++result.lines;
     switch (v.status) {
       case logagg::LineStatus::kCounted:
         ++result.counted;
         ++result.counts[v.second];
+        ++result.app_counts[{v.second, app}];
         break;
       case logagg::LineStatus::kBlank:
         ++result.blank;

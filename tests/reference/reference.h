@@ -54,9 +54,11 @@ std::optional<JsonDocument> parse_json(std::string_view text);
 std::optional<int64_t> rfc3339_second(std::string_view text);
 
 // The verdict for one line (without its LF and final CR), per the rules in
-// logagg/line_parser.h.
+// logagg/line_parser.h. The verdict's app is left empty; a counted line's
+// app id goes to `app` if given.
 logagg::LineVerdict classify(std::string_view line, const std::string& app_field,
-                             const std::string& time_field, size_t max_line_bytes);
+                             const std::string& time_field, size_t max_line_bytes,
+                             std::string* app = nullptr);
 
 // The lines of a file: a leading UTF-8 BOM is skipped, lines end at LF, one CR
 // before the LF is dropped, and a last line without LF still counts.
@@ -64,6 +66,7 @@ std::vector<std::string_view> split_lines(std::string_view data);
 
 struct Aggregate {
   std::map<int64_t, uint64_t> counts;  // second -> lines counted in it
+  std::map<std::pair<int64_t, std::string>, uint64_t> app_counts;  // (second, app id) -> lines
   uint64_t lines = 0;
   uint64_t counted = 0;
   uint64_t blank = 0;

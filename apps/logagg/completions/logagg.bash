@@ -8,7 +8,7 @@ _logagg() {
 
   case $prev in
     --format)
-      COMPREPLY=($(compgen -W "table csv json" -- "$cur"))
+      COMPREPLY=($(compgen -W "table csv json html" -- "$cur"))
       return;;
     --bucket)
       COMPREPLY=($(compgen -W "1s 5s 10s 15s 30s 1m 5m 10m 15m 30m 1h 2h 3h 6h 12h 1d" -- "$cur"))
@@ -26,7 +26,7 @@ _logagg() {
       COMPREPLY=($(compgen -W "UTC local $zones" -- "$cur"))
       return;;
     --threads | --show-rejects | --app-field | --time-field | --max-size | --lines | --pattern | \
-    --since | --until | --include | --exclude | --range)
+    --since | --until | --include | --exclude | --range | --top | --max-apps)
       COMPREPLY=()  # a value the user types
       return;;
   esac
@@ -36,9 +36,10 @@ _logagg() {
     if [[ $command == split ]]; then
       options="--max-size --lines --allow-long-lines --pattern --force --threads -q --quiet -h --help"
     elif [[ $command == merge ]]; then
-      options="--format --fill-gaps --stats -h --help"
+      options="--format --fill-gaps --stats --plot --top -h --help"
     else
-      options="--format --per-second --per-minute --per-hour --per-day --bucket --tz --fill-gaps --stats --since
+      options="--format --per-second --per-minute --per-hour --per-day --bucket --tz --fill-gaps --stats --plot
+               --by-app --top --max-apps --since
                --until --include --exclude --range --threads --app-field --time-field --show-rejects -q --quiet
                -h --help --version"
     fi

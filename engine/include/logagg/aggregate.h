@@ -53,8 +53,18 @@ struct RejectSample {
   Reason reason;
 };
 
+// The name the lines of apps not told apart are counted under (app ids are
+// alphanumeric, so no app has it).
+inline constexpr std::string_view kOtherApp = "(other)";
+
 struct Result {
   std::vector<SecondCount> counts;  // ascending by second, only seconds with count > 0
+  // With Options::by_app: the app ids, ascending (bytewise), then kOtherApp
+  // if any line was counted as that; and the counts per (second, app index),
+  // ascending by second then index, only counts > 0. They sum to `counts`.
+  std::vector<std::string> apps;
+  std::vector<AppCount> app_counts;
+  bool apps_capped = false;  // more than Options::max_apps ids: some counted as kOtherApp
   Summary summary;
   std::vector<InputError> errors;     // in input order
   std::vector<RejectSample> rejects;  // the first Options::max_reject_samples, in input order

@@ -40,10 +40,15 @@ struct LineVerdict {
   LineStatus status;
   Reason reason;   // meaningful only when status == kRejected
   int64_t second;  // meaningful only when status == kCounted: UTC seconds since the epoch
+  // Meaningful only when status == kCounted: the app id (unescaped). It points
+  // into the line or the parser's buffers: valid until the parser's next line.
+  std::string_view app;
 
-  static constexpr LineVerdict counted(int64_t s) { return {LineStatus::kCounted, Reason{}, s}; }
-  static constexpr LineVerdict blank() { return {LineStatus::kBlank, Reason{}, 0}; }
-  static constexpr LineVerdict rejected(Reason r) { return {LineStatus::kRejected, r, 0}; }
+  static constexpr LineVerdict counted(int64_t s, std::string_view app = {}) {
+    return {LineStatus::kCounted, Reason{}, s, app};
+  }
+  static constexpr LineVerdict blank() { return {LineStatus::kBlank, Reason{}, 0, {}}; }
+  static constexpr LineVerdict rejected(Reason r) { return {LineStatus::kRejected, r, 0, {}}; }
 };
 
 using ReasonCounts = std::array<uint64_t, kReasonCount>;

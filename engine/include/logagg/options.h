@@ -38,8 +38,14 @@ struct Options {
     uint64_t begin = 0, end = 0;
   };
   std::optional<ByteRange> range;
+  // Also count per app id (Result::apps, Result::app_counts). At most
+  // `max_apps` distinct ids are told apart, which bounds memory; the lines of
+  // ids met after that are counted as "(other)" (Result::apps_capped).
+  bool by_app = false;
+  size_t max_apps = 100000;
   Bucketing bucketing;                  // report rows per bucket; default one second
   bool fill_gaps = false;               // report zero rows for empty buckets between the first and last
+  size_t top = 0;  // with by_app: report the `top` apps with most lines, the rest as "(other)"; 0: all
 };
 
 }  // namespace logagg

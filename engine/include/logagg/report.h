@@ -19,7 +19,7 @@
 
 namespace logagg {
 
-enum class Format { kTable, kCsv, kJson };
+enum class Format { kTable, kCsv, kJson, kHtml };
 
 // Rows are buckets with at least one counted line, ascending by start, written
 // as "YYYY-MM-DDThh:mm:ssZ"; with Options::fill_gaps also every empty bucket

@@ -12,10 +12,13 @@
 // the p-th percentile is the one at rank ceil(p/100 * N) (1-based, at least
 // 1), always a count that some bucket has; the median is the 50th percentile.
 //
+// With --by-app, top_apps ranks the apps by their lines over the whole run.
+//
 // Pure and thread-safe; fails only by std::bad_alloc.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "logagg/buckets.h"
@@ -45,6 +48,16 @@ BucketStats compute_stats(const std::vector<SecondCount>& buckets, const Bucketi
 
 // The nearest-rank p-th percentile (0 < p <= 100) of a series made of `zeros`
 // zero counts and the counts in `sorted_nonzero` (ascending).
+// An app and its lines over the whole run.
+struct AppTotal {
+  uint32_t app;  // index into the apps given
+  uint64_t count;
+};
+
+// The `n` apps with most lines (all, if n == 0) in `counts` (indexes into
+// `apps`), busiest first, ties in name order; kOtherApp is never ranked.
+std::vector<AppTotal> top_apps(const std::vector<std::string>& apps, const std::vector<AppCount>& counts, size_t n);
+
 uint64_t nearest_rank_percentile(const std::vector<uint64_t>& sorted_nonzero, uint64_t zeros, unsigned p);
 
 }  // namespace logagg

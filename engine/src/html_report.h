@@ -1,0 +1,58 @@
+// The --format html page: one self-contained HTML file (the charting library
+// and its style sheet inlined, no network needed to open it) with an
+// interactive time-series chart of the report's buckets (zoom by dragging,
+// hover shows the bucket and its count), the summary statistics and the line
+// accounting. report.cc fills an HtmlReport from a Result; this file only
+// draws it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "logagg/report.h"
+
+namespace logagg {
+
+struct HtmlSeries {
+  std::string name;              // "requests", or an app id, or "(other)"
+  std::vector<uint64_t> values;  // one per HtmlReport::starts
+};
+
+struct HtmlReport {
+  std::string title;        // e.g. "logagg: requests per second"
+  std::string bucket_name;  // Bucketing::name(): "second", "5m", ...
+  std::string time_zone;    // IANA zone the buckets are shown in ("UTC" by default)
+  // Bucket starts (UTC seconds since the epoch), ascending: every bucket from
+  // the first non-empty one to the last, empty ones included.
+  std::vector<int64_t> starts;
+  // The lines of the chart, each as long as `starts`. One series ("requests")
+  // without --by-app; with it, one per app shown and "(other)" last, drawn
+  // stacked so the top edge is the total.
+  std::vector<HtmlSeries> series;
+  bool stacked = false;
+  // Label and value rows shown beside the chart, in order: the statistics
+  // ("peak", "2023-11-14T22:13:20Z: 42"), then the accounting ("counted", ...).
+  std::vector<std::pair<std::string, std::string>> stats;
+  std::vector<std::pair<std::string, std::string>> accounting;
+  // Sentences shown above the chart, e.g. why apps were folded into (other).
+  std::vector<std::string> notes;
+};
+
+// Writes the page through `sink` in chunks (the data of a million points is
+// never one string).
+void write_html_report(const HtmlReport& report, const ReportSink& sink);
+
+}  // namespace logagg
+
+namespace logagg {
+
+// The page's content for a result (html_data.cc): the report's buckets with
+// gaps as zeros, at most kMaxHtmlPoints of them (more are binned: each point
+// then sums the same number of buckets, and a note says so); with --by-app,
+// the --top N apps (10 without --top) and "(other)", stacked.
+inline constexpr uint64_t kMaxHtmlPoints = 200000;
+HtmlReport make_html_report(const Result& result, const Options& options);
+
+}  // namespace logagg

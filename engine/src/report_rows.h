@@ -1,0 +1,83 @@
+// The rows of a report: the per-second counts summed into the options'
+// buckets, and with --by-app per bucket and app, the apps cut to the --top N
+// busiest (the rest summed as "(other)"). Walking them yields the empty
+// buckets between as zero rows when gaps are filled; those are generated
+// while walking, never stored, so filling a gap of years costs no memory.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "logagg/aggregate.h"
+#include "logagg/options.h"
+
+namespace logagg {
+
+class ReportRows {
+ public:
+  ReportRows(const Result& result, const Options& options);
+
+  const Bucketing& bucketing() const { return bucketing_; }
+  // Totals per bucket (all apps): ascending by start, non-empty buckets only.
+  const std::vector<SecondCount>& buckets() const { return *buckets_; }
+
+  bool by_app() const { return by_app_; }
+  // With --by-app: the apps shown, in name order, then "(other)" if it has
+  // lines; and the rows per (bucket start, index into apps()), ascending.
+  const std::vector<std::string>& apps() const { return apps_; }
+  const std::vector<AppCount>& app_buckets() const { return app_buckets_; }
+
+  // Calls emit(bucket_start, app, count) for every row, ascending by start
+  // then app; `app` is empty without --by-app. With gaps filled, every bucket
+  // from the first to the last has a row (with --by-app: a row per app shown).
+  template <typename Emit>
+  void for_each(Emit&& emit) const {
+    by_app_ ? for_each_app(emit) : for_each_total(emit);
+  }
+
+ private:
+  template <typename Emit>
+  void for_each_total(Emit& emit) const {
+    const std::vector<SecondCount>& b = *buckets_;
+    for (size_t i = 0; i < b.size(); ++i) {
+      if (fill_gaps_ && i > 0) {
+        for (int64_t start = bucketing_.next(b[i - 1].second); start < b[i].second; start = bucketing_.next(start)) {
+          emit(start, std::string_view(), uint64_t{0});
+        }
+      }
+      emit(b[i].second, std::string_view(), b[i].count);
+    }
+  }
+
+  template <typename Emit>
+  void for_each_app(Emit& emit) const {
+    if (!fill_gaps_) {
+      for (const AppCount& c : app_buckets_) emit(c.second, std::string_view(apps_[c.app]), c.count);
+      return;
+    }
+    const std::vector<SecondCount>& b = *buckets_;
+    size_t row = 0;
+    for (size_t i = 0; i < b.size(); ++i) {
+      const int64_t from = i == 0 ? b[i].second : bucketing_.next(b[i - 1].second);
+      for (int64_t start = from; start <= b[i].second; start = bucketing_.next(start)) {
+        for (uint32_t app = 0; app < apps_.size(); ++app) {
+          const bool has = row < app_buckets_.size() && app_buckets_[row].second == start &&
+                           app_buckets_[row].app == app;
+          emit(start, std::string_view(apps_[app]), has ? app_buckets_[row++].count : uint64_t{0});
+        }
+      }
+    }
+  }
+
+  Bucketing bucketing_;
+  bool fill_gaps_;
+  bool by_app_;
+  const std::vector<SecondCount>* buckets_;  // result.counts itself for one-second buckets
+  std::vector<SecondCount> owned_;
+  std::vector<std::string> apps_;
+  std::vector<AppCount> app_buckets_;
+};
+
+}  // namespace logagg
