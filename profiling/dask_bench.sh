@@ -3,7 +3,11 @@
 # apps/logagg-dask on a 2-worker Dask LocalCluster (2 processes, 1 thread each)
 # on this machine, for several task sizes.
 #
-#   profiling/dask_bench.sh [--runs N] [--sizes "16M 64M 256M 1G"] [--build DIR]
+#   profiling/dask_bench.sh [--runs N] [--sizes "16M 64M 256M 1G"] [--scale N] [--build DIR]
+#
+# --scale N counts a folder N times as large: N hard links to each file of the
+# 1 GiB folder (profiling/data/dask-Ng/), read from the same page cache, to
+# show how the fixed start-up cost of the driver shrinks relative to the work.
 #
 # The folder, profiling/data/dask-1g/, is 16 files of 64 MiB cut from
 # profiling/data/corpus-1g.log (generated as in bench.sh if missing). Every command runs once to warm up
@@ -20,14 +24,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 runs=5
+scale=1
 sizes="16M 64M 256M 1G"
 build=build/release
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs=$2; shift;;
     --sizes) sizes=$2; shift;;
+    --scale) scale=$2; shift;;
     --build) build=$2; shift;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0;;
     *) echo "dask_bench.sh: unknown argument $1" >&2; exit 2;;
   esac
   shift
@@ -48,7 +54,18 @@ if [ ! -d "$folder" ]; then
   split -C 64M -d -a 3 --additional-suffix=.log "$corpus" "$folder.tmp/access-"
   mv "$folder.tmp" "$folder"
 fi
-bytes=$(du -sb "$folder" | cut -f1)
+if [ "$scale" -gt 1 ]; then
+  scaled=profiling/data/dask-${scale}g
+  if [ ! -d "$scaled" ]; then
+    mkdir -p "$scaled.tmp"
+    for i in $(seq "$scale"); do
+      for f in "$folder"/*.log; do ln "$f" "$scaled.tmp/$i-$(basename "$f")"; done
+    done
+    mv "$scaled.tmp" "$scaled"
+  fi
+  folder=$scaled
+fi
+bytes=$(du -sbl "$folder" | cut -f1)
 out=$(mktemp -d)
 cluster_pid=
 trap '[ -z "$cluster_pid" ] || { kill "$cluster_pid" 2>/dev/null; wait "$cluster_pid"; }; rm -rf "$out"' EXIT
@@ -129,7 +146,7 @@ done
 single=$(median <"$out/single.t")
 single_cpu=$(median <"$out/single.c")
 default=$(sed -n 's/^DEFAULT_PIECE_SIZE = "\([^"]*\)".*/\1/p' apps/logagg-dask/logagg_dask.py)
-echo "1 GiB folder ($bytes bytes, 16 files), $(nproc) cores, medians of $runs rounds," \
+echo "$scale GiB folder ($bytes bytes, $(ls "$folder" | wc -l) files), $(nproc) cores, medians of $runs rounds," \
   "load average $load_before before, $(cut -d' ' -f1 /proc/loadavg) after"
 echo
 echo "| command | task size | tasks | end to end, s | vs logagg | map+reduce, s | vs logagg | CPU, s | vs logagg |"

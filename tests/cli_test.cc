@@ -221,6 +221,37 @@ TEST_F(Files, FillGapsAddsZeroRowsOnlyBetweenFirstAndLast) {
   EXPECT_EQ(logagg({"--format", "csv", "--fill-gaps", "-"}).out, "second,count\n");
 }
 
+TEST_F(Files, PlotDrawsTheSeriesAsWideAsColumnsSay) {
+  std::string log;
+  for (int minute = 0; minute < 120; ++minute) {  // two hours, busier each minute
+    for (int i = 0; i <= minute / 10; ++i) {
+      char ts[32];
+      std::snprintf(ts, sizeof ts, "2023-11-14T%02d:%02d:00Z", 10 + minute / 60, minute % 60);
+      log += line("A", ts);
+    }
+  }
+  const std::string a = write("a.log", log);
+  const auto plot = [&](const std::string& columns) {
+    return testing::run_process({"/usr/bin/env", "COLUMNS=" + columns, kBin, "--plot", "--per-minute", "-q", a});
+  };
+  const ProcessResult narrow = plot("60");
+  ASSERT_EQ(narrow.exit_code, 0) << narrow.err;
+  EXPECT_EQ(narrow.out.rfind("requests per minute, from 2023-11-14T10:00:00Z\n", 0), 0) << narrow.out;
+  // 120 minutes in 60 columns, less the count axis: 2m bins would need 60 columns, so 5m.
+  EXPECT_NE(narrow.out.find("1 column = 5m (5 buckets of 1m)"), std::string::npos) << narrow.out;
+  EXPECT_NE(narrow.out.find("█"), std::string::npos);
+  EXPECT_EQ(narrow.err, "");
+  for (size_t at = 0; at < narrow.out.size();) {
+    const size_t end = narrow.out.find('\n', at);
+    size_t chars = 0;  // UTF-8 code points
+    for (size_t i = at; i < end; ++i) chars += (static_cast<unsigned char>(narrow.out[i]) & 0xC0) != 0x80;
+    EXPECT_LE(chars, 60u) << narrow.out.substr(at, end - at);
+    at = end + 1;
+  }
+  const ProcessResult wide = plot("200");
+  EXPECT_NE(wide.out.find("1 column = 1 bucket"), std::string::npos) << wide.out;
+}
+
 TEST_F(Files, FillGapsOverMillenniaStreamsAndStopsWhenTheReaderGoes) {
   // ~3.2e11 rows per second: never finishes, so the closed pipe and the full
   // disk must stop it at once; 90 days of rows (7.8 M, 170 MB of csv) keep

@@ -95,7 +95,7 @@ class DaskTest(unittest.TestCase):
         self.assertFalse(any("x.log" in row[2] for row in rows), "hidden folder read")
 
     def test_every_format_is_byte_identical(self):
-        for fmt in ("csv", "json", "table"):
+        for fmt in ("csv", "json", "table", "html"):
             with self.subTest(fmt=fmt):
                 self.assert_same("--format", fmt, self.logs)
 
@@ -105,7 +105,10 @@ class DaskTest(unittest.TestCase):
                      ["--since", "2023-11-14T22:14:00Z", "--until", "2023-11-15T01:00:30Z", "--format", "json"],
                      ["--include", "*.gz", "--include", "big.log", "--format", "csv"],
                      ["--exclude", "sub/*", "--per-hour", "--format", "json"],
-                     ["--app-field", "service", "--time-field", "time", "--format", "json"]):
+                     ["--app-field", "service", "--time-field", "time", "--format", "json"],
+                     ["--by-app", "--per-minute", "--format", "csv"], ["--top", "3", "--stats", "--format", "json"],
+                     ["--by-app", "--max-apps", "100000", "--per-hour", "--format", "json"],
+                     ["--per-minute", "--plot"]):
             with self.subTest(args=args):
                 self.assert_same(*args, self.logs)
         self.assert_same("--format", "csv", big, gz)  # files named one by one
@@ -165,6 +168,22 @@ class DaskTest(unittest.TestCase):
         self.assertTrue(os.path.exists(marker), "the piece never failed")
         self.assertEqual(got.returncode, 0, got.stderr.decode())
         self.assertEqual(got.stdout, want.stdout)
+
+    def test_results_are_merged_on_the_cluster_while_pieces_run(self):
+        # A logagg that notes each merge of several results: with --fan-in 2 and many pieces, some
+        # merges must run on the workers (not only the final one here), and the sum stays exact.
+        fake, log = os.path.join(self.tmp, "counting-logagg"), os.path.join(self.tmp, "merges.log")
+        with open(fake, "w") as f:
+            f.write(f'#!/bin/sh\n[ "$1" = merge ] && echo "$2 $3" >> {log}\nexec {LOGAGG} "$@"\n')
+        os.chmod(fake, 0o755)
+        want = self.logagg("--format", "csv", self.logs)
+        got = self.dask("--fan-in", "2", "--piece-size", "64K", "--format", "csv", self.logs, logagg=fake)
+        self.assertEqual(got.returncode, 0, got.stderr.decode())
+        self.assertEqual(got.stdout, want.stdout)
+        with open(log) as f:
+            merges = f.read().splitlines()
+        self.assertGreater(sum(m == "--format json" for m in merges), 0, "no merge ran on the cluster")
+        self.assertEqual(merges[-1], "--format csv", "the final merge, here, prints the asked format")
 
     def test_usage_errors_exit_2(self):
         self.assertEqual(self.dask("--bucket", "7s", self.logs).returncode, 2)

@@ -13,9 +13,10 @@ this machine, which plans) must see the inputs at the same paths.
   map    one Dask task per piece runs `logagg --format json [--range S:E] ...`
          on a worker (retried by Dask on failure).
   reduce partial results are merged in groups with `logagg merge --format json`
-         on the workers as they arrive (a tree), and the last one is printed
-         here by `logagg merge --format FORMAT`, byte-identical to one logagg
-         run over the same inputs.
+         on the workers as they arrive, while pieces are still being counted
+         (a tree); what is left at the end is merged and printed here by
+         `logagg merge --format FORMAT`, byte-identical to one logagg run over
+         the same inputs.
 
 A piece that fails for good is named on stderr (`logagg-dask: PATH [START:END]:
 reason`); what it did count (logagg still prints a result when an input is
@@ -28,9 +29,11 @@ import sys
 
 # Debian's python3-distributed is installed for the system interpreter; when
 # started by another python3 (pyenv, a venv) without it, use the system one.
-try:
-    import distributed  # noqa: F401
-except ImportError:
+# Only looked up here: importing it takes about half a second, which main()
+# overlaps with checking the options.
+import importlib.util  # noqa: E402
+
+if importlib.util.find_spec("distributed") is None:
     if os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3") and os.path.exists(
             "/usr/bin/python3") and not os.environ.get("LOGAGG_DASK_REEXEC"):
         os.environ["LOGAGG_DASK_REEXEC"] = "1"
@@ -83,13 +86,17 @@ def parse_args(argv):
     p.add_argument("paths", nargs="+", metavar="PATH",
                    help="files, folders (read recursively) or globs, at the same path on every worker")
     g = p.add_argument_group("as in logagg")
-    g.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output, default table")
+    g.add_argument("--format", choices=("table", "csv", "json", "html"), default="table", help="output, default table")
     for unit in ("second", "minute", "hour", "day"):
         g.add_argument(f"--per-{unit}", action="store_true", help=argparse.SUPPRESS if unit == "second" else
                        f"rows per {unit}")
     g.add_argument("--bucket", metavar="DURATION", help="rows per DURATION (5s, 15m, 1h, 1d)")
     g.add_argument("--fill-gaps", action="store_true", help="rows of 0 for empty buckets")
     g.add_argument("--stats", action="store_true", help="total, peak, mean, percentiles to stderr")
+    g.add_argument("--plot", action="store_true", help="a chart instead of rows")
+    g.add_argument("--by-app", action="store_true", help="rows per bucket and app id")
+    g.add_argument("--top", type=positive_int, metavar="N", help="only the N busiest apps (implies --by-app)")
+    g.add_argument("--max-apps", type=positive_int, metavar="N", help="app ids told apart per piece")
     g.add_argument("--since", metavar="TIME", help="count lines from TIME (RFC 3339) on")
     g.add_argument("--until", metavar="TIME", help="count lines before TIME")
     g.add_argument("--include", metavar="GLOB", action="append", default=[], help="only folder files matching GLOB")
@@ -117,6 +124,8 @@ def parse_args(argv):
     a = p.parse_args(argv)
     if any(x == "-" for x in a.paths):
         p.error("standard input cannot be distributed; name files every worker can read")
+    if a.plot and any(x == "--format" or x.startswith("--format=") for x in argv):
+        p.error("--plot draws a chart instead of the rows: give --plot or --format, not both")
     if a.fan_in < 2:
         p.error("--fan-in must be at least 2")
     if a.retries < 0:
@@ -125,15 +134,16 @@ def parse_args(argv):
 
 
 def piece_options(a):
-    """The logagg options every piece runs with (--fill-gaps/--stats apply to the final merge only)."""
-    opts = []
+    """The logagg options every piece runs with (--fill-gaps, --stats, --plot and --top apply to the
+    final merge only: the pieces' results must be whole to add up)."""
+    opts = ["--by-app"] if a.by_app or a.top else []
     for unit in ("second", "minute", "hour", "day"):
         if getattr(a, f"per_{unit}"):
             opts.append(f"--per-{unit}")
-    for name in ("bucket", "since", "until", "tz", "app_field", "time_field"):
+    for name in ("bucket", "since", "until", "tz", "app_field", "time_field", "max_apps"):
         value = getattr(a, name)
         if value is not None:
-            opts += ["--" + name.replace("_", "-"), value]
+            opts += ["--" + name.replace("_", "-"), str(value)]
     return opts
 
 
@@ -369,20 +379,25 @@ def partial_of(piece, exc):
     return json.dumps(doc)
 
 
-def empty_result(logagg, options):
-    """Checks the options with logagg (usage errors exit 2 here) and returns a result of no input."""
-    r = subprocess.run([logagg, "--format", "json", "-q", "--threads", "1"] + options + ["/dev/null"],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        sys.stderr.write(r.stderr)
-        sys.exit(2 if r.returncode == 2 else 1)
-    doc = json.loads(r.stdout)
+def start_empty_result(logagg, options):
+    """Starts logagg on no input with the pieces' options: it checks them, while this process goes on."""
+    return subprocess.Popen([logagg, "--format", "json", "-q", "--threads", "1"] + options + ["/dev/null"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def empty_result(check):
+    """The result of no input from start_empty_result; exits on a usage error (status 2) as logagg did."""
+    out, err = check.communicate()
+    if check.returncode != 0:
+        sys.stderr.write(err)
+        sys.exit(2 if check.returncode == 2 else 1)
+    doc = json.loads(out)
     doc["summary"]["files"] = 0
     return doc
 
 
 def distribute(client, a, logagg, options, pieces):
-    """Map and tree-reduce on the cluster; returns (merged JSON or None, extra local results, failed?)."""
+    """Map and tree-reduce on the cluster; returns (merged JSON results, extra local results, failed?)."""
     from distributed import as_completed
     threads = a.task_threads or threads_per_worker(client)
     futures = {}
@@ -410,12 +425,14 @@ def distribute(client, a, logagg, options, pieces):
         else:
             merging.pop(fut, None)
             ready.append(fut)
-        while len(ready) >= a.fan_in or (len(ready) >= 2 and ac.count() == 0):
+        # Merge on the cluster while pieces are still being counted; what is left at the end
+        # joins the final merge here, which saves a round trip on the critical path.
+        while len(ready) >= a.fan_in and ac.count() > 0:
             group, ready = ready[:a.fan_in], ready[a.fan_in:]
             m = client.submit(merge_results, logagg, *group, pure=False, retries=a.retries)
             merging[m] = group
             ac.add(m)
-    return (ready[0].result() if ready else None), extra, failed
+    return client.gather(ready), extra, failed
 
 
 def print_summary(doc, seconds, npieces, nworkers):
@@ -440,9 +457,12 @@ def main(argv):
         marks.append((what, time.monotonic()))
     logagg = find_logagg(a.logagg)
     options = piece_options(a)
-    empty = empty_result(logagg, options)
+    check = start_empty_result(logagg, options)
     files, walk_errors = expand(a.paths, a.include, a.exclude)
     pieces = plan(files, a.piece_size)
+    if not a.plan:
+        from distributed import Client, LocalCluster  # the slow import, while logagg checks the options
+    empty = empty_result(check)
     if a.plan:
         for p in pieces:
             print(f"{p.size}\t{p.range_arg() or 'whole'}\t" + " ".join(p.files))
@@ -452,7 +472,6 @@ def main(argv):
     status = 1 if walk_errors else 0
     start = time.monotonic()
     mark("plan")
-    from distributed import Client, LocalCluster
     cluster = None
     if a.scheduler:
         client = Client(a.scheduler)
@@ -463,7 +482,7 @@ def main(argv):
     try:
         nworkers = len(client.scheduler_info()["workers"])
         mark("connect" if a.scheduler else "start local cluster")
-        merged, extra, failed = distribute(client, a, logagg, options, pieces) if pieces else (None, [], False)
+        merged, extra, failed = distribute(client, a, logagg, options, pieces) if pieces else ([], [], False)
         mark("map and reduce")
     finally:
         client.close()
@@ -473,7 +492,7 @@ def main(argv):
     status = 1 if failed else status
 
     with tempfile.TemporaryDirectory(prefix="logagg-dask-") as tmp:
-        docs = ([merged] if merged else []) + extra
+        docs = merged + extra
         if walk_errors or not docs:
             doc = dict(empty)
             doc["summary"] = dict(empty["summary"], unreadable=len(walk_errors))
@@ -489,8 +508,9 @@ def main(argv):
         if not a.quiet:
             print_summary({"summary": total}, time.monotonic() - start, len(pieces), nworkers)
         sys.stdout.flush()
-        cmd = [logagg, "merge", "--format", a.format] + (["--fill-gaps"] if a.fill_gaps else []) + \
-            (["--stats"] if a.stats else []) + names
+        cmd = [logagg, "merge"] + (["--plot"] if a.plot else ["--format", a.format]) + \
+            (["--fill-gaps"] if a.fill_gaps else []) + (["--stats"] if a.stats else []) + \
+            (["--top", str(a.top)] if a.top else []) + names
         r = subprocess.run(cmd)
         if r.returncode != 0:
             status = 1
