@@ -121,6 +121,7 @@ struct Run {
   bool stream;  // through a pipe (the path for stdin) instead of as a buffer
   unsigned threads;
   size_t segment_bytes;  // 0: the engine's choice (one segment for a small input)
+  bool by_app = false;   // also count per app id (--by-app)
 };
 
 uint64_t fnv1a(std::string_view bytes) {
@@ -137,10 +138,10 @@ uint64_t fnv1a(std::string_view bytes) {
 // stream path, which takes no segments.
 std::vector<Run> runs_for(uint64_t h) {
   return {{false, 1, 0},
-          {false, 1, 1},
+          {false, 1, 1, true},
           {false, 2, 1 + h % 64},
-          {false, 3, 1 + (h >> 8) % 16},
-          {true, 1, 0}};
+          {false, 3, 1 + (h >> 8) % 16, true},
+          {true, 1, 0, true}};
 }
 
 // A line limit one below, at or one above the length of one of the lines
@@ -156,7 +157,7 @@ size_t tight_limit(std::string_view data, uint64_t h) {
 std::string run_text(const Run& run, size_t max_line_bytes) {
   return std::string(run.stream ? "stream" : "aggregate_buffer") + " (threads " +
          std::to_string(run.threads) + ", segment_bytes " + std::to_string(run.segment_bytes) +
-         ", max_line_bytes " + std::to_string(max_line_bytes) + ")";
+         ", max_line_bytes " + std::to_string(max_line_bytes) + (run.by_app ? ", by app" : "") + ")";
 }
 
 // Classifies every line of `data` with the engine's LineParser, reading in
@@ -171,8 +172,13 @@ std::string check_lines(std::string_view data, size_t max_line_bytes, Expected& 
     ++number;
     const logagg::LineVerdict got =
         parser.classify(line, static_cast<size_t>(data_end - line.data()));
+    std::string want_app;
     const logagg::LineVerdict want =
-        reference::classify(line, kAppField, kTimeField, max_line_bytes);
+        reference::classify(line, kAppField, kTimeField, max_line_bytes, &want_app);
+    if (want.status == logagg::LineStatus::kCounted && got.status == want.status && got.app != want_app) {
+      return "line " + std::to_string(number) + " " + shown(line) + ": LineParser app " + shown(got.app) +
+             ", reference " + shown(want_app);
+    }
     if (!reference::same_verdict(got, want)) {
       return "line " + std::to_string(number) + " " + shown(line) + ": LineParser " +
              reference::describe(got) + ", reference " + reference::describe(want) +
@@ -205,8 +211,13 @@ std::string rejects_text(const std::vector<Reject>& rejects) {
 
 // The differences between an engine result and the reference's expectation,
 // "" if there are none.
-std::string differences(const logagg::Result& got, const Expected& want, size_t bytes) {
+std::string differences(const logagg::Result& got, const Expected& want, size_t bytes, bool by_app) {
   std::string diff;
+  if (by_app) {
+    std::map<std::pair<int64_t, std::string>, uint64_t> apps;
+    for (const logagg::AppCount& c : got.app_counts) apps[{c.second, got.apps.at(c.app)}] += c.count;
+    if (apps != want.tally.app_counts) diff += " counts per app differ;";
+  }
   auto compare = [&diff](const std::string& what, uint64_t engine, uint64_t oracle) {
     if (engine != oracle) {
       diff += " " + what + " " + std::to_string(engine) + " != " + std::to_string(oracle) + ";";
@@ -267,6 +278,7 @@ std::optional<logagg::Result> run_engine(std::string_view data, const Run& run,
   options.segment_bytes = run.segment_bytes;
   options.max_line_bytes = max_line_bytes;
   options.max_reject_samples = kRejectSamples;
+  options.by_app = run.by_app;
   if (run.stream) return aggregate_stream(data, options);
   return logagg::aggregate_buffer(data, options);
 }
@@ -314,7 +326,7 @@ std::string check_engine(std::string_view data) {
         }
         continue;
       }
-      if (std::string diff = differences(*got, want, data.size()); !diff.empty()) {
+      if (std::string diff = differences(*got, want, data.size(), run.by_app); !diff.empty()) {
         return run_text(run, max_line_bytes) + " vs reference:" + diff + " input " + shown(data);
       }
     }
