@@ -36,6 +36,14 @@ enum class Format { kTable, kCsv, kJson, kHtml };
 //                   "peak": {"bucket", "count"}, "mean", "median", "p95", "p99",
 //                   "max"}}
 //        NAME is Options::bucketing.name() ("second", "minute", "5m", ...).
+//        With Options::by_app: "by_app": true (and "top": N with --top,
+//        "max_apps": N when the app table filled up) after the fields, each
+//        row {COLUMN: "...", "app_id": "...", "count": N}, and in "stats" a
+//        "top_apps" list [{"app_id", "count", "percent"}] of the top (or 10)
+//        apps by lines; csv rows are "COLUMN,app_id,count" and the table gets
+//        an app_id column. Rows go by bucket, then app id, "(other)" last.
+// html:  one self-contained page with a chart, the statistics and the line
+//        accounting; the charting library is inlined, no network needed.
 //        Every number in "summary" and "counts" is a sum over lines or inputs,
 //        so two documents with the same bucket and fields merge by adding
 //        (counts per bucket start); "stats" (stats.h; null values when nothing
