@@ -204,7 +204,12 @@ TEST(ByApp, MergedPiecesEqualOneRunAndMergeRefusesWhatCannotBeAdded) {
   EXPECT_TRUE(with_other.result.apps_capped);
   merge_into(with_other, parse_partial(json_of(log, o)));
   EXPECT_TRUE(with_other.result.apps_capped);
+  EXPECT_EQ(with_other.options.max_apps, 3u) << "the cap named is the one that was hit";
   EXPECT_EQ(with_other.result.apps.back(), kOtherApp);
+  Partial uncapped_first = parse_partial(json_of(log, o));
+  merge_into(uncapped_first, parse_partial(json_of(log, capped)));
+  EXPECT_EQ(uncapped_first.options.max_apps, 3u);
+  EXPECT_TRUE(uncapped_first.result.apps_capped);
   EXPECT_EQ(with_other.result.summary.counted, 2 * total.result.summary.counted);
 }
 
@@ -220,9 +225,10 @@ TEST(ByAppCli, TopImpliesByAppAndACappedRunWarns) {
             "day,app_id,count\n2023-11-14T00:00:00Z,Xq59,70\n2023-11-14T00:00:00Z,s0vkqSxTs2,69\n"
             "2023-11-14T00:00:00Z,(other),3222\n");
   EXPECT_EQ(top.err, "");
-  const testing::ProcessResult capped = run({sample, "--by-app", "--max-apps", "5", "--threads", "1", "-q"});
+  const testing::ProcessResult capped = run({sample, "--max-apps", "5", "--threads", "1", "-q"});
   EXPECT_EQ(capped.exit_code, 0);
-  EXPECT_NE(capped.err.find("warning: more than 5 distinct app ids"), std::string::npos) << capped.err;
+  EXPECT_NE(capped.err.find("warning: a run met more than 5 distinct app ids"), std::string::npos) << capped.err;
+  EXPECT_NE(capped.out.find("app_id"), std::string::npos) << "--max-apps implies --by-app";
   const testing::ProcessResult bad = run({sample, "--top", "0"});
   EXPECT_EQ(bad.exit_code, 2);
   const testing::ProcessResult both = run({sample, "--plot", "--format", "csv"});

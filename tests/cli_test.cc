@@ -252,6 +252,22 @@ TEST_F(Files, PlotDrawsTheSeriesAsWideAsColumnsSay) {
   EXPECT_NE(wide.out.find("1 column = 1 bucket"), std::string::npos) << wide.out;
 }
 
+TEST_F(Files, HtmlOfASpanOfMillenniaIsBinnedInTime) {
+  // 3e11 seconds between two lines: the page bins them into at most 200,000
+  // points and says so, walking points and lines, not every empty second.
+  const std::string a = write("a.log", line("A", "0001-01-01T00:00:00Z") + line("B", "9999-01-01T00:00:00Z"));
+  for (const std::vector<std::string> extra : {std::vector<std::string>{}, {"--tz", "Europe/Madrid", "--by-app"}}) {
+    std::vector<std::string> args = {kBin, "--format", "html", "-q", a};
+    args.insert(args.end(), extra.begin(), extra.end());
+    testing::RunOptions options;
+    options.timeout_seconds = 20;
+    const ProcessResult p = testing::run_process(args, options);
+    ASSERT_FALSE(p.timed_out);
+    ASSERT_EQ(p.exit_code, 0) << p.err;
+    EXPECT_NE(p.out.find("each point of the chart sums"), std::string::npos);
+  }
+}
+
 TEST_F(Files, FillGapsOverMillenniaStreamsAndStopsWhenTheReaderGoes) {
   // ~3.2e11 rows per second: never finishes, so the closed pipe and the full
   // disk must stop it at once; 90 days of rows (7.8 M, 170 MB of csv) keep

@@ -171,6 +171,26 @@ TEST(TimeZone, DifferentialAgainstSecondBySecondWalk) {
   EXPECT_EQ(checked, 240);
 }
 
+TEST(TimeZone, AdvanceStridesLikeStepping) {
+  std::mt19937_64 rng(7);
+  for (const char* zone : {"UTC", "Europe/Madrid", "Australia/Lord_Howe", "America/Sao_Paulo", "Asia/Kathmandu",
+                           "Pacific/Apia"}) {
+    for (const int64_t width : {int64_t{60}, int64_t{1800}, int64_t{3600}, kSecondsPerDay}) {
+      for (const Bucketing& b : {in(zone, width), Bucketing::of_seconds(width)}) {
+        for (int trial = 0; trial < 20; ++trial) {
+          const int64_t start = b.start_of(at("1970-01-01T00:00:00Z") + static_cast<int64_t>(rng() % (70ull * 365 * 86400)));
+          int64_t stepped = start;
+          uint64_t done = 0;
+          for (const uint64_t n : {0u, 1u, 2u, 23u, 24u, 25u, 300u, 2000u}) {
+            for (; done < n; ++done) stepped = b.next(stepped);
+            ASSERT_EQ(b.advance(start, n), stepped) << zone << ", width " << width << ", start " << start << ", n " << n;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(TimeZone, RebucketAndStatsWalkLocalDays) {
   // One count an hour through Madrid's fall-back day: 25 of them in one day.
   std::vector<SecondCount> per_second;

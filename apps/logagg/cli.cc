@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "count_flag.h"
 #include "format_option.h"
 #include "logagg/line_parser.h"
 #include "logagg/rfc3339.h"
@@ -110,12 +111,11 @@ int parse(int argc, char** argv, Config& config) {
   app.add_flag("--stats", config.stats, "Total, peak, mean, median, p95, p99 per bucket to stderr (json: always)");
   app.add_flag("--plot", config.plot, "A chart of the counts on stdout instead of rows, as wide as the terminal");
   app.add_flag("--by-app", o.by_app, "Rows per bucket and app; --top N: N busiest, rest as (other); --max-apps N");
-  app.add_option("--top", o.top, "Only the N busiest apps, the rest summed as (other) (implies --by-app)")
-      ->check(CLI::PositiveNumber.description(""))
+  std::string top, max_apps;  // checked below, so that a bad value names its option
+  app.add_option("--top", top, "Only the N busiest apps, the rest summed as (other) (implies --by-app)")
       ->type_name("N")
       ->group("");  // on --by-app's line
-  app.add_option("--max-apps", o.max_apps, "At most N app ids told apart, later ones count as (other)")
-      ->check(CLI::Range(size_t{1}, size_t{100000000}).description(""))
+  app.add_option("--max-apps", max_apps, "At most N app ids told apart, later ones count as (other)")
       ->type_name("N")
       ->group("");  // in --by-app's section of the man page
   std::string since, until, range;
@@ -155,7 +155,9 @@ int parse(int argc, char** argv, Config& config) {
       throw CLI::ValidationError("--app-field and --time-field must name different fields");
     }
     apply_bucket_flags(app, duration, o.bucketing);
-    if (o.top != 0) o.by_app = true;
+    if (app.count("--top") > 0) o.top = parse_count("--top", top);
+    if (app.count("--max-apps") > 0) o.max_apps = parse_count("--max-apps", max_apps, 1000000000);
+    if (o.top != 0 || app.count("--max-apps") > 0) o.by_app = true;
     if (config.plot && app.count("--format") > 0) {
       throw CLI::ValidationError("--plot draws a chart instead of the rows: give --plot or --format, not both");
     }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "count_flag.h"
 #include "format_option.h"
 #include "logagg/merge.h"
 #include "print_result.h"
@@ -43,12 +44,13 @@ int parse(int argc, char** argv, MergeConfig& config) {
   app.add_flag("--fill-gaps", config.fill_gaps, "Rows of 0 for empty buckets between the first and the last");
   app.add_flag("--stats", config.print.stats, "Total, peak, mean, median, p95, p99 per bucket to stderr");
   app.add_flag("--plot", config.print.plot, "A chart of the counts on stdout instead of rows");
-  app.add_option("--top", config.top, "Of results made with --by-app: the N busiest apps, the rest as (other)")
-      ->check(CLI::PositiveNumber.description(""))
+  std::string top;  // checked below, so that a bad value names its flag
+  app.add_option("--top", top, "Of results made with --by-app: the N busiest apps, the rest as (other)")
       ->type_name("N");
   app.set_help_flag("-h,--help", "Print this help and exit");
   try {
     app.parse(argc, argv);
+    if (app.count("--top") > 0) config.top = parse_count("--top", top);
     if (config.print.plot && app.count("--format") > 0) {
       throw CLI::ValidationError("--plot draws a chart instead of the rows: give --plot or --format, not both");
     }

@@ -70,8 +70,9 @@ int print_result(const Result& result, const Options& options, const PrintSettin
   }
   if (result.apps_capped) {
     std::fprintf(stderr,
-                 "logagg: warning: more than %zu distinct app ids; the lines of ids met after the first %zu "
-                 "are counted as %s, and which ids those are can change from run to run (see --max-apps)\n",
+                 "logagg: warning: a run met more than %zu distinct app ids (--max-apps); the lines of the ids "
+                 "it met after its first %zu are counted as %s, and which ids those are can change from run to "
+                 "run\n",
                  options.max_apps, options.max_apps, std::string(kOtherApp).c_str());
   }
   write_stderr(format_rejects(result));

@@ -29,7 +29,7 @@ class AppTable {
  public:
   static constexpr uint32_t kOther = UINT32_MAX;
 
-  explicit AppTable(size_t max_apps) : max_apps_(max_apps) {}
+  explicit AppTable(size_t max_apps) : max_apps_(max_apps), full_(max_apps == 0) {}
 
   // The number of `app`, given it if it is new and the table has room; kOther
   // if the table is full without it. Thread-safe.

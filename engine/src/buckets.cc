@@ -175,6 +175,23 @@ int64_t Bucketing::zoned_next(int64_t start) const noexcept {
   }
 }
 
+int64_t Bucketing::advance(int64_t start, uint64_t n) const noexcept {
+  if (zone_ == nullptr) return start + static_cast<int64_t>(n) * width_;
+  // n buckets last n widths give or take the net change of the zone's offset
+  // between them, which is far less than two days: the earliest second whose
+  // bucket is the n-th after `start` lies in [start, start + n widths + 2 days).
+  int64_t lo = start, hi = start + static_cast<int64_t>(n) * width_ + 2 * kSecondsPerDay;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (count_between(start, start_of(mid)) - 1 >= n) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return lo;
+}
+
 uint64_t Bucketing::zoned_count_between(int64_t first, int64_t last) const noexcept {
   if (width_ == 1) return static_cast<uint64_t>(last - first) + 1;
   uint64_t n = 1;

@@ -20,38 +20,37 @@ std::string start_text(const Bucketing& bucketing, int64_t start) {
 }
 
 // Fills starts and series (one per app, or one "requests") from the rows,
-// every `bin` consecutive buckets summed into one point.
+// every `bin` consecutive buckets summed into one point. Only the points and
+// the non-empty buckets are walked, so a span of years costs no more than
+// its points (advance() strides over the empty buckets between them).
 void fill_series(const ReportRows& rows, uint64_t bin, HtmlReport& page) {
   const std::vector<SecondCount>& buckets = rows.buckets();
   if (buckets.empty()) return;
-  const size_t series = rows.by_app() ? rows.apps().size() : 1;
   const Bucketing& bucketing = rows.bucketing();
-  const uint64_t points = (bucketing.count_between(buckets.front().second, buckets.back().second) + bin - 1) / bin;
+  const int64_t first = buckets.front().second;
+  const uint64_t points = (bucketing.count_between(first, buckets.back().second) + bin - 1) / bin;
   page.starts.reserve(points);
-  page.series.resize(series);
-  for (size_t i = 0; i < series; ++i) {
+  for (int64_t start = first; page.starts.size() < points; start = bucketing.advance(start, bin)) {
+    page.starts.push_back(start);
+  }
+  page.series.resize(rows.by_app() ? rows.apps().size() : 1);
+  for (size_t i = 0; i < page.series.size(); ++i) {
     page.series[i].name = rows.by_app() ? rows.apps()[i] : "requests";
-    page.series[i].values.reserve(points);
+    page.series[i].values.assign(points, 0);
   }
-  // Walk the buckets (empty ones too); app rows and bucket totals ascend alike.
-  size_t next_bucket = 0, next_app_row = 0;
-  uint64_t in_bin = 0;
-  for (int64_t start = buckets.front().second;; start = bucketing.next(start)) {
-    if (in_bin == 0) {
-      page.starts.push_back(start);
-      for (HtmlSeries& s : page.series) s.values.push_back(0);
-    }
-    in_bin = (in_bin + 1) % bin;
-    if (next_bucket < buckets.size() && buckets[next_bucket].second == start) {
-      if (!rows.by_app()) page.series[0].values.back() += buckets[next_bucket].count;
-      ++next_bucket;
-    }
-    const std::vector<AppCount>& app_rows = rows.app_buckets();
-    for (; next_app_row < app_rows.size() && app_rows[next_app_row].second == start; ++next_app_row) {
-      page.series[app_rows[next_app_row].app].values.back() += app_rows[next_app_row].count;
-    }
-    if (start == buckets.back().second) break;
+  // The point of each bucket start, met in ascending order: buckets since the first, over `bin`.
+  uint64_t index = 0;
+  int64_t at = first;
+  const auto point_of = [&](int64_t start) {
+    if (start != at) index += bucketing.count_between(at, start) - 1;
+    at = start;
+    return index / bin;
+  };
+  if (!rows.by_app()) {
+    for (const SecondCount& b : buckets) page.series[0].values[point_of(b.second)] += b.count;
+    return;
   }
+  for (const AppCount& r : rows.app_buckets()) page.series[r.app].values[point_of(r.second)] += r.count;
 }
 
 void fill_stats(const Result& result, const Options& options, const ReportRows& rows, HtmlReport& page) {
@@ -121,6 +120,7 @@ HtmlReport make_html_report(const Result& result, const Options& options) {
     page.notes.push_back("More than " + std::to_string(options.max_apps) +
                          " distinct app ids: the lines of ids met after that are counted as (other) (--max-apps).");
   }
+  page.buckets_per_point = bin;
   fill_series(rows, bin, page);
   fill_stats(result, chart, rows, page);
   fill_accounting(result, options, page);

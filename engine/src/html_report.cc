@@ -307,7 +307,13 @@ void write_html_report(const HtmlReport& report, const ReportSink& sink) {
   out.text(report.title);
   out.raw("</h1>\n<p class=\"subtitle\">");
   out.text(grouped(report.starts.size()));
-  out.raw(report.starts.size() == 1 ? " bucket" : " buckets");
+  if (report.buckets_per_point > 1) {
+    out.raw(" points of ");
+    out.text(grouped(report.buckets_per_point));
+    out.raw(" buckets");
+  } else {
+    out.raw(report.starts.size() == 1 ? " bucket" : " buckets");
+  }
   out.raw(" &middot; bucket: ");
   out.text(report.bucket_name);
   out.raw(" &middot; times in ");

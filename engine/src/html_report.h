@@ -27,6 +27,7 @@ struct HtmlReport {
   // Bucket starts (UTC seconds since the epoch), ascending: every bucket from
   // the first non-empty one to the last, empty ones included.
   std::vector<int64_t> starts;
+  uint64_t buckets_per_point = 1;  // more when a long report is binned (see the notes)
   // The lines of the chart, each as long as `starts`. One series ("requests")
   // without --by-app; with it, one per app shown and "(other)" last, drawn
   // stacked so the top edge is the total.

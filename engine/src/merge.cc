@@ -151,6 +151,8 @@ void merge_app_counts(Result& into, const Result& other) {
   names.insert(names.end(), other.apps.begin(), other.apps.end());
   std::sort(names.begin(), names.end(), app_before);
   names.erase(std::unique(names.begin(), names.end()), names.end());
+  // Both lists of apps are in the order of `names`, so renumbering keeps each
+  // result's rows sorted and one linear pass adds them up.
   const auto renumber = [&](const std::vector<std::string>& apps) {
     std::vector<uint32_t> to(apps.size());
     for (size_t i = 0; i < apps.size(); ++i) {
@@ -159,12 +161,32 @@ void merge_app_counts(Result& into, const Result& other) {
     return to;
   };
   const std::vector<uint32_t> from_into = renumber(into.apps), from_other = renumber(other.apps);
-  std::vector<AppCount> rows;
-  rows.reserve(into.app_counts.size() + other.app_counts.size());
-  for (const AppCount& c : into.app_counts) rows.push_back({c.second, from_into[c.app], c.count});
-  for (const AppCount& c : other.app_counts) rows.push_back({c.second, from_other[c.app], c.count});
+  const auto before = [](const AppCount& x, const AppCount& y) {
+    return x.second != y.second ? x.second < y.second : x.app < y.app;
+  };
+  std::vector<AppCount> sum;
+  sum.reserve(into.app_counts.size() + other.app_counts.size());
+  auto x = into.app_counts.begin(), xe = into.app_counts.end();
+  auto y = other.app_counts.begin(), ye = other.app_counts.end();
+  while (x != xe || y != ye) {
+    AppCount a{}, b{};
+    if (x != xe) a = {x->second, from_into[x->app], x->count};
+    if (y != ye) b = {y->second, from_other[y->app], y->count};
+    if (y == ye || (x != xe && before(a, b))) {
+      sum.push_back(a);
+      ++x;
+    } else if (x == xe || before(b, a)) {
+      sum.push_back(b);
+      ++y;
+    } else {
+      sum.push_back({a.second, a.app, a.count + b.count});
+      ++x;
+      ++y;
+    }
+  }
   into.apps = std::move(names);
-  add_up_app_rows(rows, into);
+  into.app_counts = std::move(sum);
+  into.counts = add_counts(into.counts, other.counts);
   into.apps_capped = into.apps_capped || other.apps_capped;
 }
 
@@ -279,8 +301,11 @@ void merge_into(Partial& into, const Partial& other) {
   }
 
   if (a.by_app) {
+    // The cap to name is that of the results that hit theirs.
+    if (other.result.apps_capped) {
+      into.options.max_apps = into.result.apps_capped ? std::max(a.max_apps, b.max_apps) : b.max_apps;
+    }
     merge_app_counts(into.result, other.result);
-    into.options.max_apps = std::max(a.max_apps, b.max_apps);
   } else {
     into.result.counts = add_counts(into.result.counts, other.result.counts);
   }

@@ -37,22 +37,6 @@ std::string duration(uint64_t seconds) {
   return out;
 }
 
-// The start of the bucket `index` buckets after the one starting at `first`
-// (index < the buckets up to `last`): the earliest second whose bucket has that
-// index, found by bisection, so a span of years costs ~64 count_between calls.
-int64_t bucket_start_at(const Bucketing& bucketing, int64_t first, int64_t last, uint64_t index) {
-  int64_t lo = first, hi = last;
-  while (lo < hi) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    if (bucketing.count_between(first, bucketing.start_of(mid)) - 1 >= index) {
-      hi = mid;
-    } else {
-      lo = mid + 1;
-    }
-  }
-  return lo;
-}
-
 // The second `t` on the zone's wall clock (seconds since 1970-01-01T00:00
 // local time), or `t` in UTC. The zone's offset is read back from
 // format_start, the one public way to it: "...Thh:mm:ss±hh:mm[:ss]".
@@ -134,8 +118,8 @@ struct Binning {
     return static_cast<uint64_t>(key(last) - key(first)) + 1;
   }
   // The start of the bin `index` bins after the one starting at `first`.
-  int64_t start_at(int64_t first, int64_t last, uint64_t index) const {
-    if (kind == kBuckets) return bucket_start_at(bins, first, last, index);
+  int64_t start_at(int64_t first, uint64_t index) const {
+    if (kind == kBuckets) return bins.advance(first, index);
     return start_of_key(key(first) + static_cast<int64_t>(index));
   }
 };
@@ -304,7 +288,7 @@ std::string format_plot(const std::vector<SecondCount>& buckets, const Bucketing
       size_t middle = 0;
       int64_t mid_start = first_bin, best = -1;
       if (lo <= hi) {
-        int64_t start = binning.start_at(first_bin, last_bin, lo);
+        int64_t start = binning.start_at(first_bin, lo);
         for (size_t c = lo; c <= hi; ++c, start = binning.next(start)) {
           const int64_t r = roundness(bucketing, start);
           if (r > best || (r == best && off_centre(c) < off_centre(middle))) {

@@ -95,6 +95,12 @@ class Bucketing {
     return static_cast<uint64_t>((last - first) / width_) + 1;
   }
 
+  // The start of the bucket `n` buckets after the one starting at `start`
+  // (n = 0: `start`). Without a zone, arithmetic; in a zone, a bisection of
+  // about 40 count_between calls over those n buckets, so that stepping
+  // through years of buckets in large strides stays cheap.
+  int64_t advance(int64_t start, uint64_t n) const noexcept;
+
   // Writes the bucket start `start` into `out` (kBucketStartMaxChars chars)
   // and returns the chars written: "2023-11-14T22:13:20Z" without a zone, the
   // local time and its offset in one, "2023-11-14T23:13:20+01:00" (+00:00 in

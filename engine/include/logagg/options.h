@@ -42,7 +42,7 @@ struct Options {
   // `max_apps` distinct ids are told apart, which bounds memory; the lines of
   // ids met after that are counted as "(other)" (Result::apps_capped).
   bool by_app = false;
-  size_t max_apps = 100000;
+  size_t max_apps = 100000;  // at most 2^32 - 2 (app numbers are 32-bit)
   Bucketing bucketing;                  // report rows per bucket; default one second
   bool fill_gaps = false;               // report zero rows for empty buckets between the first and last
   size_t top = 0;  // with by_app: report the `top` apps with most lines, the rest as "(other)"; 0: all
