@@ -175,6 +175,10 @@ int64_t Bucketing::zoned_next(int64_t start) const noexcept {
   }
 }
 
+int64_t Bucketing::local_time(int64_t second) const noexcept {
+  return zone_ == nullptr ? second : second + zone_->period_at(second).offset;
+}
+
 int64_t Bucketing::advance(int64_t start, uint64_t n) const noexcept {
   if (zone_ == nullptr) return start + static_cast<int64_t>(n) * width_;
   // n buckets last n widths give or take the net change of the zone's offset

@@ -13,12 +13,6 @@ namespace {
 // Apps drawn without --top: more would make the stack unreadable.
 constexpr size_t kDefaultChartApps = 10;
 
-std::string start_text(const Bucketing& bucketing, int64_t start) {
-  std::string s;
-  append_start(s, bucketing, start);
-  return s;
-}
-
 // Fills starts and series (one per app, or one "requests") from the rows,
 // every `bin` consecutive buckets summed into one point. Only the points and
 // the non-empty buckets are walked, so a span of years costs no more than

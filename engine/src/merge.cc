@@ -79,21 +79,30 @@ std::string describe(const std::optional<int64_t>& second) {
   return std::string(buf, static_cast<size_t>(format_utc_second(*second, buf)));
 }
 
-// The sum of two series of counts ascending by second.
-std::vector<SecondCount> add_counts(const std::vector<SecondCount>& a, const std::vector<SecondCount>& b) {
-  std::vector<SecondCount> sum;
+// Rows in one order: by second, then app (rows without an app have app 0).
+uint32_t app_of(const SecondCount&) { return 0; }
+uint32_t app_of(const AppCount& c) { return c.app; }
+template <typename Row>
+bool before(const Row& x, const Row& y) {
+  return x.second != y.second ? x.second < y.second : app_of(x) < app_of(y);
+}
+
+// The sum of two lists of rows, each ascending and without repeats: one
+// linear pass, rows of the same second (and app) added.
+template <typename Row>
+std::vector<Row> add_rows(const std::vector<Row>& a, const std::vector<Row>& b) {
+  std::vector<Row> sum;
   sum.reserve(a.size() + b.size());
-  auto x = a.begin(), xe = a.end();
-  auto y = b.begin(), ye = b.end();
-  while (x != xe || y != ye) {
-    if (y == ye || (x != xe && x->second < y->second)) {
+  auto x = a.begin(), y = b.begin();
+  while (x != a.end() || y != b.end()) {
+    if (y == b.end() || (x != a.end() && before(*x, *y))) {
       sum.push_back(*x++);
-    } else if (x == xe || y->second < x->second) {
+    } else if (x == a.end() || before(*y, *x)) {
       sum.push_back(*y++);
     } else {
-      sum.push_back({x->second, x->count + y->count});
-      ++x;
-      ++y;
+      Row both = *x++;
+      both.count += y++->count;
+      sum.push_back(both);
     }
   }
   return sum;
@@ -108,9 +117,7 @@ bool app_before(std::string_view a, std::string_view b) {
 // Sorts (second, app) rows by second then app and adds up equal ones into
 // result.app_counts, and the totals per second into result.counts.
 void add_up_app_rows(std::vector<AppCount>& rows, Result& result) {
-  std::sort(rows.begin(), rows.end(), [](const AppCount& a, const AppCount& b) {
-    return a.second != b.second ? a.second < b.second : a.app < b.app;
-  });
+  std::sort(rows.begin(), rows.end(), before<AppCount>);
   result.app_counts.clear();
   result.counts.clear();
   for (const AppCount& r : rows) {
@@ -153,40 +160,18 @@ void merge_app_counts(Result& into, const Result& other) {
   names.erase(std::unique(names.begin(), names.end()), names.end());
   // Both lists of apps are in the order of `names`, so renumbering keeps each
   // result's rows sorted and one linear pass adds them up.
-  const auto renumber = [&](const std::vector<std::string>& apps) {
-    std::vector<uint32_t> to(apps.size());
-    for (size_t i = 0; i < apps.size(); ++i) {
-      to[i] = static_cast<uint32_t>(std::lower_bound(names.begin(), names.end(), apps[i], app_before) - names.begin());
+  const auto renumbered = [&](const Result& r) {
+    std::vector<uint32_t> to(r.apps.size());
+    for (size_t i = 0; i < to.size(); ++i) {
+      to[i] = static_cast<uint32_t>(std::lower_bound(names.begin(), names.end(), r.apps[i], app_before) - names.begin());
     }
-    return to;
+    std::vector<AppCount> rows = r.app_counts;
+    for (AppCount& c : rows) c.app = to[c.app];
+    return rows;
   };
-  const std::vector<uint32_t> from_into = renumber(into.apps), from_other = renumber(other.apps);
-  const auto before = [](const AppCount& x, const AppCount& y) {
-    return x.second != y.second ? x.second < y.second : x.app < y.app;
-  };
-  std::vector<AppCount> sum;
-  sum.reserve(into.app_counts.size() + other.app_counts.size());
-  auto x = into.app_counts.begin(), xe = into.app_counts.end();
-  auto y = other.app_counts.begin(), ye = other.app_counts.end();
-  while (x != xe || y != ye) {
-    AppCount a{}, b{};
-    if (x != xe) a = {x->second, from_into[x->app], x->count};
-    if (y != ye) b = {y->second, from_other[y->app], y->count};
-    if (y == ye || (x != xe && before(a, b))) {
-      sum.push_back(a);
-      ++x;
-    } else if (x == xe || before(b, a)) {
-      sum.push_back(b);
-      ++y;
-    } else {
-      sum.push_back({a.second, a.app, a.count + b.count});
-      ++x;
-      ++y;
-    }
-  }
+  into.app_counts = add_rows(renumbered(into), renumbered(other));
   into.apps = std::move(names);
-  into.app_counts = std::move(sum);
-  into.counts = add_counts(into.counts, other.counts);
+  into.counts = add_rows(into.counts, other.counts);
   into.apps_capped = into.apps_capped || other.apps_capped;
 }
 
@@ -307,7 +292,7 @@ void merge_into(Partial& into, const Partial& other) {
     }
     merge_app_counts(into.result, other.result);
   } else {
-    into.result.counts = add_counts(into.result.counts, other.result.counts);
+    into.result.counts = add_rows(into.result.counts, other.result.counts);
   }
   const double elapsed = into.result.summary.elapsed_seconds;
   into.result.summary.add(other.result.summary);

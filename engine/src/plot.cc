@@ -2,10 +2,10 @@
 #include "logagg/plot.h"
 
 #include <algorithm>
-#include <string_view>
 #include <utility>
 
 #include "logagg/civil_time.h"
+#include "report_text.h"
 
 namespace logagg {
 namespace {
@@ -21,11 +21,6 @@ void append_line(std::string& out, std::string line) {
   out += '\n';
 }
 
-std::string start_label(const Bucketing& bucketing, int64_t start) {
-  char buf[kBucketStartMaxChars];
-  return std::string(buf, static_cast<size_t>(bucketing.format_start(start, buf)));
-}
-
 // "1d", "19m44s": a duration in its nonzero units, largest first.
 std::string duration(uint64_t seconds) {
   static constexpr std::pair<uint64_t, char> kUnits[] = {{86400, 'd'}, {3600, 'h'}, {60, 'm'}, {1, 's'}};
@@ -37,22 +32,9 @@ std::string duration(uint64_t seconds) {
   return out;
 }
 
-// The second `t` on the zone's wall clock (seconds since 1970-01-01T00:00
-// local time), or `t` in UTC. The zone's offset is read back from
-// format_start, the one public way to it: "...Thh:mm:ss±hh:mm[:ss]".
-int64_t local_seconds(const Bucketing& bucketing, int64_t t) {
-  if (bucketing.zone() == nullptr) return t;
-  char buf[kBucketStartMaxChars];
-  const std::string_view text(buf, static_cast<size_t>(bucketing.format_start(t, buf)));
-  const size_t sign = text.find('T') + 9;
-  const auto two = [&](size_t at) { return at + 1 < text.size() ? (text[at] - '0') * 10 + (text[at + 1] - '0') : 0; };
-  const int64_t offset = two(sign + 1) * 3600 + two(sign + 4) * 60 + two(sign + 7);
-  return text[sign] == '-' ? t - offset : t + offset;
-}
-
 // The local day (days since 1970-01-01 on the wall clock) of the second `t`.
 int64_t local_day(const Bucketing& bucketing, int64_t t) {
-  return floor_div(local_seconds(bucketing, t), kSecondsPerDay);
+  return floor_div(bucketing.local_time(t), kSecondsPerDay);
 }
 
 // How round the local time of `t` is, for the middle label: the largest
@@ -60,7 +42,7 @@ int64_t local_day(const Bucketing& bucketing, int64_t t) {
 // midnight on, rounder dates: the first of a month, of a quarter, of a year,
 // of a decade, of a century.
 int64_t roundness(const Bucketing& bucketing, int64_t t) {
-  const int64_t local = local_seconds(bucketing, t), day = floor_div(local, kSecondsPerDay);
+  const int64_t local = bucketing.local_time(t), day = floor_div(local, kSecondsPerDay);
   const int64_t of_day = local - day * kSecondsPerDay;
   if (of_day != 0) {
     int64_t best = 0;
@@ -249,7 +231,7 @@ std::string format_plot(const std::vector<SecondCount>& buckets, const Bucketing
     }
   }
   std::vector<std::pair<std::string, std::string>> pieces = {
-      {"", per}, {", ", "from " + start_label(bucketing, first)}, {" ", "to " + start_label(bucketing, last)},
+      {"", per}, {", ", "from " + start_text(bucketing, first)}, {" ", "to " + start_text(bucketing, last)},
       {", ", bins}};
   if (!partial.empty()) pieces.push_back({", ", partial});
   pieces.push_back({", ", "peak column " + std::to_string(peak)});
@@ -272,10 +254,10 @@ std::string format_plot(const std::vector<SecondCount>& buckets, const Bucketing
   // and the middle column's centred under it if it fits.
   const size_t room_after_axis = width > indent.size() ? width - indent.size() : 0;
   std::vector<size_t> ticks = {0};
-  std::string labels = start_label(bucketing, first_bin);
+  std::string labels = start_text(bucketing, first_bin);
   std::string own_line;
   if (columns > 1) {
-    const std::string end = start_label(bucketing, last_bin);
+    const std::string end = start_text(bucketing, last_bin);
     const size_t at = std::max<size_t>(columns > end.size() ? columns - end.size() : 0, labels.size() + 2);
     if (at + end.size() <= room_after_axis) {
       // The middle tick: the roundest column start within a sixth of the
@@ -298,7 +280,7 @@ std::string format_plot(const std::vector<SecondCount>& buckets, const Bucketing
           }
         }
       }
-      const std::string mid = start_label(bucketing, mid_start);
+      const std::string mid = start_text(bucketing, mid_start);
       const size_t mid_at = middle >= mid.size() / 2 ? middle - mid.size() / 2 : 0;
       if (middle > 0 && mid_at >= labels.size() + 2 && mid_at + mid.size() + 2 <= at) {
         labels += std::string(mid_at - labels.size(), ' ') + mid;

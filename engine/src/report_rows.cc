@@ -78,7 +78,11 @@ ReportRows::ReportRows(const Result& result, const Options& options)
   if (by_app_) {
     std::vector<uint32_t> shown_as;
     apps_ = choose_apps(result, options.top, shown_as);
-    app_buckets_ = bucket_apps(result.app_counts, shown_as, apps_.size(), bucketing_);
+    app_buckets_ = &result.app_counts;
+    if (bucketing_ != Bucketing{} || apps_ != result.apps) {  // buckets or apps to sum
+      owned_app_buckets_ = bucket_apps(result.app_counts, shown_as, apps_.size(), bucketing_);
+      app_buckets_ = &owned_app_buckets_;
+    }
   }
 }
 

@@ -27,7 +27,7 @@ class ReportRows {
   // With --by-app: the apps shown, in name order, then "(other)" if it has
   // lines; and the rows per (bucket start, index into apps()), ascending.
   const std::vector<std::string>& apps() const { return apps_; }
-  const std::vector<AppCount>& app_buckets() const { return app_buckets_; }
+  const std::vector<AppCount>& app_buckets() const { return *app_buckets_; }
 
   // Calls emit(bucket_start, app, count) for every row, ascending by start
   // then app; `app` is empty without --by-app. With gaps filled, every bucket
@@ -54,18 +54,18 @@ class ReportRows {
   template <typename Emit>
   void for_each_app(Emit& emit) const {
     if (!fill_gaps_) {
-      for (const AppCount& c : app_buckets_) emit(c.second, std::string_view(apps_[c.app]), c.count);
+      for (const AppCount& c : *app_buckets_) emit(c.second, std::string_view(apps_[c.app]), c.count);
       return;
     }
     const std::vector<SecondCount>& b = *buckets_;
+    const std::vector<AppCount>& rows = *app_buckets_;
     size_t row = 0;
     for (size_t i = 0; i < b.size(); ++i) {
       const int64_t from = i == 0 ? b[i].second : bucketing_.next(b[i - 1].second);
       for (int64_t start = from; start <= b[i].second; start = bucketing_.next(start)) {
         for (uint32_t app = 0; app < apps_.size(); ++app) {
-          const bool has = row < app_buckets_.size() && app_buckets_[row].second == start &&
-                           app_buckets_[row].app == app;
-          emit(start, std::string_view(apps_[app]), has ? app_buckets_[row++].count : uint64_t{0});
+          const bool has = row < rows.size() && rows[row].second == start && rows[row].app == app;
+          emit(start, std::string_view(apps_[app]), has ? rows[row++].count : uint64_t{0});
         }
       }
     }
@@ -77,7 +77,8 @@ class ReportRows {
   const std::vector<SecondCount>* buckets_;  // result.counts itself for one-second buckets
   std::vector<SecondCount> owned_;
   std::vector<std::string> apps_;
-  std::vector<AppCount> app_buckets_;
+  const std::vector<AppCount>* app_buckets_ = nullptr;  // result.app_counts itself when nothing is summed
+  std::vector<AppCount> owned_app_buckets_;
 };
 
 }  // namespace logagg

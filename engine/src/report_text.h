@@ -1,5 +1,5 @@
-// Small text helpers shared by the report writers (report.cc, html_data.cc):
-// numbers, bucket starts, padding, JSON strings and exact ratios.
+// Small text helpers shared by the report writers (report.cc, html_data.cc,
+// plot.cc): numbers, bucket starts, padding, JSON strings and exact ratios.
 #pragma once
 
 #include <charconv>
@@ -29,6 +29,13 @@ inline void append_second(std::string& out, int64_t second) {
 inline void append_start(std::string& out, const Bucketing& bucketing, int64_t start) {
   char buf[kBucketStartMaxChars];
   out.append(buf, static_cast<size_t>(bucketing.format_start(start, buf)));
+}
+
+// The same, as a string of its own.
+inline std::string start_text(const Bucketing& bucketing, int64_t start) {
+  std::string s;
+  append_start(s, bucketing, start);
+  return s;
 }
 
 inline void append_padded(std::string& out, std::string_view text, size_t width, bool right) {

@@ -95,6 +95,10 @@ class Bucketing {
     return static_cast<uint64_t>((last - first) / width_) + 1;
   }
 
+  // The UTC second `second` on the zone's wall clock (seconds since
+  // 1970-01-01T00:00 local time); `second` itself without a zone.
+  int64_t local_time(int64_t second) const noexcept;
+
   // The start of the bucket `n` buckets after the one starting at `start`
   // (n = 0: `start`). Without a zone, arithmetic; in a zone, a bisection of
   // about 40 count_between calls over those n buckets, so that stepping
