@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "logagg/aggregate.h"
-#include "logagg/input.h"
-#include "logagg/line_parser.h"
+#include "input/input.h"
+#include "parse/line_parser.h"
 #include "logagg/options.h"
-#include "logagg/rfc3339.h"
+#include "parse/rfc3339.h"
 #include "reference/reference.h"
 
 namespace logagg_fuzz {

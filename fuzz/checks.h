@@ -1,5 +1,5 @@
 // The differential checks behind the libFuzzer targets, shared with the replay
-// test (tests/fuzz_regression_test.cc) so that every seed and every finding is
+// test (tests/property/fuzz_regression_test.cc) so that every seed and every finding is
 // re-checked in the ordinary g++ builds too.
 //
 // Each check takes one input, runs it through the engine and through the

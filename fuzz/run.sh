@@ -11,7 +11,7 @@
 #   FUZZ_WORK_DIR=/tmp/fz fuzz/run.sh 3600   # keep (and resume) a grown corpus
 #
 # A finding becomes a regression test: copy the artifact into
-# fuzz/regressions/<target>/ (see fuzz/README.md); tests/fuzz_regression_test.cc
+# fuzz/regressions/<target>/ (see fuzz/README.md); tests/property/fuzz_regression_test.cc
 # replays every file there in the normal builds.
 set -euo pipefail
 

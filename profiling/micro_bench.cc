@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "counter.h"
-#include "logagg/app_id.h"
-#include "logagg/line_parser.h"
-#include "logagg/rfc3339.h"
-#include "logagg/segmenter.h"
+#include "count/counter.h"
+#include "parse/app_id.h"
+#include "parse/line_parser.h"
+#include "parse/rfc3339.h"
+#include "input/segmenter.h"
 
 namespace {
 

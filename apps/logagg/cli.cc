@@ -10,8 +10,8 @@
 
 #include "count_flag.h"
 #include "format_option.h"
-#include "logagg/line_parser.h"
-#include "logagg/rfc3339.h"
+#include "parse/line_parser.h"
+#include "parse/rfc3339.h"
 
 namespace logagg::cli {
 namespace {
@@ -69,7 +69,7 @@ int64_t parse_instant(const std::string& flag, const std::string& text) {
 }  // namespace
 
 int parse(int argc, char** argv, Config& config) {
-  // One screen (24 lines, tests/docs_test.sh): the most used options first;
+  // One screen (24 lines, tests/e2e/docs_test.sh): the most used options first;
   // the counting rules, exit status and examples are in the man page
   // (generated from this text).
   CLI::App app{

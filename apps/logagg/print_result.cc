@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "logagg/plot.h"
+#include "report/plot.h"
 
 namespace logagg::cli {
 namespace {

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "logagg/input.h"
+#include "input/input.h"
 #include "pieces.h"
 
 namespace logagg::walkthrough {

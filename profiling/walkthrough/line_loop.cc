@@ -8,8 +8,8 @@
 #include <fstream>
 #include <map>
 
-#include "logagg/input.h"
-#include "logagg/line_verdict.h"
+#include "input/input.h"
+#include "parse/line_verdict.h"
 
 namespace logagg::walkthrough {
 namespace {

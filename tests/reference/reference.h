@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "logagg/aggregate.h"
-#include "logagg/line_verdict.h"
+#include "parse/line_verdict.h"
 
 namespace reference {
 

@@ -1,6 +1,6 @@
 # bash completion for logagg: options of `logagg`, `logagg split` and `logagg merge`, values of
 # --format, --bucket and --tz (zone names of the system's tzdata), and paths. Installed as share/bash-completion/completions/logagg;
-# tests/docs_test.sh checks that its options are exactly those of --help.
+# tests/e2e/docs_test.sh checks that its options are exactly those of --help.
 _logagg() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
   local command=main

@@ -1,6 +1,6 @@
 # fish completion for logagg: options of `logagg`, `logagg split` and `logagg merge`, values of
 # --format, --bucket and --tz (zone names of the system's tzdata), and paths. Installed into share/fish/vendor_completions.d;
-# tests/docs_test.sh checks that its options are exactly those of --help.
+# tests/e2e/docs_test.sh checks that its options are exactly those of --help.
 set -l main 'not __fish_seen_subcommand_from split merge'
 set -l split '__fish_seen_subcommand_from split'
 set -l merge '__fish_seen_subcommand_from merge'

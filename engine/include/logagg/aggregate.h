@@ -19,56 +19,10 @@
 #include <string_view>
 #include <vector>
 
-#include "logagg/counts.h"
-#include "logagg/line_verdict.h"
 #include "logagg/options.h"
+#include "logagg/result.h"
 
 namespace logagg {
-
-// How every line read was accounted for.
-struct Summary {
-  uint64_t files = 0;       // inputs read (files and streams), including ones that failed midway
-  uint64_t unreadable = 0;  // inputs that could not be read (see Result::errors)
-  uint64_t bytes = 0;
-  uint64_t lines = 0;
-  uint64_t counted = 0;
-  uint64_t outside_range = 0;  // valid lines outside Options::since / until, not counted
-  uint64_t blank = 0;
-  ReasonCounts rejected{};  // indexed by Reason
-  double elapsed_seconds = 0;
-
-  uint64_t rejected_total() const noexcept;
-  // Adds another summary's counts (elapsed times add too).
-  void add(const Summary& other) noexcept;
-};
-
-struct InputError {
-  std::string path;
-  std::string message;  // includes the OS reason, e.g. "No such file or directory"
-};
-
-struct RejectSample {
-  std::string path;  // "<stdin>" for standard input
-  uint64_t line;     // 1-based
-  Reason reason;
-};
-
-// The name the lines of apps not told apart are counted under (app ids are
-// alphanumeric, so no app has it).
-inline constexpr std::string_view kOtherApp = "(other)";
-
-struct Result {
-  std::vector<SecondCount> counts;  // ascending by second, only seconds with count > 0
-  // With Options::by_app: the app ids, ascending (bytewise), then kOtherApp
-  // if any line was counted as that; and the counts per (second, app index),
-  // ascending by second then index, only counts > 0. They sum to `counts`.
-  std::vector<std::string> apps;
-  std::vector<AppCount> app_counts;
-  bool apps_capped = false;  // more than Options::max_apps ids: some counted as kOtherApp
-  Summary summary;
-  std::vector<InputError> errors;     // in input order
-  std::vector<RejectSample> rejects;  // the first Options::max_reject_samples, in input order
-};
 
 // Live counters for a progress display, updated by the workers as they go
 // (relaxed atomics: read them from any thread, at any time). The totals are

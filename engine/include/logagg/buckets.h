@@ -34,7 +34,7 @@
 #include <string_view>
 #include <vector>
 
-#include "logagg/counts.h"
+#include "logagg/result.h"
 
 namespace logagg {
 

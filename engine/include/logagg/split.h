@@ -25,9 +25,13 @@
 #include <string_view>
 #include <vector>
 
-#include "logagg/segmenter.h"
-
 namespace logagg {
+
+// Bytes [begin, end) of the input: one chunk.
+struct ByteSpan {
+  size_t begin;
+  size_t end;  // exclusive
+};
 
 // What bounds a chunk: its size in bytes, or its number of lines.
 struct SplitLimit {
@@ -49,7 +53,7 @@ struct LongLine {
 // (or lines) - except, with allow_long_lines, a chunk holding exactly one line
 // that is longer than `max` bytes on its own.
 struct SplitPlan {
-  std::vector<Segment> chunks;
+  std::vector<ByteSpan> chunks;
   // Set, with no chunks, when a line is longer than `max` bytes and long lines
   // are not allowed: the first such line.
   std::optional<LongLine> too_long;
@@ -74,7 +78,7 @@ std::string chunk_name(std::string_view pattern, std::string_view name, size_t i
 // One chunk to write: the byte range of the input that goes into `path`.
 struct ChunkFile {
   std::string path;
-  Segment range;
+  ByteSpan range;
 };
 
 struct SplitError {

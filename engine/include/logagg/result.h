@@ -1,0 +1,101 @@
+// What a run of the engine produces: exact counts per UTC second (and per
+// app), and the accounting of every line read, by verdict and reject reason.
+// Plain values, shared by every stage that makes or reads a result: the
+// counting core fills one (aggregate.h), the reports print it (report.h), the
+// result documents carry it between runs (merge.h).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace logagg {
+
+// One row of counts: a UTC second (or the start of a bucket, see buckets.h)
+// and how many lines fell in it; with --by-app, also which app.
+struct SecondCount {
+  int64_t second;  // UTC seconds since 1970-01-01T00:00:00Z; a bucket's start after rebucketing
+  uint64_t count;
+  friend bool operator==(const SecondCount&, const SecondCount&) = default;
+};
+
+struct AppCount {
+  int64_t second;  // as SecondCount::second
+  uint32_t app;    // index into Result::apps
+  uint64_t count;
+  friend bool operator==(const AppCount&, const AppCount&) = default;
+};
+
+// Why a line was rejected. When a line has several problems, the first one in
+// this order is reported: the JSON checks first, then app field, then time field.
+enum class Reason : uint8_t {
+  kLineTooLong,    // longer than Options::max_line_bytes; not parsed
+  kInvalidJson,    // not exactly one RFC 8259 JSON value (syntax, UTF-8, escapes, trailing data)
+  kNotObject,      // valid JSON, but not an object
+  kMissingApp,     // the app field is absent (at the top level)
+  kDuplicateApp,   // the app field appears more than once
+  kAppNotString,   // the app field is not a string
+  kBadApp,         // the app id is empty or has a byte outside [A-Za-z0-9]
+  kMissingTime,    // the time field is absent (at the top level)
+  kDuplicateTime,  // the time field appears more than once
+  kTimeNotString,  // the time field is not a string
+  kBadTime,        // the timestamp is not an RFC 3339 date-time
+};
+inline constexpr size_t kReasonCount = 11;
+
+// Stable machine name, used in JSON output: "invalid_json", "bad_time", ...
+std::string_view reason_key(Reason r) noexcept;
+// Short human description, used on stderr: "invalid JSON", ...
+std::string_view reason_text(Reason r) noexcept;
+
+using ReasonCounts = std::array<uint64_t, kReasonCount>;
+
+// How every line read was accounted for.
+struct Summary {
+  uint64_t files = 0;       // inputs read (files and streams), including ones that failed midway
+  uint64_t unreadable = 0;  // inputs that could not be read (see Result::errors)
+  uint64_t bytes = 0;
+  uint64_t lines = 0;
+  uint64_t counted = 0;
+  uint64_t outside_range = 0;  // valid lines outside Options::since / until, not counted
+  uint64_t blank = 0;
+  ReasonCounts rejected{};  // indexed by Reason
+  double elapsed_seconds = 0;
+
+  uint64_t rejected_total() const noexcept;
+  // Adds another summary's counts (elapsed times add too).
+  void add(const Summary& other) noexcept;
+};
+
+struct InputError {
+  std::string path;
+  std::string message;  // includes the OS reason, e.g. "No such file or directory"
+};
+
+struct RejectSample {
+  std::string path;  // "<stdin>" for standard input
+  uint64_t line;     // 1-based
+  Reason reason;
+};
+
+// The name the lines of apps not told apart are counted under (app ids are
+// alphanumeric, so no app has it).
+inline constexpr std::string_view kOtherApp = "(other)";
+
+struct Result {
+  std::vector<SecondCount> counts;  // ascending by second, only seconds with count > 0
+  // With Options::by_app: the app ids, ascending (bytewise), then kOtherApp
+  // if any line was counted as that; and the counts per (second, app index),
+  // ascending by second then index, only counts > 0. They sum to `counts`.
+  std::vector<std::string> apps;
+  std::vector<AppCount> app_counts;
+  bool apps_capped = false;  // more than Options::max_apps ids: some counted as kOtherApp
+  Summary summary;
+  std::vector<InputError> errors;     // in input order
+  std::vector<RejectSample> rejects;  // the first Options::max_reject_samples, in input order
+};
+
+}  // namespace logagg

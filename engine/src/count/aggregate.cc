@@ -1,0 +1,418 @@
+// The pipeline: inputs -> segments -> lines -> per-thread counters -> merge.
+//
+// 1. Worker threads take the inputs in order from one queue and open them in
+//    parallel (thousands of small files cost no serial start-up). What a
+//    worker opens it reads itself when it cannot be split: files of one
+//    segment, compressed files (gzip, zstd: detected by their magic bytes)
+//    and streams (stdin, pipes, devices). A larger plain file is mapped and
+//    cut into line-aligned segments that go on the queue for any worker once
+//    all inputs are open, so a slow segment or a big compressed file never
+//    stalls the others.
+// 2. Per-thread counters are merged and sorted; rejected-line positions are
+//    turned into absolute line numbers from each segment's line count, and
+//    errors are reported in input order.
+// Every read of mapped memory runs under a SIGBUS guard: a file truncated
+// while mapped is reported as changed, and the lines read before are kept.
+#include "logagg/aggregate.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "count/counter.h"
+#include "input/fault_guard.h"
+#include "count/line_scanner.h"
+#include "input/input.h"
+#include "input/lines.h"
+#include "input/segmenter.h"
+
+namespace logagg {
+namespace {
+
+// One input: a path (or "-"), or the caller's buffer. Written only by the
+// worker that opens it, and by the workers of its segments (each its own log).
+struct Source {
+  std::string path;       // as given; "-" for standard input
+  std::string name;       // for messages: the path, or "<stdin>"
+  std::string_view text;  // the mapped file or the caller's buffer; empty for streams
+  MappedFile map;         // owns `text` when the input is mapped
+  std::vector<Segment> segments;
+  std::vector<ScanLog> logs;  // one per segment, or one for a stream
+  uint64_t bytes = 0;         // bytes read (compressed bytes for compressed input)
+  std::string error;          // why it could not be read (or not wholly)
+  bool unreadable = false;    // could not be opened at all
+  bool counts_as_file = true;  // false for a byte range that does not start the file
+  std::atomic<int> segments_left{0};
+  std::atomic<bool> changed{false};  // truncated while mapped
+};
+
+// A worker's private state.
+struct Worker {
+  LineParser parser;
+  Counter counter;
+  std::vector<char> stream_buffer;  // reused by every stream this worker reads
+  Progress* progress;               // shared; nullptr if nobody watches
+};
+
+void add_progress_bytes(Worker& w, uint64_t n) {
+  if (w.progress != nullptr) w.progress->bytes_done.fetch_add(n, std::memory_order_relaxed);
+}
+
+void input_done(Worker& w) {
+  if (w.progress != nullptr) w.progress->files_done.fetch_add(1, std::memory_order_relaxed);
+}
+
+struct SegmentItem {
+  Source* source;
+  uint32_t segment;
+};
+
+// The shared queue: the inputs still to open, then the segments to scan.
+class WorkQueue {
+ public:
+  explicit WorkQueue(size_t inputs) : inputs_(inputs) {}
+
+  // The next task for a worker: an input to open while any is left, then the
+  // segments; false when all is done. Opening first spreads the inputs that
+  // cannot be split (compressed files, streams) over the workers early. Waits
+  // while other workers are still opening inputs that may add segments.
+  bool next(SegmentItem& segment, size_t& input, bool& is_segment) {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      if (next_input_ < inputs_) {
+        input = next_input_++;
+        ++opening_;
+        is_segment = false;
+        return true;
+      }
+      if (!segments_.empty()) {
+        segment = segments_.front();
+        segments_.pop_front();
+        is_segment = true;
+        return true;
+      }
+      if (opening_ == 0) return false;
+      ready_.wait(lock);
+    }
+  }
+
+  // An input has been opened; its segments (if any, and if shared) are ready
+  // for everyone.
+  void opened(Source& src, bool share_segments) {
+    std::lock_guard lock(mutex_);
+    if (share_segments) {
+      for (uint32_t j = 0; j < src.segments.size(); ++j) segments_.push_back({&src, j});
+    }
+    --opening_;
+    ready_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<SegmentItem> segments_;
+  size_t inputs_;
+  size_t next_input_ = 0;
+  size_t opening_ = 0;
+};
+
+unsigned resolve_threads(unsigned requested) {
+  if (requested != 0) return requested;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// Reads a stream (plain or compressed) to its end.
+void scan_stream(Source& src, int fd, Worker& w, const Options& options) {
+  const std::unique_ptr<ByteSource> bytes = open_byte_source(fd);
+  StreamReader reader(*bytes, options.max_line_bytes, w.stream_buffer);
+  ScanLog& log = src.logs.emplace_back(ScanLog(options.max_reject_samples));
+  StreamReader::Chunk chunk;
+  uint64_t reported = 0;
+  while (reader.next(chunk)) {
+    if (chunk.skipped_long_line) {
+      record_skipped_line(chunk.skipped_line_blank, w.counter, log);
+    } else {
+      scan_lines(chunk.text, chunk.readable, w.parser, w.counter, log);
+    }
+    add_progress_bytes(w, reader.bytes_read() - reported);
+    reported = reader.bytes_read();
+  }
+  src.bytes = reader.bytes_read();
+  if (reader.failed()) src.error = reader.error();
+}
+
+// Scans one segment of a mapped source, then lets its pages go.
+void scan_segment(Source& src, uint32_t j, Worker& w) {
+  if (!src.changed) {  // once a file changed, its pages are gone: the rest would fault too
+    const Segment seg = src.segments[j];
+    const bool complete = run_guarded([&] {
+      scan_lines(src.text.substr(seg.begin, seg.end - seg.begin), src.text.size() - seg.begin, w.parser,
+                 w.counter, src.logs[j]);
+    });
+    if (!complete) src.changed = true;
+    src.map.release(seg.begin, seg.end);
+    add_progress_bytes(w, seg.end - seg.begin);
+  }
+  // The last segment done unmaps the file, so mappings do not pile up.
+  if (src.segments_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    src.map = MappedFile();
+    input_done(w);
+  }
+}
+
+// Where the first line starting at or after `pos` starts: `pos` itself if a
+// line starts there, else just past the next LF (the end if there is none).
+size_t line_start_at_or_after(std::string_view text, size_t pos) {
+  return pos == 0 ? 0 : past_next_lf(text, pos - 1);
+}
+
+// Cuts a mapped source (or the lines of it that start in `range`) into
+// segments, a BOM at the start of the file left out.
+void plan_segments(Source& src, size_t segment_bytes, const Options& options) {
+  const bool planned = run_guarded([&] {
+    size_t begin = 0, end = src.text.size();
+    if (options.range) {
+      begin = line_start_at_or_after(src.text, options.range->begin);
+      end = line_start_at_or_after(src.text, options.range->end);
+      end = std::max(begin, end);
+    }
+    src.bytes = end - begin;
+    if (begin == 0 && src.text.starts_with(kUtf8Bom)) begin = std::min(end, kUtf8Bom.size());
+    src.segments = cut_segments(src.text.substr(begin, end - begin), segment_bytes);
+    for (Segment& s : src.segments) {
+      s.begin += begin;
+      s.end += begin;
+    }
+  });
+  if (!planned) {
+    src.segments.clear();
+    src.changed = true;
+  }
+  src.logs.assign(src.segments.size(), ScanLog(options.max_reject_samples));
+  src.segments_left = static_cast<int>(src.segments.size());
+}
+
+// The nominal segment size for an input of `size` bytes.
+size_t segment_bytes_for(size_t size, const Options& options, unsigned threads) {
+  return options.segment_bytes != 0 ? options.segment_bytes : choose_segment_bytes(size, threads);
+}
+
+// Whether a regular file of `size` bytes starts with a compression magic.
+bool is_compressed(int fd, size_t size) {
+  char head[4];
+  const ssize_t n = ::pread(fd, head, std::min(sizeof head, size), 0);
+  return n > 0 && detect_compression(std::string_view(head, static_cast<size_t>(n))) != Compression::kNone;
+}
+
+// Files up to this size are read with plain reads, not mapped: mapping and
+// unmapping a small file (page tables, TLB shootdowns on every core) costs
+// more than copying it (profiling/batch_bench.sh: 10,000 files of 10 KB).
+constexpr size_t kSmallFileBytes = size_t{1} << 20;
+
+// Opens an input. A plain regular file larger than kSmallFileBytes is mapped
+// and cut into segments; anything else is read here, whole.
+void open_input(Source& src, Worker& w, const Options& options, unsigned threads) {
+  const bool is_stdin = src.path == "-";
+  const int fd = is_stdin ? 0 : ::open(src.path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    src.error = std::strerror(fd < 0 || !S_ISDIR(st.st_mode) ? errno : EISDIR);
+    src.unreadable = true;
+    if (fd > 0) ::close(fd);
+    return;
+  }
+  const auto size = static_cast<size_t>(st.st_size);
+  const bool compressed = S_ISREG(st.st_mode) && is_compressed(fd, size);
+  if (options.range) {  // a byte range is taken of the file's own bytes, mapped
+    src.counts_as_file = options.range->begin == 0;
+    if (!S_ISREG(st.st_mode) || compressed) {
+      src.error = compressed ? "a byte range (--range) cannot be taken of compressed data"
+                             : "a byte range (--range) needs a regular file";
+      src.unreadable = true;
+      if (!is_stdin) ::close(fd);
+      return;
+    }
+  }
+  const bool small = size <= kSmallFileBytes && !options.range;
+  if (choose_read_mode(st) == ReadMode::kMap && !small && !compressed) src.map = MappedFile::map(fd, size);
+  if (src.map.ok()) {
+    src.text = src.map.view();
+    if (!is_stdin) ::close(fd);
+    plan_segments(src, segment_bytes_for(size, options, threads), options);
+    return;
+  }
+  scan_stream(src, fd, w, options);  // small, not mappable, or compressed: read it
+  if (!is_stdin) ::close(fd);
+}
+
+// Turns per-segment reject positions into the first N absolute line numbers.
+std::vector<RejectSample> collect_rejects(const std::vector<std::unique_ptr<Source>>& sources, size_t limit) {
+  std::vector<RejectSample> out;
+  for (const auto& src : sources) {
+    uint64_t base = 0;
+    for (const ScanLog& log : src->logs) {
+      for (const LocalReject& r : log.rejects) {
+        if (out.size() == limit) return out;
+        out.push_back({src->name, base + r.line + 1, r.reason});
+      }
+      base += log.lines;
+    }
+  }
+  return out;
+}
+
+// Fills the --by-app part of `result` and, from it, the per-second counts:
+// the apps numbered in name order, "(other)" last.
+void take_app_counts(SharedCounts& shared, const AppTable& apps, Result& result) {
+  const std::vector<std::string>& names = apps.names();
+  std::vector<uint32_t> by_name(names.size());
+  for (uint32_t i = 0; i < by_name.size(); ++i) by_name[i] = i;
+  std::sort(by_name.begin(), by_name.end(), [&](uint32_t a, uint32_t b) { return names[a] < names[b]; });
+  std::vector<uint32_t> order(names.size());  // table number -> number in name order
+  for (uint32_t i = 0; i < by_name.size(); ++i) {
+    order[by_name[i]] = i;
+    result.apps.push_back(names[by_name[i]]);
+  }
+  const auto other = static_cast<uint32_t>(names.size());
+  result.app_counts = shared.take_app_sorted(order, other);
+  result.apps_capped = apps.capped();
+  for (const AppCount& c : result.app_counts) {
+    if (c.app == other && result.apps.size() == other) result.apps.emplace_back(kOtherApp);
+    if (result.counts.empty() || result.counts.back().second != c.second) {
+      result.counts.push_back({c.second, 0});
+    }
+    result.counts.back().count += c.count;
+  }
+}
+
+// Runs the workers over `sources` (paths to open, or an already mapped
+// buffer: text set, no path) and gathers the result.
+Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError> errors,
+           const Options& options, std::chrono::steady_clock::time_point start, Progress* progress) {
+  const size_t walk_errors = errors.size();  // paths that could not be expanded: unreadable
+  const unsigned threads = resolve_threads(options.threads);
+  SharedCounts shared;
+  AppTable apps(options.max_apps);
+  std::vector<Worker> workers;
+  for (unsigned t = 0; t < threads; ++t) {
+    workers.push_back({LineParser(options.app_field, options.time_field, options.max_line_bytes),
+                       Counter(shared, options.since.value_or(INT64_MIN), options.until.value_or(INT64_MAX),
+                               options.by_app ? &apps : nullptr),
+                       {}, progress});
+  }
+  WorkQueue queue(sources.size());
+  auto work = [&](Worker& w) {
+    SegmentItem segment{};
+    size_t input = 0;
+    bool is_segment = false;
+    while (queue.next(segment, input, is_segment)) {
+      if (is_segment) {
+        scan_segment(*segment.source, segment.segment, w);
+        continue;
+      }
+      Source& src = *sources[input];
+      if (src.path.empty()) {  // the caller's buffer
+        plan_segments(src, segment_bytes_for(src.text.size(), options, threads), options);
+      } else {
+        open_input(src, w, options, threads);
+      }
+      // A file of one segment is scanned right here, without a hand-off.
+      const bool alone = src.segments.size() == 1;
+      queue.opened(src, /*share_segments=*/!alone);
+      if (alone) scan_segment(src, 0, w);
+      if (src.segments.empty()) input_done(w);  // read whole, empty, or unreadable
+    }
+  };
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < workers.size(); ++t) pool.emplace_back(work, std::ref(workers[t]));
+  work(workers[0]);
+  for (std::thread& t : pool) t.join();
+
+  Result result;
+  for (const auto& src : sources) {
+    if (!src->error.empty()) errors.push_back({src->name, src->error});
+    if (src->changed) {
+      errors.push_back({src->name, "file changed while being read (truncated?); "
+                                   "only the lines read before the change are counted"});
+    }
+    result.summary.unreadable += src->unreadable;
+    result.summary.files += !src->unreadable && src->counts_as_file;
+    result.summary.bytes += src->bytes;
+  }
+  for (Worker& w : workers) {
+    w.counter.spill();
+    result.summary.add(w.counter.tally());
+  }
+  if (options.by_app) {
+    take_app_counts(shared, apps, result);
+  } else {
+    result.counts = shared.take_sorted();
+  }
+  result.summary.unreadable += walk_errors;
+  result.rejects = collect_rejects(sources, options.max_reject_samples);
+  result.errors = std::move(errors);
+  result.summary.elapsed_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace
+
+uint64_t Summary::rejected_total() const noexcept {
+  uint64_t total = 0;
+  for (const uint64_t n : rejected) total += n;
+  return total;
+}
+
+void Summary::add(const Summary& o) noexcept {
+  files += o.files;
+  unreadable += o.unreadable;
+  bytes += o.bytes;
+  lines += o.lines;
+  counted += o.counted;
+  outside_range += o.outside_range;
+  blank += o.blank;
+  for (size_t i = 0; i < kReasonCount; ++i) rejected[i] += o.rejected[i];
+  elapsed_seconds += o.elapsed_seconds;
+}
+
+Result aggregate(const std::vector<std::string>& paths, const Options& options, Progress* progress) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<InputError> errors;
+  std::vector<std::unique_ptr<Source>> sources;
+  uint64_t total_bytes = 0;
+  for (const std::string& path : expand_paths(paths, errors, options.include, options.exclude)) {
+    auto& src = sources.emplace_back(std::make_unique<Source>());
+    src->path = path;
+    src->name = path == "-" ? std::string(kStdinName) : path;
+    struct stat st {};
+    if (progress != nullptr && path != "-" && ::stat(path.c_str(), &st) == 0) total_bytes += st.st_size;
+  }
+  if (progress != nullptr) {
+    progress->bytes_total = total_bytes;
+    progress->files_total = sources.size();
+  }
+  return run(std::move(sources), std::move(errors), options, start, progress);
+}
+
+Result aggregate_buffer(std::string_view data, const Options& options, std::string_view name) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::unique_ptr<Source>> sources;
+  auto& src = sources.emplace_back(std::make_unique<Source>());
+  src->name = std::string(name);
+  src->text = data;
+  return run(std::move(sources), {}, options, start, nullptr);
+}
+
+}  // namespace logagg

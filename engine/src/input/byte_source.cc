@@ -1,0 +1,212 @@
+// Byte sources for the stream reader (see input.h): a file descriptor read as
+// is, or decompressed on the fly with zlib (gzip) or libzstd, chosen by the
+// magic numbers at the start of the data. Each keeps one input and one output
+// buffer, so memory is bounded whatever the size of the data.
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "input/input.h"
+
+namespace logagg {
+namespace {
+
+constexpr std::string_view kGzipMagic = "\x1F\x8B";
+constexpr std::string_view kZstdMagic = "\x28\xB5\x2F\xFD";
+// Compressed input is read in blocks of this size: below glibc's threshold
+// for serving an allocation with its own mapping, so that thousands of small
+// compressed files do not each map and unmap a buffer.
+constexpr size_t kInputBytes = size_t{64} << 10;
+
+// Reads a file descriptor, first replaying the bytes read to sniff it (and
+// then the error that stopped the sniffing, if one did).
+class FdSource final : public ByteSource {
+ public:
+  FdSource(int fd, std::string head, int head_errno)
+      : fd_(fd), head_(std::move(head)), head_errno_(head_errno) {
+    bytes_in_ = head_.size();
+  }
+
+  ptrdiff_t read(char* buf, size_t cap) override {
+    if (offset_ < head_.size()) {
+      const size_t n = std::min(cap, head_.size() - offset_);
+      std::memcpy(buf, head_.data() + offset_, n);
+      offset_ += n;
+      return static_cast<ptrdiff_t>(n);
+    }
+    if (head_errno_ != 0) {
+      error_ = std::strerror(head_errno_);
+      return -1;
+    }
+    for (;;) {
+      const ssize_t n = ::read(fd_, buf, cap);
+      if (n >= 0) {
+        bytes_in_ += static_cast<uint64_t>(n);
+        return n;
+      }
+      if (errno != EINTR) {
+        error_ = std::strerror(errno);
+        return -1;
+      }
+    }
+  }
+
+ private:
+  int fd_;
+  std::string head_;
+  int head_errno_;
+  size_t offset_ = 0;
+};
+
+// The shared part of the decompressors: compressed input is pulled from the
+// raw source into one buffer; read() reports the raw source's errors and
+// byte count as its own.
+class Decompressor : public ByteSource {
+ protected:
+  explicit Decompressor(std::unique_ptr<FdSource> raw) : raw_(std::move(raw)), in_(kInputBytes) {}
+
+  // Refills the input buffer when it is empty: false at the end of the raw
+  // data or on an error (error_ set).
+  bool refill() {
+    if (in_pos_ < in_size_) return true;
+    const ptrdiff_t n = raw_->read(in_.data(), in_.size());
+    bytes_in_ = raw_->bytes_in();
+    if (n < 0) error_ = raw_->error();
+    in_pos_ = 0;
+    in_size_ = n > 0 ? static_cast<size_t>(n) : 0;
+    return n > 0;
+  }
+
+  std::unique_ptr<FdSource> raw_;
+  std::vector<char> in_;
+  size_t in_pos_ = 0, in_size_ = 0;
+};
+
+class GzipSource final : public Decompressor {
+ public:
+  explicit GzipSource(std::unique_ptr<FdSource> raw) : Decompressor(std::move(raw)) {
+    if (inflateInit2(&z_, 15 + 16) != Z_OK) error_ = "gzip: cannot initialise zlib";  // 16: gzip wrapper
+  }
+  ~GzipSource() override { inflateEnd(&z_); }
+
+  ptrdiff_t read(char* buf, size_t cap) override {
+    if (!error_.empty()) return -1;
+    z_.next_out = reinterpret_cast<Bytef*>(buf);
+    z_.avail_out = static_cast<uInt>(std::min<size_t>(cap, 1u << 30));
+    while (z_.avail_out == static_cast<uInt>(std::min<size_t>(cap, 1u << 30))) {  // until some output
+      if (!refill()) {
+        if (!error_.empty()) return -1;
+        if (in_member_) {
+          error_ = "gzip data truncated (unexpected end of file)";
+          return -1;
+        }
+        return 0;
+      }
+      if (!in_member_) {  // a new member starts: the next bytes must be a gzip header
+        inflateReset(&z_);
+        in_member_ = true;
+      }
+      z_.next_in = reinterpret_cast<Bytef*>(in_.data() + in_pos_);
+      z_.avail_in = static_cast<uInt>(in_size_ - in_pos_);
+      const int rc = inflate(&z_, Z_NO_FLUSH);
+      in_pos_ = in_size_ - z_.avail_in;
+      if (rc == Z_STREAM_END) {
+        in_member_ = false;  // concatenated members follow, or the end of the data
+      } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+        error_ = std::string("corrupt gzip data: ") + (z_.msg != nullptr ? z_.msg : zError(rc));
+        return -1;
+      }
+    }
+    return static_cast<ptrdiff_t>(reinterpret_cast<char*>(z_.next_out) - buf);
+  }
+
+ private:
+  z_stream z_{};
+  bool in_member_ = false;
+};
+
+class ZstdSource final : public Decompressor {
+ public:
+  explicit ZstdSource(std::unique_ptr<FdSource> raw) : Decompressor(std::move(raw)), z_(ZSTD_createDStream()) {
+    if (z_ == nullptr) error_ = "zstd: cannot create a decompression stream";
+  }
+  ~ZstdSource() override { ZSTD_freeDStream(z_); }
+
+  ptrdiff_t read(char* buf, size_t cap) override {
+    if (!error_.empty()) return -1;
+    ZSTD_outBuffer out{buf, cap, 0};
+    while (out.pos == 0) {
+      if (!refill()) {
+        if (!error_.empty()) return -1;
+        if (in_frame_) {
+          error_ = "zstd data truncated (unexpected end of file)";
+          return -1;
+        }
+        return 0;
+      }
+      ZSTD_inBuffer in{in_.data(), in_size_, in_pos_};
+      const size_t rc = ZSTD_decompressStream(z_, &out, &in);
+      in_pos_ = in.pos;
+      if (ZSTD_isError(rc)) {
+        error_ = std::string("corrupt zstd data: ") + ZSTD_getErrorName(rc);
+        return -1;
+      }
+      in_frame_ = rc != 0;  // 0: a frame just ended
+    }
+    return static_cast<ptrdiff_t>(out.pos);
+  }
+
+ private:
+  ZSTD_DStream* z_;
+  bool in_frame_ = false;
+};
+
+}  // namespace
+
+Compression detect_compression(std::string_view head) noexcept {
+  if (head.starts_with(kGzipMagic)) return Compression::kGzip;
+  if (head.starts_with(kZstdMagic)) return Compression::kZstd;
+  return Compression::kNone;
+}
+
+std::string_view compression_name(Compression c) noexcept {
+  switch (c) {
+    case Compression::kGzip: return "gzip";
+    case Compression::kZstd: return "zstd";
+    case Compression::kNone: break;
+  }
+  return "plain";
+}
+
+std::unique_ptr<ByteSource> open_byte_source(int fd) {
+  // Sniff the magic number; on a pipe a read may return fewer bytes than asked.
+  std::string head(kZstdMagic.size(), '\0');
+  size_t got = 0;
+  int error = 0;
+  while (got < head.size()) {
+    const ssize_t n = ::read(fd, head.data() + got, head.size() - got);
+    if (n > 0) {
+      got += static_cast<size_t>(n);
+    } else if (n == 0 || errno != EINTR) {
+      if (n < 0) error = errno;
+      break;
+    }
+  }
+  head.resize(got);
+  auto raw = std::make_unique<FdSource>(fd, head, error);
+  if (error != 0) return raw;
+  switch (detect_compression(head)) {
+    case Compression::kGzip: return std::make_unique<GzipSource>(std::move(raw));
+    case Compression::kZstd: return std::make_unique<ZstdSource>(std::move(raw));
+    case Compression::kNone: break;
+  }
+  return raw;
+}
+
+}  // namespace logagg

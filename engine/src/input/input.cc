@@ -1,0 +1,232 @@
+// Path expansion, memory mapping and block reading (see input.h).
+#include "input/input.h"
+
+#include <fnmatch.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include "input/ascii.h"
+#include "input/lines.h"
+
+namespace logagg {
+namespace fs = std::filesystem;
+namespace {
+
+bool is_hidden(const fs::path& p) {
+  const std::string name = p.filename().string();
+  return !name.empty() && name[0] == '.';
+}
+
+std::string os_reason(const std::error_code& ec) { return ec.message(); }
+
+// Appends every regular file below `dir` (not following folder symlinks).
+// Entries that cannot be read are named in `errors`: dangling or looping
+// symlinks, and FIFOs, sockets and devices, which are skipped because reading
+// one could block forever or never end (they are read only when named).
+void walk_folder(const fs::path& dir, std::vector<std::string>& files, std::vector<InputError>& errors) {
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec);
+  if (ec) {
+    errors.push_back({dir.string(), os_reason(ec)});
+    return;
+  }
+  for (const fs::directory_iterator end; it != end; it.increment(ec)) {
+    const fs::directory_entry& entry = *it;
+    if (is_hidden(entry.path())) continue;
+    std::error_code link_ec, target_ec;
+    const fs::file_status link = entry.symlink_status(link_ec);
+    if (fs::is_directory(link)) {
+      walk_folder(entry.path(), files, errors);
+      continue;
+    }
+    const fs::file_status target = entry.status(target_ec);
+    if (fs::is_regular_file(target)) {
+      files.push_back(entry.path().string());
+    } else if (target_ec) {
+      errors.push_back({entry.path().string(), fs::is_symlink(link)
+                                                   ? "symbolic link cannot be followed: " + os_reason(target_ec)
+                                                   : os_reason(target_ec)});
+    } else if (!fs::is_directory(target)) {  // symlinks to folders are not followed, silently
+      errors.push_back({entry.path().string(), "not a regular file (skipped inside a folder)"});
+    }
+  }
+  if (ec) errors.push_back({dir.string(), os_reason(ec)});
+}
+
+// A glob without '/' is matched against the file name, one with '/' against
+// the whole relative path (as in .gitignore).
+bool matches_any(const std::string& relative, const std::vector<std::string>& globs) {
+  const std::string name = fs::path(relative).filename().string();
+  return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) {
+    const std::string& subject = g.find('/') == std::string::npos ? name : relative;
+    return ::fnmatch(g.c_str(), subject.c_str(), FNM_PATHNAME) == 0;
+  });
+}
+
+bool selected(const std::string& relative, const std::vector<std::string>& include,
+              const std::vector<std::string>& exclude) {
+  return (include.empty() || matches_any(relative, include)) && !matches_any(relative, exclude);
+}
+
+}  // namespace
+
+std::vector<std::string> expand_paths(const std::vector<std::string>& paths, std::vector<InputError>& errors,
+                                      const std::vector<std::string>& include,
+                                      const std::vector<std::string>& exclude) {
+  std::vector<std::string> inputs;
+  for (const std::string& path : paths) {
+    if (path == "-") {
+      inputs.push_back(path);
+      continue;
+    }
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (ec && !fs::exists(st)) {
+      errors.push_back({path, os_reason(ec)});
+    } else if (fs::is_directory(st)) {
+      std::vector<std::string> files;
+      walk_folder(path, files, errors);
+      std::sort(files.begin(), files.end());
+      for (const std::string& file : files) {
+        if (selected(fs::path(file).lexically_relative(path).string(), include, exclude)) inputs.push_back(file);
+      }
+    } else {
+      inputs.push_back(path);  // files and anything else named explicitly
+    }
+  }
+  return inputs;
+}
+
+ReadMode choose_read_mode(const struct stat& st) {
+  return S_ISREG(st.st_mode) && st.st_size > 0 ? ReadMode::kMap : ReadMode::kStream;
+}
+
+MappedFile MappedFile::map(int fd, size_t size) {
+  MappedFile m;
+  void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (p == MAP_FAILED) return m;
+  ::madvise(p, size, MADV_SEQUENTIAL);
+  m.data_ = static_cast<const char*>(p);
+  m.size_ = size;
+  return m;
+}
+
+void MappedFile::release(size_t begin, size_t end) const {
+  const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const size_t first = (begin + page - 1) / page * page;
+  const size_t last = std::min(end, size_) / page * page;
+  if (first < last) ::madvise(const_cast<char*>(data_) + first, last - first, MADV_DONTNEED);
+}
+
+MappedFile::MappedFile(MappedFile&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+
+MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
+  if (this != &other) {
+    this->~MappedFile();
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+  }
+  return *this;
+}
+
+MappedFile::~MappedFile() {
+  if (data_ != nullptr) ::munmap(const_cast<char*>(data_), size_);
+}
+
+namespace {
+constexpr size_t kBlockBytes = size_t{1} << 20;
+}
+
+StreamReader::StreamReader(ByteSource& source, size_t max_line_bytes, std::vector<char>& buffer)
+    : source_(source), max_line_bytes_(max_line_bytes), buf_(buffer) {
+  if (buf_.size() < kBlockBytes + kLinePadding) buf_.resize(kBlockBytes + kLinePadding);
+}
+
+bool StreamReader::fill() {
+  if (eof_ || failed_) return false;
+  // Make room: drop consumed bytes, then grow if a long line fills the buffer.
+  if (begin_ > 0) {
+    std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  if (buf_.size() - kLinePadding - end_ < kBlockBytes / 2) buf_.resize(buf_.size() * 2);
+  const ptrdiff_t n = source_.read(buf_.data() + end_, buf_.size() - kLinePadding - end_);
+  if (n > 0) {
+    end_ += static_cast<size_t>(n);
+    return true;
+  }
+  (n == 0 ? eof_ : failed_) = true;
+  return false;
+}
+
+bool StreamReader::next(Chunk& chunk) {
+  chunk = Chunk{};
+  for (;;) {
+    const char* data = buf_.data() + begin_;
+    const size_t size = end_ - begin_;
+    const bool ended = eof_ || failed_;
+
+    if (at_start_) {  // a UTF-8 BOM at the very start of the stream is skipped
+      if (size < kUtf8Bom.size() && !ended) {
+        fill();
+        continue;
+      }
+      if (std::string_view(data, size).starts_with(kUtf8Bom)) begin_ += kUtf8Bom.size();
+      at_start_ = false;
+      continue;
+    }
+
+    if (discarding_) {
+      const char* lf = size > 0 ? static_cast<const char*>(std::memchr(data, '\n', size)) : nullptr;
+      const size_t line_part = lf != nullptr ? static_cast<size_t>(lf - data) : size;
+      discarded_blank_ = discarded_blank_ && is_blank(std::string_view(data, line_part));
+      if (lf != nullptr || ended) {
+        begin_ += lf != nullptr ? line_part + 1 : size;
+        discarding_ = false;
+        chunk.skipped_long_line = true;
+        chunk.skipped_line_blank = discarded_blank_;
+        return true;
+      }
+      begin_ = end_;  // drop what we have of the long line
+      fill();
+      continue;
+    }
+
+    // No LF in the first max+2 bytes: the first line (less a CR) is too long
+    // to buffer. It is dropped as it streams by; only whether it was blank is kept.
+    const size_t window = max_line_bytes_ + 2;
+    if (size >= window && std::memchr(data, '\n', window) == nullptr) {
+      discarding_ = true;
+      discarded_blank_ = true;
+      continue;
+    }
+
+    const char* lf = size > 0 ? static_cast<const char*>(memrchr(data, '\n', size)) : nullptr;
+    if (lf != nullptr) {
+      const size_t take = static_cast<size_t>(lf - data) + 1;
+      chunk.text = std::string_view(data, take);
+      chunk.readable = buf_.size() - begin_;
+      begin_ += take;
+      return true;
+    }
+    if (ended) {
+      if (size == 0) return false;
+      chunk.text = std::string_view(data, size);  // last line without LF
+      chunk.readable = buf_.size() - begin_;
+      begin_ = end_;
+      return true;
+    }
+    fill();
+  }
+}
+
+}  // namespace logagg

@@ -1,0 +1,33 @@
+// Line-aligned segment cutting (see segmenter.h).
+#include "input/segmenter.h"
+
+#include <algorithm>
+
+#include "input/lines.h"
+
+namespace logagg {
+
+std::vector<Segment> cut_segments(std::string_view data, size_t nominal_bytes) {
+  std::vector<Segment> segments;
+  nominal_bytes = std::max<size_t>(nominal_bytes, 1);
+  size_t begin = 0;
+  while (begin < data.size()) {
+    size_t end = data.size();
+    if (data.size() - begin > nominal_bytes) {
+      // Cut just past the first LF at or after the nominal end's last byte.
+      end = past_next_lf(data, begin + nominal_bytes - 1);
+    }
+    segments.push_back({begin, end});
+    begin = end;
+  }
+  return segments;
+}
+
+size_t choose_segment_bytes(size_t total_bytes, unsigned threads) {
+  constexpr size_t kMin = size_t{64} << 10;
+  constexpr size_t kMax = size_t{4} << 20;
+  constexpr size_t kSegmentsPerThread = 16;
+  return std::clamp(total_bytes / (std::max(threads, 1u) * kSegmentsPerThread), kMin, kMax);
+}
+
+}  // namespace logagg

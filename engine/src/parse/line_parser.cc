@@ -1,0 +1,348 @@
+// Line classification with simdjson On-Demand (see line_parser.h).
+//
+// On-Demand validates only what is read, so every value of the line is walked:
+// stage 1 (run by iterate) checks UTF-8, unescaped control characters and
+// unclosed strings for the whole line; the walk below checks structure, keys,
+// string escapes (by unescaping the strings and keys that have a backslash;
+// the others are valid as they stand and are read in place), and number and
+// literal tokens (by their grammar, so numbers of any magnitude are valid).
+// Containers are walked with an explicit stack, so nesting depth is limited
+// only by the line length.
+#include "parse/line_parser.h"
+
+#include <simdjson.h>
+
+#include <cstring>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "input/ascii.h"
+#include "parse/app_id.h"
+#include "parse/rfc3339.h"
+
+namespace logagg {
+namespace {
+
+namespace od = simdjson::ondemand;
+static_assert(kLinePadding == simdjson::SIMDJSON_PADDING);
+
+
+std::string_view trim_trailing_space(std::string_view s) noexcept {
+  while (!s.empty() && is_json_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+bool has_backslash(std::string_view s) noexcept { return std::memchr(s.data(), '\\', s.size()) != nullptr; }
+
+// The text of a string token without its quotes.
+std::string_view string_text(std::string_view token) noexcept {
+  token = trim_trailing_space(token);
+  return token.substr(1, token.size() - 2);
+}
+
+// The same for a field's key, given where its text starts (after the quote);
+// stage 1 checked that the closing quote exists.
+bool plain_key(const char* start, std::string_view& key) noexcept {
+  const char* p = start;
+  while (*p != '"') {
+    if (*p == '\\') return false;
+    ++p;
+  }
+  key = std::string_view(start, static_cast<size_t>(p - start));
+  return true;
+}
+
+// RFC 8259 number: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+bool is_json_number(std::string_view s) noexcept {
+  const char* p = s.data();
+  const char* const end = p + s.size();
+  if (p != end && *p == '-') ++p;
+  if (p == end) return false;
+  if (*p == '0') {
+    ++p;
+  } else if (is_digit(*p)) {
+    while (p != end && is_digit(*p)) ++p;
+  } else {
+    return false;
+  }
+  if (p != end && *p == '.') {
+    ++p;
+    if (p == end || !is_digit(*p)) return false;
+    while (p != end && is_digit(*p)) ++p;
+  }
+  if (p != end && (*p == 'e' || *p == 'E')) {
+    ++p;
+    if (p != end && (*p == '+' || *p == '-')) ++p;
+    if (p == end || !is_digit(*p)) return false;
+    while (p != end && is_digit(*p)) ++p;
+  }
+  return p == end;
+}
+
+// A container being walked. On-Demand's ++ skips a child that was not read,
+// so the iterator advances only once the current child has been visited.
+struct Frame {
+  bool is_object;
+  bool visited = false;
+  od::object_iterator object_it{}, object_end{};
+  od::array_iterator array_it{}, array_end{};
+};
+
+// What the walk found for the app or the time field.
+struct FieldSeen {
+  int count = 0;
+  bool is_string = false;
+  std::string_view text;  // unescaped; points into the parser's string buffer
+};
+
+}  // namespace
+
+struct LineParser::Impl {
+  std::string app_field;
+  std::string time_field;
+  bool fields_plain;  // neither field name needs JSON escaping to appear in a key
+  size_t max_line_bytes;
+  // Whether the current line has a backslash anywhere. Most lines have none:
+  // then every string and key is valid as it stands (stage 1 checked UTF-8,
+  // control characters and closing quotes) and is its own text.
+  bool escapes = false;
+  const char* line_end = nullptr;
+  od::parser parser;
+  std::vector<char> padded;  // copy of a line that lacks readable padding
+  std::vector<Frame> stack;  // containers being walked, innermost last
+
+  bool push_object(od::object obj) {
+    Frame f{true};
+    if (obj.begin().get(f.object_it) || obj.end().get(f.object_end)) return false;
+    stack.push_back(f);
+    return true;
+  }
+
+  bool push_array(od::array arr) {
+    Frame f{false};
+    if (arr.begin().get(f.array_it) || arr.end().get(f.array_end)) return false;
+    stack.push_back(f);
+    return true;
+  }
+
+  // Checks a scalar `v` completely, or pushes a container for drain().
+  bool visit(od::value& v) {
+    od::json_type type;
+    if (v.type().get(type)) return false;
+    switch (type) {
+      case od::json_type::object: {
+        od::object obj;
+        return !v.get_object().get(obj) && push_object(obj);
+      }
+      case od::json_type::array: {
+        od::array arr;
+        return !v.get_array().get(arr) && push_array(arr);
+      }
+      case od::json_type::string: {
+        std::string_view s;
+        if (!escapes || !has_backslash(string_text(v.raw_json_token()))) return consume_string(v);
+        return !v.get_string().get(s);
+      }
+      case od::json_type::number:
+        return is_json_number(trim_trailing_space(v.raw_json_token()));
+      case od::json_type::boolean: {
+        const std::string_view t = trim_trailing_space(v.raw_json_token());
+        return t == "true" || t == "false";
+      }
+      case od::json_type::null:
+        return trim_trailing_space(v.raw_json_token()) == "null";
+    }
+    return false;
+  }
+
+  // Walks the stacked containers to their ends, visiting every key and child.
+  // Fields and values are used in place (bound by reference), not copied: the
+  // copies cost a store-forwarding stall each on the hot path.
+  bool drain() {
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      if (f.is_object) {
+        if (f.visited) ++f.object_it;
+        f.visited = true;
+        if (f.object_it == f.object_end) {
+          stack.pop_back();
+          continue;
+        }
+        auto result = *f.object_it;
+        if (result.error()) return false;
+        od::field&& field = std::move(result).value_unsafe();
+        std::string_view key;
+        if ((escapes && !key_text(field, key)) || !visit(field.value())) return false;
+      } else {
+        if (f.visited) ++f.array_it;
+        f.visited = true;
+        if (f.array_it == f.array_end) {
+          stack.pop_back();
+          continue;
+        }
+        auto result = *f.array_it;
+        if (result.error()) return false;
+        od::value&& child = std::move(result).value_unsafe();
+        if (!visit(child)) return false;
+      }
+    }
+    return true;
+  }
+
+  // Checks one value and everything inside it.
+  bool check(od::value& v) {
+    stack.clear();
+    return visit(v) && drain();
+  }
+
+  // The key of `field`, unescaped (nullopt if it has an invalid escape). A key
+  // without escapes is read in place; the string's closing quote is known to
+  // exist because stage 1 checked that every string is closed.
+  static bool key_text(od::field& field, std::string_view& key) {
+    return plain_key(field.key().raw(), key) || !field.unescaped_key().get(key);
+  }
+
+  // Whether a key, given by where its text starts, is `name`. Without escapes
+  // in the line the key is compared in place, no byte past the line is read.
+  bool key_is(const char* key, const std::string& name) const {
+    const size_t n = name.size();
+    return key + n < line_end && key[0] == name[0] && key[n] == '"' && std::memcmp(key, name.data(), n) == 0;
+  }
+
+  // Records an occurrence of the app or time field and checks its value.
+  bool capture(od::value& v, FieldSeen& seen) {
+    if (++seen.count > 1) return check(v);
+    od::json_type type;
+    if (v.type().get(type)) return false;
+    if (type != od::json_type::string) return check(v);
+    seen.is_string = true;
+    seen.text = string_text(v.raw_json_token());
+    if (!escapes || !has_backslash(seen.text)) return consume_string(v);
+    return !v.get_string().get(seen.text);
+  }
+
+  // Moves past a string value without unescaping it. Every string value must
+  // be consumed: On-Demand's skip of an unread child takes a string followed
+  // by ':' for a key and would skip on past a syntax error.
+  static bool consume_string(od::value& v) {
+    od::raw_json_string raw;
+    return !v.get_raw_json_string().get(raw);
+  }
+
+  static bool at_end(od::document& doc) {
+    return doc.current_location().error() == simdjson::OUT_OF_BOUNDS;
+  }
+
+  // True when a document that is not an object is nevertheless valid JSON.
+  bool is_valid_non_object(od::document& doc, od::json_type type, std::string_view trimmed) {
+    switch (type) {
+      case od::json_type::array: {
+        od::array arr;
+        stack.clear();
+        return !doc.get_array().get(arr) && push_array(arr) && drain() && at_end(doc);
+      }
+      case od::json_type::string: {
+        std::string_view s;
+        return !doc.get_string().get(s) && at_end(doc);
+      }
+      case od::json_type::number:
+        return is_json_number(trimmed);
+      case od::json_type::boolean:
+        return trimmed == "true" || trimmed == "false";
+      case od::json_type::null:
+        return trimmed == "null";
+      case od::json_type::object:
+        break;
+    }
+    return false;
+  }
+
+  LineVerdict classify(std::string_view line, size_t readable) {
+    size_t first = 0;
+    while (first < line.size() && is_json_space(line[first])) ++first;
+    if (first == line.size()) return LineVerdict::blank();
+    if (line.size() > max_line_bytes) return LineVerdict::rejected(Reason::kLineTooLong);
+
+    const char* buf = line.data();
+    size_t capacity = readable;
+    if (readable < line.size() + kLinePadding) {
+      if (padded.size() < line.size() + kLinePadding) padded.resize(line.size() + kLinePadding);
+      std::memcpy(padded.data(), line.data(), line.size());
+      std::memset(padded.data() + line.size(), ' ', kLinePadding);
+      buf = padded.data();
+      capacity = padded.size();
+    }
+
+    escapes = has_backslash(line);
+    line_end = buf + line.size();
+    const auto invalid = LineVerdict::rejected(Reason::kInvalidJson);
+    od::document doc;
+    od::json_type type;
+    if (parser.iterate(buf, line.size(), capacity).get(doc) || doc.type().get(type)) return invalid;
+    if (type != od::json_type::object) {
+      const std::string_view trimmed = trim_trailing_space(line.substr(first));
+      return is_valid_non_object(doc, type, trimmed) ? LineVerdict::rejected(Reason::kNotObject)
+                                                     : invalid;
+    }
+
+    od::object obj;
+    if (doc.get_object().get(obj)) return invalid;
+    FieldSeen app, time;
+    for (auto result : obj) {
+      if (result.error()) return invalid;
+      od::field&& field = std::move(result).value_unsafe();
+      bool is_app, is_time;
+      if (!escapes && fields_plain) {
+        const char* key = field.key().raw();
+        is_app = key_is(key, app_field);
+        is_time = !is_app && key_is(key, time_field);
+      } else {
+        std::string_view key;
+        if (!key_text(field, key)) return invalid;
+        is_app = key == app_field;
+        is_time = key == time_field;
+      }
+      od::value& v = field.value();
+      const bool ok = is_app ? capture(v, app) : is_time ? capture(v, time) : check(v);
+      if (!ok) return invalid;
+    }
+    if (!at_end(doc)) return invalid;
+
+    if (app.count == 0) return LineVerdict::rejected(Reason::kMissingApp);
+    if (app.count > 1) return LineVerdict::rejected(Reason::kDuplicateApp);
+    if (!app.is_string) return LineVerdict::rejected(Reason::kAppNotString);
+    if (!is_valid_app_id(app.text)) return LineVerdict::rejected(Reason::kBadApp);
+    if (time.count == 0) return LineVerdict::rejected(Reason::kMissingTime);
+    if (time.count > 1) return LineVerdict::rejected(Reason::kDuplicateTime);
+    if (!time.is_string) return LineVerdict::rejected(Reason::kTimeNotString);
+    const std::optional<int64_t> second = parse_rfc3339(time.text);
+    if (!second) return LineVerdict::rejected(Reason::kBadTime);
+    return LineVerdict::counted(*second, app.text);
+  }
+};
+
+LineParser::LineParser(std::string app_field, std::string time_field, size_t max_line_bytes)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->fields_plain = !app_field.empty() && !time_field.empty() &&
+                        (app_field + time_field).find_first_of("\"\\") == std::string::npos;
+  impl_->app_field = std::move(app_field);
+  impl_->time_field = std::move(time_field);
+  impl_->max_line_bytes = max_line_bytes;
+}
+LineParser::~LineParser() = default;
+LineParser::LineParser(LineParser&&) noexcept = default;
+LineParser& LineParser::operator=(LineParser&&) noexcept = default;
+
+LineVerdict LineParser::classify(std::string_view line, size_t readable) {
+  return impl_->classify(line, readable);
+}
+
+#define LOGAGG_STRINGIFY_(x) #x
+#define LOGAGG_STRINGIFY(x) LOGAGG_STRINGIFY_(x)
+std::string json_parser_description() {
+  return std::string("simdjson ") + LOGAGG_STRINGIFY(SIMDJSON_VERSION) + ", " +
+         simdjson::get_active_implementation()->name();
+}
+
+}  // namespace logagg

@@ -1,0 +1,55 @@
+// Classifies one log line: counted (and in which second), blank, or rejected.
+//
+// The rules, exactly:
+// - The caller hands over the line without its LF and without one CR before it.
+// - A line of only spaces, tabs and CRs is blank.
+// - Otherwise it must be exactly one RFC 8259 JSON value (valid UTF-8, any
+//   whitespace around it, nothing after it) that is an object. Validation is
+//   complete: every number, literal, string escape and key in the line is
+//   checked, also in fields that are not used. Numbers of any magnitude are
+//   valid JSON. Nesting depth is not limited.
+// - The object holds the app field and the time field each exactly once at the
+//   top level, both strings; the app id (unescaped) passes is_valid_app_id and
+//   the timestamp (unescaped) parses with parse_rfc3339.
+//
+// Padding contract (simdjson reads up to kLinePadding bytes past a value):
+// `readable` is how many bytes from line.data() the caller guarantees are
+// readable (>= line.size()); their content past the line does not matter. When
+// readable < line.size() + kLinePadding (the last lines of a mapped file), the
+// parser copies the line into its own padded buffer first.
+//
+// One LineParser per thread: it owns a simdjson parser and scratch buffers that
+// grow to the longest line seen and are then reused, so classify() does not
+// allocate in the steady state. Not thread-safe; movable, not copyable.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "input/lines.h"  // kLinePadding
+#include "parse/line_verdict.h"
+
+namespace logagg {
+
+class LineParser {
+ public:
+  // `max_line_bytes`: longer lines are rejected as kLineTooLong without parsing.
+  LineParser(std::string app_field, std::string time_field, size_t max_line_bytes);
+  ~LineParser();
+  LineParser(LineParser&&) noexcept;
+  LineParser& operator=(LineParser&&) noexcept;
+
+  LineVerdict classify(std::string_view line, size_t readable);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The JSON parser in use, for --version and bug reports: simdjson's version
+// and the kernel chosen for this CPU, e.g. "simdjson 3.0.1, haswell".
+std::string json_parser_description();
+
+}  // namespace logagg

@@ -1,0 +1,31 @@
+// Names of the reject reasons (see line_verdict.h).
+#include "parse/line_verdict.h"
+
+namespace logagg {
+namespace {
+
+struct ReasonName {
+  std::string_view key;
+  std::string_view text;
+};
+
+constexpr ReasonName kNames[kReasonCount] = {
+    {"line_too_long", "line too long"},
+    {"invalid_json", "invalid JSON"},
+    {"not_object", "not a JSON object"},
+    {"missing_app", "app field missing"},
+    {"duplicate_app", "app field duplicated"},
+    {"app_not_string", "app field not a string"},
+    {"bad_app", "app id not alphanumeric"},
+    {"missing_time", "time field missing"},
+    {"duplicate_time", "time field duplicated"},
+    {"time_not_string", "time field not a string"},
+    {"bad_time", "timestamp not RFC 3339"},
+};
+
+}  // namespace
+
+std::string_view reason_key(Reason r) noexcept { return kNames[static_cast<size_t>(r)].key; }
+std::string_view reason_text(Reason r) noexcept { return kNames[static_cast<size_t>(r)].text; }
+
+}  // namespace logagg

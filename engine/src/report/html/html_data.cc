@@ -1,0 +1,124 @@
+// From a result to the content of the --format html page (see html_report.h):
+// the series to draw, the statistics and the line accounting as text rows.
+#include <algorithm>
+
+#include "report/html/html_report.h"
+#include "report/stats.h"
+#include "report/report_rows.h"
+#include "report/report_text.h"
+
+namespace logagg {
+namespace {
+
+// Apps drawn without --top: more would make the stack unreadable.
+constexpr size_t kDefaultChartApps = 10;
+
+// Fills starts and series (one per app, or one "requests") from the rows,
+// every `bin` consecutive buckets summed into one point. Only the points and
+// the non-empty buckets are walked, so a span of years costs no more than
+// its points (advance() strides over the empty buckets between them).
+void fill_series(const ReportRows& rows, uint64_t bin, HtmlReport& page) {
+  const std::vector<SecondCount>& buckets = rows.buckets();
+  if (buckets.empty()) return;
+  const Bucketing& bucketing = rows.bucketing();
+  const int64_t first = buckets.front().second;
+  const uint64_t points = (bucketing.count_between(first, buckets.back().second) + bin - 1) / bin;
+  page.starts.reserve(points);
+  for (int64_t start = first; page.starts.size() < points; start = bucketing.advance(start, bin)) {
+    page.starts.push_back(start);
+  }
+  page.series.resize(rows.by_app() ? rows.apps().size() : 1);
+  for (size_t i = 0; i < page.series.size(); ++i) {
+    page.series[i].name = rows.by_app() ? rows.apps()[i] : "requests";
+    page.series[i].values.assign(points, 0);
+  }
+  // The point of each bucket start, met in ascending order: buckets since the first, over `bin`.
+  uint64_t index = 0;
+  int64_t at = first;
+  const auto point_of = [&](int64_t start) {
+    if (start != at) index += bucketing.count_between(at, start) - 1;
+    at = start;
+    return index / bin;
+  };
+  if (!rows.by_app()) {
+    for (const SecondCount& b : buckets) page.series[0].values[point_of(b.second)] += b.count;
+    return;
+  }
+  for (const AppCount& r : rows.app_buckets()) page.series[r.app].values[point_of(r.second)] += r.count;
+}
+
+void fill_stats(const Result& result, const Options& options, const ReportRows& rows, HtmlReport& page) {
+  const BucketStats st = compute_stats(rows.buckets(), rows.bucketing());
+  auto& out = page.stats;
+  out.emplace_back("total", std::to_string(st.total));
+  if (st.buckets == 0) return;
+  out.emplace_back("buckets", std::to_string(st.buckets) + " (" + std::to_string(st.empty) + " empty)");
+  out.emplace_back("first", start_text(rows.bucketing(), st.first));
+  out.emplace_back("last", start_text(rows.bucketing(), st.last));
+  out.emplace_back("peak", std::to_string(st.max) + " at " + start_text(rows.bucketing(), st.peak));
+  out.emplace_back("mean", ratio_text(st.total, st.buckets));
+  out.emplace_back("median", std::to_string(st.median));
+  out.emplace_back("p95", std::to_string(st.p95));
+  out.emplace_back("p99", std::to_string(st.p99));
+  out.emplace_back("max", std::to_string(st.max));
+  if (!options.by_app) return;
+  for (const AppTotal& t : top_apps(result.apps, result.app_counts, options.top ? options.top : kDefaultChartApps)) {
+    out.emplace_back("app " + result.apps[t.app],
+                     std::to_string(t.count) + " (" + ratio_text(t.count * 100, st.total) + "%)");
+  }
+}
+
+void fill_accounting(const Result& result, const Options& options, HtmlReport& page) {
+  const Summary& s = result.summary;
+  auto& out = page.accounting;
+  out.emplace_back("files", std::to_string(s.files) + " (" + std::to_string(s.unreadable) + " unreadable)");
+  out.emplace_back("bytes", human_bytes(static_cast<double>(s.bytes)));
+  out.emplace_back("lines", std::to_string(s.lines));
+  out.emplace_back("counted", std::to_string(s.counted));
+  if (options.since || options.until) out.emplace_back("outside --since/--until", std::to_string(s.outside_range));
+  out.emplace_back("blank", std::to_string(s.blank));
+  out.emplace_back("rejected", std::to_string(s.rejected_total()));
+  for (size_t i = 0; i < kReasonCount; ++i) {
+    if (s.rejected[i] != 0) out.emplace_back("  " + std::string(reason_text(static_cast<Reason>(i))), std::to_string(s.rejected[i]));
+  }
+}
+
+}  // namespace
+
+HtmlReport make_html_report(const Result& result, const Options& options) {
+  Options chart = options;
+  if (chart.by_app && chart.top == 0) chart.top = kDefaultChartApps;
+  const ReportRows rows(result, chart);
+  const Bucketing& bucketing = rows.bucketing();
+
+  HtmlReport page;
+  page.bucket_name = bucketing.name();
+  page.time_zone = bucketing.zone() != nullptr ? time_zone_name(*bucketing.zone()) : "UTC";
+  page.title = "logagg: requests per " + page.bucket_name + (rows.by_app() ? " by app" : "");
+  page.stacked = rows.by_app();
+  uint64_t bin = 1;
+  if (!rows.buckets().empty()) {
+    const uint64_t n = bucketing.count_between(rows.buckets().front().second, rows.buckets().back().second);
+    bin = (n + kMaxHtmlPoints - 1) / kMaxHtmlPoints;
+    if (bin > 1) {
+      page.notes.push_back("The report has " + std::to_string(n) + " buckets; each point of the chart sums " +
+                           std::to_string(bin) + " of them, to draw at most " + std::to_string(kMaxHtmlPoints) +
+                           " points. Use a larger --bucket for exact points.");
+    }
+  }
+  if (rows.by_app() && options.top == 0 && rows.apps().size() > kDefaultChartApps) {
+    page.notes.push_back("The chart stacks the " + std::to_string(kDefaultChartApps) +
+                         " busiest apps and sums the rest as (other); --top N draws N.");
+  }
+  if (result.apps_capped) {
+    page.notes.push_back("More than " + std::to_string(options.max_apps) +
+                         " distinct app ids: the lines of ids met after that are counted as (other) (--max-apps).");
+  }
+  page.buckets_per_point = bin;
+  fill_series(rows, bin, page);
+  fill_stats(result, chart, rows, page);
+  fill_accounting(result, options, page);
+  return page;
+}
+
+}  // namespace logagg

@@ -1,0 +1,83 @@
+// Small text helpers shared by the report writers (report.cc, html_data.cc,
+// plot.cc): numbers, bucket starts, padding, JSON strings and exact ratios.
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "logagg/buckets.h"
+#include "parse/rfc3339.h"
+
+namespace logagg {
+
+inline void append_number(std::string& out, uint64_t n) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, n);
+  out.append(buf, r.ptr);
+}
+
+inline void append_second(std::string& out, int64_t second) {
+  char buf[kUtcSecondMaxChars];
+  out.append(buf, static_cast<size_t>(format_utc_second(second, buf)));
+}
+
+// A bucket start as the bucketing prints it: UTC "...Z", or local time with
+// its offset in a zone.
+inline void append_start(std::string& out, const Bucketing& bucketing, int64_t start) {
+  char buf[kBucketStartMaxChars];
+  out.append(buf, static_cast<size_t>(bucketing.format_start(start, buf)));
+}
+
+// The same, as a string of its own.
+inline std::string start_text(const Bucketing& bucketing, int64_t start) {
+  std::string s;
+  append_start(s, bucketing, start);
+  return s;
+}
+
+inline void append_padded(std::string& out, std::string_view text, size_t width, bool right) {
+  const size_t pad = width > text.size() ? width - text.size() : 0;
+  if (right) out.append(pad, ' ');
+  out.append(text);
+  if (!right) out.append(pad, ' ');
+}
+
+// A JSON string literal for arbitrary bytes from the command line.
+inline void append_json_string(std::string& out, std::string_view s) {
+  out.push_back('"');
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(c);
+    } else if (u < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", u);
+      out.append(buf);
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('"');
+}
+
+// total / n rounded half up to 3 decimals ("1120.333"), in integers, so the
+// printed mean is exact to the digits shown. n > 0.
+inline std::string ratio_text(uint64_t total, uint64_t n) {
+  uint64_t whole = total / n;
+  // remainder < n, and n (buckets) is far below 2^64 / 2000.
+  uint64_t thousandths = (total % n * 2000 + n) / (2 * n);
+  if (thousandths == 1000) {
+    ++whole;
+    thousandths = 0;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%llu.%03llu", static_cast<unsigned long long>(whole),
+                static_cast<unsigned long long>(thousandths));
+  return buf;
+}
+
+}  // namespace logagg

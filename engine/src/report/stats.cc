@@ -1,0 +1,55 @@
+// Summary statistics of a bucketed series (see stats.h).
+#include "report/stats.h"
+
+#include <algorithm>
+
+#include "logagg/aggregate.h"
+
+namespace logagg {
+
+uint64_t nearest_rank_percentile(const std::vector<uint64_t>& sorted_nonzero, uint64_t zeros, unsigned p) {
+  const uint64_t n = zeros + sorted_nonzero.size();
+  const uint64_t rank = std::max<uint64_t>(1, (n * p + 99) / 100);
+  return rank <= zeros ? 0 : sorted_nonzero[rank - zeros - 1];
+}
+
+BucketStats compute_stats(const std::vector<SecondCount>& buckets, const Bucketing& bucketing) {
+  BucketStats s;
+  if (buckets.empty()) return s;
+  s.first = buckets.front().second;
+  s.last = buckets.back().second;
+  s.buckets = bucketing.count_between(s.first, s.last);
+  s.empty = s.buckets - buckets.size();
+  std::vector<uint64_t> sorted;
+  sorted.reserve(buckets.size());
+  for (const SecondCount& b : buckets) {
+    s.total += b.count;
+    if (b.count > s.max) {  // strictly greater: the earliest peak wins ties
+      s.max = b.count;
+      s.peak = b.second;
+    }
+    sorted.push_back(b.count);
+  }
+  std::sort(sorted.begin(), sorted.end());
+  s.median = nearest_rank_percentile(sorted, s.empty, 50);
+  s.p95 = nearest_rank_percentile(sorted, s.empty, 95);
+  s.p99 = nearest_rank_percentile(sorted, s.empty, 99);
+  return s;
+}
+
+std::vector<AppTotal> top_apps(const std::vector<std::string>& apps, const std::vector<AppCount>& counts,
+                               size_t n) {
+  std::vector<AppTotal> totals(apps.size());
+  for (uint32_t i = 0; i < totals.size(); ++i) totals[i].app = i;
+  for (const AppCount& c : counts) totals[c.app].count += c.count;
+  std::erase_if(totals, [&](const AppTotal& t) { return t.count == 0 || apps[t.app] == kOtherApp; });
+  const auto busier = [&](const AppTotal& a, const AppTotal& b) {
+    return a.count != b.count ? a.count > b.count : apps[a.app] < apps[b.app];
+  };
+  if (n == 0 || n > totals.size()) n = totals.size();
+  std::partial_sort(totals.begin(), totals.begin() + static_cast<ptrdiff_t>(n), totals.end(), busier);
+  totals.resize(n);
+  return totals;
+}
+
+}  // namespace logagg

@@ -1,0 +1,297 @@
+// Fault tests, end to end on the real binary: files truncated or growing while
+// read, inputs that cannot be read, non-regular files in folders, degenerate
+// and huge lines (linear time, bounded memory), a closed or full stdout, and
+// memory on adversarial time spread. Every case checks the accounting
+// invariant where lines were read: lines = counted + blank + rejected.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <map>
+#include <thread>
+
+#include "parse/rfc3339.h"
+#include "support/json_numbers.h"
+#include "support/run_process.h"
+#include "support/sanitizers.h"
+
+namespace logagg {
+namespace {
+namespace fs = std::filesystem;
+using testing::ProcessResult;
+using testing::RunOptions;
+using testing::json_numbers;
+using testing::kSanitized;
+
+const std::string kLine = R"({"app_id":"A1","timestamp":"2023-11-14T22:13:20Z"})" "\n";
+
+std::string lines(size_t n) {
+  std::string s;
+  s.reserve(n * kLine.size());
+  for (size_t i = 0; i < n; ++i) s += kLine;
+  return s;
+}
+
+
+void expect_accounted(const std::map<std::string, uint64_t>& s) {
+  EXPECT_EQ(s.at("lines"), s.at("counted") + s.at("blank") + s.at("rejected"));
+}
+
+class Faults : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/logagg-faults-XXXXXX";
+    dir_ = mkdtemp(tmpl);
+    fs::permissions(dir_, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                              fs::perms::others_read | fs::perms::others_exec);
+  }
+  void TearDown() override {
+    for (const auto& e : fs::recursive_directory_iterator(dir_, fs::directory_options::skip_permission_denied)) {
+      std::error_code ec;
+      if (!e.is_symlink()) fs::permissions(e.path(), fs::perms::owner_all, fs::perm_options::add, ec);
+    }
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir_)) fs::permissions(e.path(), fs::perms::owner_all, fs::perm_options::add, ec);
+    fs::remove_all(dir_, ec);
+  }
+  std::string path(const std::string& rel) const { return (dir_ / rel).string(); }
+  std::string write(const std::string& rel, const std::string& content) {
+    const fs::path p = dir_ / rel;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << content;
+    fs::permissions(p, fs::perms::owner_read | fs::perms::owner_write | fs::perms::others_read | fs::perms::group_read);
+    return p.string();
+  }
+  fs::path dir_;
+};
+
+ProcessResult logagg(std::vector<std::string> args, RunOptions opt = {}) {
+  args.insert(args.begin(), LOGAGG_BIN);
+  return testing::run_process(args, opt);
+}
+
+// Permission checks mean nothing to root: run logagg as nobody then.
+ProcessResult logagg_unprivileged(std::vector<std::string> args) {
+  args.insert(args.begin(), LOGAGG_BIN);
+  if (geteuid() == 0) args.insert(args.begin(), {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"});
+  return testing::run_process(args, RunOptions{});
+}
+
+// A FIFO named after a file lets the test act while logagg runs: logagg opens
+// (and maps) every input before it scans any segment, and our write into the
+// FIFO blocks until logagg reads it, so when the write returns the file is
+// mapped; while every worker is reading a FIFO, no segment is read yet.
+void feed_fifo_then(const std::string& fifo, const std::string& data, const std::function<void()>& act) {
+  const int fd = ::open(fifo.c_str(), O_WRONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::write(fd, data.data(), data.size()), static_cast<ssize_t>(data.size()));
+  act();
+  ::close(fd);
+}
+
+TEST_F(Faults, FileTruncatedWhileMappedIsReportedAndWhatWasReadIsKept) {
+  const size_t file_lines = 400000;  // 20 MB, many segments
+  const std::string file = write("rotating.log", lines(file_lines));
+  // Two FIFOs keep both workers busy after the file is mapped: segments are
+  // scanned once every input is open, so when both writes have returned the
+  // file is mapped and none of its segments is read yet.
+  const std::string fifo_a = path("feed_a"), fifo_b = path("feed_b");
+  ASSERT_EQ(mkfifo(fifo_a.c_str(), 0600), 0);
+  ASSERT_EQ(mkfifo(fifo_b.c_str(), 0600), 0);
+  const size_t fifo_lines = 40000;  // 2 MB each: more than a pipe holds
+  const off_t keep = static_cast<off_t>(file_lines / 4 * kLine.size());
+
+  RunOptions opt;
+  opt.while_running = [&] {
+    std::promise<void> b_written, truncated;
+    std::thread feed_b([&] {
+      feed_fifo_then(fifo_b, lines(fifo_lines), [&] {
+        b_written.set_value();
+        truncated.get_future().wait();
+      });
+    });
+    feed_fifo_then(fifo_a, lines(fifo_lines), [&] {
+      b_written.get_future().wait();
+      ASSERT_EQ(::truncate(file.c_str(), keep), 0);
+    });
+    truncated.set_value();
+    feed_b.join();
+  };
+  const ProcessResult r = logagg({file, fifo_a, fifo_b, "--format", "json", "--threads", "2", "-q"}, opt);
+  EXPECT_EQ(r.signal, 0) << "must not die of SIGBUS";
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(file + ": file changed while being read"), std::string::npos) << r.err;
+  const auto s = json_numbers(r.out);
+  expect_accounted(s);
+  EXPECT_GE(s.at("counted"), 2 * fifo_lines);
+  EXPECT_LE(s.at("counted"), 2 * fifo_lines + file_lines / 4);
+}
+
+TEST_F(Faults, FileGrowingWhileReadIsCountedUpToItsSizeAtOpen) {
+  const size_t file_lines = 100000;
+  const std::string file = write("growing.log", lines(file_lines));
+  const std::string fifo = path("feed");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const size_t fifo_lines = 40000;
+
+  RunOptions opt;
+  opt.while_running = [&] {
+    feed_fifo_then(fifo, lines(fifo_lines), [&] { std::ofstream(file, std::ios::app) << lines(5000); });
+  };
+  const ProcessResult r = logagg({file, fifo, "--format", "json", "-q"}, opt);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const auto s = json_numbers(r.out);
+  EXPECT_EQ(s.at("lines"), file_lines + fifo_lines);
+  EXPECT_EQ(s.at("counted"), file_lines + fifo_lines);
+}
+
+TEST_F(Faults, UnreadableInputsAreNamedWithTheReasonAndTheRestIsCounted) {
+  write("logs/good.log", kLine);
+  write("logs/sub/good2.log", kLine);
+  const std::string locked = write("logs/locked.log", kLine);
+  fs::permissions(locked, fs::perms::none);
+  write("logs/closed/inside.log", kLine);
+  fs::permissions(path("logs/closed"), fs::perms::none);
+  fs::create_symlink(path("logs/nowhere"), path("logs/dangling.log"));
+  fs::create_symlink(path("logs/loop.log"), path("logs/loop.log"));
+  fs::create_symlink(path("logs"), path("logs/sub/up"));  // folder symlink: not followed, no loop
+  ASSERT_EQ(mkfifo(path("logs/pipe.log").c_str(), 0644), 0);
+  fs::create_symlink("/dev/null", path("logs/device.log"));
+
+  const ProcessResult r = logagg_unprivileged({"--format", "csv", path("logs"), path("missing.log")});
+  ASSERT_FALSE(r.timed_out) << "a FIFO inside a folder must not be opened";
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "second,count\n2023-11-14T22:13:20Z,2\n");
+  for (const std::string& expected : {
+           path("missing.log") + ": No such file or directory",
+           locked + ": Permission denied",
+           path("logs/closed") + ": Permission denied",
+           path("logs/dangling.log") + ": symbolic link cannot be followed: No such file or directory",
+           path("logs/loop.log") + ": symbolic link cannot be followed: Too many levels of symbolic links",
+           path("logs/pipe.log") + ": not a regular file (skipped inside a folder)",
+           path("logs/device.log") + ": not a regular file (skipped inside a folder)"}) {
+    EXPECT_NE(r.err.find("logagg: " + expected + "\n"), std::string::npos) << expected << "\nin:\n" << r.err;
+  }
+}
+
+TEST_F(Faults, FifoAndDeviceNamedExplicitlyAreRead) {
+  const std::string fifo = path("feed");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  RunOptions opt;
+  opt.timeout_seconds = 30;
+  opt.while_running = [&] { feed_fifo_then(fifo, lines(3), [] {}); };
+  const ProcessResult r = logagg({fifo, "/dev/null", "--format", "csv", "-q"}, opt);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "second,count\n2023-11-14T22:13:20Z,3\n");
+}
+
+// Linear time and memory bounded by the longest line (or the line limit).
+TEST_F(Faults, HundredMegabyteLineWithoutNewline) {
+  const std::string huge(100u << 20, 'x');
+  const std::string file = write("huge.log", huge);
+  for (const bool via_stdin : {false, true}) {
+    RunOptions opt;
+    opt.timeout_seconds = 60;
+    if (via_stdin) opt.input = &huge;
+    const ProcessResult r = logagg({via_stdin ? "-" : file, "--format", "json", "-q"}, opt);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto s = json_numbers(r.out);
+    EXPECT_EQ(s.at("lines"), 1u);
+    EXPECT_EQ(s.at("line_too_long"), 1u);
+    if (!kSanitized) EXPECT_LT(r.max_rss_kb, 300 * 1024) << (via_stdin ? "stdin" : "file");
+  }
+}
+
+TEST_F(Faults, DegenerateFilesAreHandledLine_by_line) {
+  const std::string nesting_ok = R"({"app_id":"A1","timestamp":"2023-11-14T22:13:20Z","d":)" +
+                                 std::string(10000, '[') + std::string(10000, ']') + "}\n";
+  const std::string nesting_bad = R"({"app_id":"A1","timestamp":"2023-11-14T22:13:20Z","d":)" +
+                                  std::string(10000, '{') + "}\n";
+  struct Case {
+    std::string name, content;
+    uint64_t lines, counted, blank, invalid_json;
+  };
+  const std::vector<Case> cases = {
+      {"no_newline", kLine.substr(0, kLine.size() - 1), 1, 1, 0, 0},
+      {"only_newlines", std::string(1000000, '\n'), 1000000, 0, 1000000, 0},
+      {"nul_bytes", std::string(5000, '\0') + "\n" + kLine + "{\"app_id\":\"A\0\"}\n", 3, 1, 0, 2},
+      {"invalid_utf8", "\xff\xfe\n{\"app_id\":\"A1\",\"x\":\"\xc0\xaf\",\"timestamp\":\"2023-11-14T22:13:20Z\"}\n" + kLine, 3, 1, 0, 2},
+      {"deep_nesting", nesting_ok + nesting_bad, 2, 1, 0, 1},
+  };
+  for (const Case& c : cases) {
+    RunOptions opt;
+    opt.timeout_seconds = 60;
+    const ProcessResult r = logagg({write(c.name + ".log", c.content), "--format", "json", "-q"}, opt);
+    ASSERT_EQ(r.exit_code, 0) << c.name << ": " << r.err;
+    const auto s = json_numbers(r.out);
+    expect_accounted(s);
+    EXPECT_EQ(s.at("lines"), c.lines) << c.name;
+    EXPECT_EQ(s.at("counted"), c.counted) << c.name;
+    EXPECT_EQ(s.at("blank"), c.blank) << c.name;
+    EXPECT_EQ(s.at("invalid_json"), c.invalid_json) << c.name;
+  }
+}
+
+TEST_F(Faults, ClosedPipeEndsQuietlyAndFullDiskIsAnError) {
+  const std::string file = write("a.log", lines(1000));
+  RunOptions closed;
+  closed.stdout_to_closed_pipe = true;
+  const ProcessResult p = logagg({file, "--format", "csv", "-q"}, closed);
+  EXPECT_EQ(p.exit_code, 0);
+  EXPECT_EQ(p.signal, 0);
+  EXPECT_EQ(p.err, "");
+
+  RunOptions full;
+  full.stdout_path = "/dev/full";
+  const ProcessResult f = logagg({file, "--format", "csv", "-q"}, full);
+  EXPECT_EQ(f.exit_code, 1);
+  EXPECT_EQ(f.err, "logagg: cannot write the report: No space left on device\n");
+}
+
+// 20 million distinct seconds, each on two lines far apart, so that both
+// threads see nearly every second: memory must grow with distinct seconds, not
+// threads x distinct seconds. Bound (README, Reliability): about 50 bytes per
+// distinct second plus ~40 MB per thread.
+TEST_F(Faults, MemoryIsBoundedOnAdversarialTimeSpread) {
+  if (kSanitized) GTEST_SKIP() << "sanitizers change memory use; measured in the release build";
+  constexpr uint64_t kDistinct = 20'000'000;
+  constexpr int64_t kStart = 1'600'000'000;
+  const std::string file = path("spread.log");
+  {
+    std::FILE* f = std::fopen(file.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::string buf;
+    char ts[kUtcSecondMaxChars];
+    for (int pass = 0; pass < 2; ++pass) {
+      for (uint64_t i = 0; i < kDistinct; ++i) {
+        const int64_t t = kStart + static_cast<int64_t>((i * 7'654'321) % kDistinct);  // a permutation
+        const auto n = static_cast<size_t>(format_utc_second(t, ts));
+        buf.append(R"({"app_id":"a","timestamp":")").append(ts, n).append("\"}\n");
+        if (buf.size() > (1u << 20)) {
+          std::fwrite(buf.data(), 1, buf.size(), f);
+          buf.clear();
+        }
+      }
+    }
+    std::fwrite(buf.data(), 1, buf.size(), f);
+    std::fclose(f);
+  }
+  RunOptions opt;
+  opt.stdout_path = "/dev/null";
+  opt.timeout_seconds = 300;
+  const ProcessResult r = logagg({file, "--threads", "2", "--format", "csv"}, opt);
+  fs::remove(file);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("counted                          40000000\n"), std::string::npos) << r.err;
+  const long bound_kb = static_cast<long>(kDistinct * 50 / 1024 + 2 * 40 * 1024);
+  EXPECT_LT(r.max_rss_kb, bound_kb) << "peak RSS " << r.max_rss_kb / 1024 << " MB";
+  std::printf("peak RSS for %llu distinct seconds on 2 threads: %ld MB (bound %ld MB)\n",
+              static_cast<unsigned long long>(kDistinct), r.max_rss_kb / 1024, bound_kb / 1024);
+}
+
+}  // namespace
+}  // namespace logagg

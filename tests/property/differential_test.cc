@@ -1,0 +1,574 @@
+// Differential tests: random log lines and whole buffers go through the engine
+// (LineParser, aggregate_buffer) and through the reference oracle, and must get
+// the same verdicts, counts and summaries. Lines come from a generator that
+// mixes access-log objects (shuffled, duplicated or missing fields, escapes,
+// huge numbers, random UTF-8, deep nesting) with byte-level mutations. A
+// disagreement is shrunk and printed as an escaped literal, ready to become a
+// unit test.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <iterator>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "logagg/aggregate.h"
+#include "parse/line_parser.h"
+#include "logagg/options.h"
+#include "reference/reference.h"
+
+namespace {
+
+using namespace std::literals;
+
+// Which fields the lines are about, and the line length limit.
+struct Fields {
+  std::u32string app;
+  std::u32string time;
+  size_t max_line_bytes;
+};
+
+const Fields kFieldSets[] = {
+    {U"app_id", U"timestamp", size_t{1} << 30},
+    {U"app_id", U"timestamp", 200},
+    {U"svc", U"t\u00e9", size_t{1} << 30},  // matched after unescaping "\u00e9" too
+};
+
+std::u32string ascii(std::string_view s) { return {s.begin(), s.end()}; }
+
+// Produces random lines (never containing LF) about the given fields.
+class LineGenerator {
+ public:
+  LineGenerator(uint64_t seed, const Fields& fields) : rng_(seed), fields_(fields) {}
+
+  std::string line() {
+    std::string out;
+    switch (uniform(0, 39)) {
+      case 0:
+      case 1:
+        return blank();
+      case 2:
+      case 3:
+        out = ws() + value(0) + ws();
+        break;  // usually not an object
+      case 4:
+        out = deep_object();
+        break;
+      default:
+        out = ws() + object() + ws();
+        break;
+    }
+    if (one_in(3)) {
+      // Bytes that matter to a JSON or UTF-8 parser; never LF.
+      constexpr std::string_view kPalette =
+          "{}[]\":,\\\\\"\"u0019eE.+-tnfaZ \t\r\x00\x01\x1F\x7F\x80\xBF\xC0\xC3\xA9\xE2\x82\xAC"
+          "\xED\xA0\xF0\xF4\xF5\xFF"sv;
+      reference::mutate(out, rng_, kPalette, uniform(1, 4));
+    }
+    if (one_in(6)) splice(out);
+    return out;
+  }
+
+ private:
+  int uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+  bool one_in(int n) { return uniform(1, n) == 1; }
+  template <typename T>
+  const T& pick(const std::vector<T>& items) {
+    return items[static_cast<size_t>(uniform(0, static_cast<int>(items.size()) - 1))];
+  }
+
+  // Inserts, at a random place, a snippet that is one step from valid or
+  // invalid: structural slips, bad escapes and numbers, tricky UTF-8.
+  void splice(std::string& out) {
+    static const std::vector<std::string> kSnippets = {",",
+                                                       ",]",
+                                                       ",}",
+                                                       "[,",
+                                                       "{,",
+                                                       "]",
+                                                       "}",
+                                                       "[",
+                                                       "{",
+                                                       ":",
+                                                       "\"",
+                                                       "\\",
+                                                       "\\u",
+                                                       "\\ud800",
+                                                       "\\udc00",
+                                                       "\\ud800\\udc00",
+                                                       "\\u12",
+                                                       "\\uD83D\\uDE00",
+                                                       "\\x41",
+                                                       "01",
+                                                       "1.",
+                                                       "-",
+                                                       "1e",
+                                                       ".5",
+                                                       "-0",
+                                                       "1e999",
+                                                       "tru",
+                                                       "nul",
+                                                       "true",
+                                                       "null",
+                                                       "\xED\xA0\x80",
+                                                       "\xED\x9F\xBF",
+                                                       "\xC0\xAF",
+                                                       "\xC2\x80",
+                                                       "\xE0\x9F\xBF",
+                                                       "\xE0\xA0\x80",
+                                                       "\xF0\x8F\xBF\xBF",
+                                                       "\xF0\x90\x80\x80",
+                                                       "\xF4\x8F\xBF\xBF",
+                                                       "\xF4\x90\x80\x80",
+                                                       "\xE2\x82",
+                                                       "\xEF\xBB\xBF",
+                                                       "\x01",
+                                                       "\t",
+                                                       "\r",
+                                                       "\f",
+                                                       "\v",
+                                                       "\xC2\xA0"};
+    // Half the time just inside a string, where escapes and UTF-8 matter.
+    size_t at = static_cast<size_t>(uniform(0, static_cast<int>(out.size())));
+    if (one_in(2)) {
+      const size_t quote = out.find('"', at);
+      at = quote == std::string::npos ? at : quote + 1;
+    }
+    out.insert(at, pick(kSnippets));
+  }
+
+  std::string blank() {
+    std::string out;
+    for (int n = uniform(0, 6); n > 0; --n) out += " \t\r"[uniform(0, 2)];
+    return out;
+  }
+
+  // JSON whitespace between tokens, usually none.
+  std::string ws() { return one_in(4) ? blank() : ""; }
+
+  // A JSON string literal of `text`, each character written plainly or as an
+  // escape at random (controls, quotes and backslashes always escaped).
+  std::string encode(std::u32string_view text) {
+    std::string out = "\"";
+    for (const char32_t cp : text) {
+      const bool must_escape = cp < 0x20 || cp == U'"' || cp == U'\\';
+      if (!must_escape && !one_in(6)) {
+        out += reference::utf8(std::u32string_view(&cp, 1));
+      } else if (const size_t at = std::u32string_view(U"\"\\/\b\f\n\r\t").find(cp);
+                 at != std::u32string_view::npos && one_in(2)) {
+        out += '\\';
+        out += "\"\\/bfnrt"[at];
+      } else {
+        out += unicode_escape(cp);
+      }
+    }
+    return out + "\"";
+  }
+
+  // "\uXXXX", or a surrogate pair above the BMP, in random hex case.
+  std::string unicode_escape(char32_t cp) {
+    const char* format = one_in(2) ? "\\u%04x" : "\\u%04X";
+    char buf[16];
+    if (cp < 0x10000) {
+      std::snprintf(buf, sizeof buf, format, static_cast<unsigned>(cp));
+      return buf;
+    }
+    const unsigned v = static_cast<unsigned>(cp) - 0x10000;
+    std::string out;
+    std::snprintf(buf, sizeof buf, format, 0xD800 + (v >> 10));
+    out += buf;
+    std::snprintf(buf, sizeof buf, format, 0xDC00 + (v & 0x3FF));
+    return out + buf;
+  }
+
+  // Random text, mostly ASCII, with some characters that need care.
+  std::u32string text() {
+    static const std::vector<char32_t> kSpecial = {
+        U'"',   U'\\',  U'/',   U'\0',   U'\b',    U'\t', U'\n', U'\x1F', U'\x7F', 0xE9,
+        0x20AC, 0xFEFF, 0xFFFF, 0x1F600, 0x10FFFF, U'{',  U'}',  U':',    U','};
+    std::u32string out;
+    for (int n = uniform(0, 12); n > 0; --n) {
+      out += one_in(5) ? pick(kSpecial) : static_cast<char32_t>(uniform(0x20, 0x7E));
+    }
+    return out;
+  }
+
+  std::u32string app_id() {
+    static const std::vector<std::u32string> kBad = {U"",    U"web-1", U"Caf\u00e9", U"a b",
+                                                     U"\0"s, U"x_y",   U"\u0660"};
+    if (one_in(10)) return pick(kBad);
+    static constexpr std::string_view kAlnum =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    std::u32string out;
+    for (int n = uniform(1, 10); n > 0; --n) out += static_cast<char32_t>(kAlnum[uniform(0, 61)]);
+    return out;
+  }
+
+  std::u32string timestamp() {
+    std::string text = reference::random_timestamp(rng_).text();
+    if (one_in(6)) reference::mutate(text, rng_, "0123456789-:Tt Zz+.,", uniform(1, 2));
+    return ascii(text);
+  }
+
+  std::string number() {
+    std::string out = one_in(3) ? "-" : "";
+    const int magnitude = one_in(20) ? 400 : 25;
+    if (one_in(4)) {
+      out += '0';
+    } else {
+      out += static_cast<char>('1' + uniform(0, 8));
+      for (int n = uniform(0, magnitude); n > 0; --n) out += static_cast<char>('0' + uniform(0, 9));
+    }
+    if (one_in(3)) {
+      out += '.';
+      for (int n = uniform(1, magnitude); n > 0; --n) out += static_cast<char>('0' + uniform(0, 9));
+    }
+    if (one_in(3)) {
+      out += one_in(2) ? 'e' : 'E';
+      if (!one_in(3)) out += one_in(2) ? '+' : '-';
+      for (int n = uniform(1, 4); n > 0; --n) out += static_cast<char>('0' + uniform(0, 9));
+    }
+    return out;
+  }
+
+  std::string value(int depth) {
+    switch (uniform(0, depth < 3 ? 6 : 4)) {
+      case 0:
+      case 1:
+        return encode(text());
+      case 2:
+        return number();
+      case 3: {
+        static const std::vector<std::string> kLiterals = {"true", "false", "null"};
+        return pick(kLiterals);
+      }
+      case 4:
+        return encode(timestamp());
+      case 5: {
+        std::string out = "[" + ws();
+        for (int n = uniform(0, 3); n > 0; --n) out += value(depth + 1) + ws() + (n > 1 ? "," : "");
+        return out + "]";
+      }
+      default: {
+        std::vector<std::string> members;
+        for (int n = uniform(0, 3); n > 0; --n) members.push_back(member(text(), value(depth + 1)));
+        return braced(members);
+      }
+    }
+  }
+
+  std::string member(std::u32string_view key, const std::string& value) {
+    return ws() + encode(key) + ws() + ":" + ws() + value + ws();
+  }
+
+  static std::string braced(const std::vector<std::string>& members) {
+    std::string out = "{";
+    for (size_t i = 0; i < members.size(); ++i) out += (i ? "," : "") + members[i];
+    return out + "}";
+  }
+
+  // A value for one of the two fields: usually a string, sometimes not.
+  std::string field_value(std::u32string_view text) { return one_in(15) ? value(0) : encode(text); }
+
+  // An access-log object: the two fields (sometimes missing, repeated or not
+  // strings), extra fields, in shuffled order more often than not.
+  std::string object() {
+    std::vector<std::string> members;
+    if (!one_in(20)) members.push_back(member(fields_.app, field_value(app_id())));
+    if (!one_in(20)) members.push_back(member(fields_.time, field_value(timestamp())));
+    static const std::vector<std::u32string> kKeys = {
+        U"status", U"path", U"bytes", U"", U"app", U"time", U"APP_ID", U"app_id ", U"timestamp\0"s};
+    for (int n = uniform(0, 4); n > 0; --n) {
+      members.push_back(member(one_in(2) ? pick(kKeys) : text(), value(0)));
+    }
+    if (one_in(12)) members.push_back(member(fields_.app, field_value(app_id())));
+    if (one_in(12)) members.push_back(member(fields_.time, field_value(timestamp())));
+    if (!one_in(3)) std::shuffle(members.begin(), members.end(), rng_);
+    return braced(members);
+  }
+
+  // An access-log object with one field nested very deep.
+  std::string deep_object() {
+    const int depth = uniform(50, 3000);
+    std::string open, close;
+    for (int i = 0; i < depth; ++i) {
+      const bool array = one_in(2);
+      open += array ? "[" : "{\"k\":";
+      close.insert(close.begin(), array ? ']' : '}');
+    }
+    return braced({member(fields_.app, encode(app_id())), member(fields_.time, encode(timestamp())),
+                   member(U"deep", open + value(3) + close)});
+  }
+
+  std::mt19937_64 rng_;
+  Fields fields_;
+};
+
+// A random log file: lines ended by LF or CRLF, blank lines, sometimes a BOM
+// and sometimes no final newline.
+std::string random_buffer(LineGenerator& lines, std::mt19937_64& rng) {
+  auto one_in = [&rng](int n) { return rng() % static_cast<uint64_t>(n) == 0; };
+  std::string out = one_in(3) ? "\xEF\xBB\xBF" : "";
+  for (auto n = rng() % 150; n > 0; --n) {
+    out += lines.line();
+    out += one_in(3) ? "\r\n" : one_in(10) ? "\r\r\n" : "\n";
+    if (one_in(10)) out += one_in(2) ? "\n" : "\r\n";
+  }
+  if (one_in(2) && !out.empty() && out.back() == '\n') {
+    out.pop_back();
+    if (one_in(2)) out += lines.line();
+  }
+  return out;
+}
+
+// The verdicts of the engine, in place and copied, and the reference.
+struct Verdicts {
+  logagg::LineVerdict in_place, copied, oracle;
+  std::string in_place_app, copied_app, oracle_app;  // of counted lines
+
+  bool agree() const {
+    return reference::same_verdict(in_place, oracle) && reference::same_verdict(copied, oracle) &&
+           in_place_app == oracle_app && copied_app == oracle_app;
+  }
+};
+
+class Classifier {
+ public:
+  explicit Classifier(const Fields& fields)
+      : app_(reference::utf8(fields.app)),
+        time_(reference::utf8(fields.time)),
+        max_(fields.max_line_bytes),
+        parser_(app_, time_, max_) {}
+
+  // `line` must be followed by `readable - line.size()` readable bytes.
+  Verdicts classify(std::string_view line, size_t readable) {
+    const std::string copy(line);
+    Verdicts v;
+    v.in_place = parser_.classify(line, readable);
+    v.in_place_app = v.in_place.app;  // valid until the parser's next line
+    v.copied = parser_.classify(copy, copy.size());
+    v.copied_app = v.copied.app;
+    v.oracle = reference::classify(line, app_, time_, max_, &v.oracle_app);
+    if (v.oracle.status != logagg::LineStatus::kCounted) v.oracle_app.clear();
+    return v;
+  }
+
+  // Classifies a lone line the way the in-place path sees the end of a file.
+  Verdicts classify(std::string_view line) {
+    const std::string padded = std::string(line) + std::string(logagg::kLinePadding, '}');
+    return classify(std::string_view(padded).substr(0, line.size()), padded.size());
+  }
+
+  const std::string& app() const { return app_; }
+  const std::string& time() const { return time_; }
+  size_t max_line_bytes() const { return max_; }
+
+ private:
+  std::string app_, time_;
+  size_t max_;
+  logagg::LineParser parser_;
+};
+
+std::string report(Classifier& classifier, const std::string& line) {
+  const std::string small = reference::shrink(
+      line, [&](const std::string& candidate) { return !classifier.classify(candidate).agree(); });
+  const Verdicts v = classifier.classify(small);
+  return "line " + reference::quoted(small) + ": engine in place " +
+         reference::describe(v.in_place) + " app " + reference::quoted(v.in_place_app) + ", engine copied " +
+         reference::describe(v.copied) + " app " + reference::quoted(v.copied_app) + ", reference " +
+         reference::describe(v.oracle) + " app " + reference::quoted(v.oracle_app) + " (fields " +
+         reference::quoted(classifier.app()) + ", " + reference::quoted(classifier.time()) +
+         ", max_line_bytes " + std::to_string(classifier.max_line_bytes()) + "; shrunk from " +
+         reference::quoted(line) + ")";
+}
+
+class differential : public testing::TestWithParam<uint64_t> {
+ protected:
+  const Fields& fields() const { return kFieldSets[GetParam() % std::size(kFieldSets)]; }
+};
+
+// Lines one at a time, each read from a buffer that holds the rest of the
+// file after it, as the engine reads a mapped file.
+TEST_P(differential, ClassifyMatchesReference) {
+  LineGenerator generator(GetParam(), fields());
+  Classifier classifier(fields());
+  std::vector<std::string> lines;
+  std::string file;
+  for (int i = 0; i < 2000; ++i) {
+    lines.push_back(generator.line());
+    file += lines.back() + "\n";
+  }
+  size_t at = 0;
+  uint64_t counted = 0;
+  for (const std::string& line : lines) {
+    const Verdicts v =
+        classifier.classify(std::string_view(file).substr(at, line.size()), file.size() - at);
+    at += line.size() + 1;
+    counted += v.oracle.status == logagg::LineStatus::kCounted;
+    if (!v.agree()) {
+      ADD_FAILURE() << report(classifier, line);
+      return;
+    }
+  }
+  // A generator that stopped producing countable lines would prove little.
+  EXPECT_GT(counted, 200u);
+}
+
+std::vector<logagg::SecondCount> as_counts(const std::map<int64_t, uint64_t>& counts) {
+  std::vector<logagg::SecondCount> out;
+  for (const auto& [second, count] : counts) out.push_back({second, count});
+  return out;
+}
+
+// Whether the engine's result for a buffer is the reference's.
+testing::AssertionResult same_result(const logagg::Result& got, const reference::Aggregate& want,
+                                     size_t bytes, bool by_app) {
+  std::ostringstream diff;
+  const logagg::Summary& s = got.summary;
+  if (got.counts != as_counts(want.counts)) diff << " counts differ;";
+  if (by_app) {
+    std::map<std::pair<int64_t, std::string>, uint64_t> apps;
+    for (const logagg::AppCount& c : got.app_counts) apps[{c.second, got.apps.at(c.app)}] += c.count;
+    if (apps != want.app_counts) diff << " counts per app differ;";
+    if (!std::is_sorted(got.apps.begin(), got.apps.end())) diff << " apps not in name order;";
+  } else if (!got.apps.empty() || !got.app_counts.empty()) {
+    diff << " counts per app without by_app;";
+  }
+  if (s.lines != want.lines) diff << " lines " << s.lines << " != " << want.lines << ";";
+  if (s.counted != want.counted) diff << " counted " << s.counted << " != " << want.counted << ";";
+  if (s.blank != want.blank) diff << " blank " << s.blank << " != " << want.blank << ";";
+  for (size_t r = 0; r < logagg::kReasonCount; ++r) {
+    if (s.rejected[r] != want.rejected[r]) {
+      diff << " "
+           << reference::describe(logagg::LineVerdict::rejected(static_cast<logagg::Reason>(r)))
+           << " " << s.rejected[r] << " != " << want.rejected[r] << ";";
+    }
+  }
+  if (s.files != 1) diff << " files " << s.files << " != 1;";
+  if (s.bytes != bytes) diff << " bytes " << s.bytes << " != " << bytes << ";";
+  if (!got.errors.empty()) diff << " errors: " << got.errors.front().message << ";";
+  if (diff.str().empty()) return testing::AssertionSuccess();
+  return testing::AssertionFailure() << "engine vs reference:" << diff.str();
+}
+
+struct Run {
+  unsigned threads;
+  size_t segment_bytes;
+  bool by_app;
+};
+
+std::vector<Run> all_runs() {
+  std::vector<Run> runs;
+  for (unsigned threads : {1u, 2u, 8u}) {
+    for (size_t segment_bytes : {size_t{1}, size_t{7}, size_t{64}, size_t{4096}}) {
+      runs.push_back({threads, segment_bytes, segment_bytes % 2 == 1});  // by app in half of them
+    }
+  }
+  return runs;
+}
+
+// Checks aggregate_buffer against the reference for every thread count and
+// segment size; on a mismatch, reports the smallest buffer that still differs.
+void expect_same_aggregate(const std::string& data, const std::string& app, const std::string& time,
+                           size_t max_line_bytes) {
+  const reference::Aggregate want = reference::aggregate_buffer(data, app, time, max_line_bytes);
+  for (const Run& run : all_runs()) {
+    logagg::Options options;
+    options.app_field = app;
+    options.time_field = time;
+    options.max_line_bytes = max_line_bytes;
+    options.threads = run.threads;
+    options.segment_bytes = run.segment_bytes;
+    options.by_app = run.by_app;
+    auto check = [&](const std::string& buffer) {
+      return same_result(logagg::aggregate_buffer(buffer, options),
+                         reference::aggregate_buffer(buffer, app, time, max_line_bytes),
+                         buffer.size(), run.by_app);
+    };
+    const testing::AssertionResult same =
+        same_result(logagg::aggregate_buffer(data, options), want, data.size(), run.by_app);
+    if (!same) {
+      const std::string small =
+          reference::shrink(data, [&](const std::string& b) { return !check(b); });
+      ADD_FAILURE() << "threads " << run.threads << ", segment_bytes " << run.segment_bytes
+                    << ", by_app " << run.by_app
+                    << ", max_line_bytes " << max_line_bytes << ": " << same.message()
+                    << "\n  smallest differing buffer " << reference::quoted(small) << ": "
+                    << check(small).message();
+      return;
+    }
+  }
+}
+
+TEST_P(differential, AggregateBufferMatchesReference) {
+  LineGenerator generator(GetParam(), fields());
+  std::mt19937_64 rng(GetParam());
+  for (int i = 0; i < 4 && !HasFailure(); ++i) {
+    expect_same_aggregate(random_buffer(generator, rng), reference::utf8(fields().app),
+                          reference::utf8(fields().time), fields().max_line_bytes);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, differential, testing::Range<uint64_t>(0, 60));
+
+// Buffer edges, pinned and compared: BOMs, line ends, the last line.
+TEST(differential_buffers, EdgesOfTheFile) {
+  const std::string line = R"({"app_id":"web1","timestamp":"2021-06-15T12:34:56Z"})";
+  const std::string bom = "\xEF\xBB\xBF";
+  const struct {
+    std::string data;
+    uint64_t lines, counted, blank;
+  } kCases[] = {
+      {"", 0, 0, 0},
+      {bom, 0, 0, 0},
+      {bom + "\n", 1, 0, 1},
+      {"\n", 1, 0, 1},
+      {"\r\n", 1, 0, 1},
+      {"\r", 1, 0, 1},
+      {"\n\n\r\n", 3, 0, 3},
+      {line, 1, 1, 0},
+      {bom + line, 1, 1, 0},
+      {line + "\r\n" + line + "\n", 2, 2, 0},
+      {line + "\r\r\n" + line + "\r", 2, 2, 0},
+      {line + "\n\n" + line, 3, 2, 1},
+      {"\n" + bom + line, 2, 0, 1},  // a BOM is only skipped at the start
+      {bom + bom + line, 1, 0, 0},
+      {"\xEF\xBB" + line, 1, 0, 0},
+      {line + "\n" + line.substr(0, 20), 2, 1, 0},
+  };
+  for (const auto& c : kCases) {
+    SCOPED_TRACE(reference::quoted(c.data));
+    const reference::Aggregate want =
+        reference::aggregate_buffer(c.data, "app_id", "timestamp", size_t{1} << 20);
+    EXPECT_EQ(want.lines, c.lines);
+    EXPECT_EQ(want.counted, c.counted);
+    EXPECT_EQ(want.blank, c.blank);
+    expect_same_aggregate(c.data, "app_id", "timestamp", size_t{1} << 20);
+  }
+}
+
+// The line length limit counts the bytes before LF, without the one dropped CR.
+TEST(differential_buffers, LineLengthLimitExcludesTheLineEnd) {
+  const std::string line = R"({"app_id":"web1","timestamp":"2021-06-15T12:34:56Z"})";
+  const std::string data = line + "\n" + line + "\r\n" + line + " \n" + line + "\r\r\n" + line;
+  const reference::Aggregate want =
+      reference::aggregate_buffer(data, "app_id", "timestamp", line.size());
+  EXPECT_EQ(want.counted, 3u);
+  EXPECT_EQ(want.rejected[static_cast<size_t>(logagg::Reason::kLineTooLong)], 2u);
+  expect_same_aggregate(data, "app_id", "timestamp", line.size());
+
+  // Without a LF after it, a final CR is part of the line.
+  const std::string last_cr = line + "\r";
+  EXPECT_EQ(reference::aggregate_buffer(last_cr, "app_id", "timestamp", line.size())
+                .rejected[static_cast<size_t>(logagg::Reason::kLineTooLong)],
+            1u);
+  expect_same_aggregate(last_cr, "app_id", "timestamp", line.size());
+}
+
+}  // namespace

@@ -1,0 +1,196 @@
+// Tests for reading compressed logs and many files:
+// - gzip (also several concatenated members) and zstd (also several frames)
+//   are recognised by their magic bytes, whatever the file name, and count
+//   exactly like the plain text, from files and from standard input;
+// - a truncated or corrupt archive is an error naming the file and the
+//   format, and the lines before the damage stay counted and accounted;
+// - many small files, plain and compressed, spread over the workers, give the
+//   same result as their concatenation, for any thread count.
+#include <gtest/gtest.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "logagg/aggregate.h"
+#include "input/input.h"
+#include "support/run_process.h"
+
+namespace logagg {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string gzip(std::string_view data) {
+  z_stream z{};
+  EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(deflateBound(&z, data.size()) + 64, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+std::string zstd(std::string_view data) {
+  std::string out(ZSTD_compressBound(data.size()), '\0');
+  const size_t n = ZSTD_compress(out.data(), out.size(), data.data(), data.size(), 3);
+  EXPECT_FALSE(ZSTD_isError(n));
+  out.resize(n);
+  return out;
+}
+
+// A log of `lines` lines over a few seconds, some blank and some rejected.
+std::string make_log(size_t lines, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::string out;
+  for (size_t i = 0; i < lines; ++i) {
+    switch (rng() % 10) {
+      case 0: out += "\n"; break;
+      case 1: out += "{\"app_id\":\"bad id\",\"timestamp\":\"2021-03-04T05:06:07Z\"}\n"; break;
+      default:
+        out += "{\"app_id\":\"A" + std::to_string(rng() % 5) + "\",\"timestamp\":\"2021-03-04T05:06:0" +
+               std::to_string(rng() % 10) + "Z\",\"pad\":\"" + std::string(rng() % 200, 'x') + "\"}\n";
+    }
+  }
+  return out;
+}
+
+class CompressedInput : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("logagg-compressed-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string& name, std::string_view bytes) {
+    const fs::path p = dir_ / name;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    return p.string();
+  }
+
+  static Result run(const std::vector<std::string>& paths, unsigned threads = 2) {
+    Options o;
+    o.threads = threads;
+    o.max_reject_samples = 100;
+    return aggregate(paths, o);
+  }
+
+  fs::path dir_;
+};
+
+void expect_same_counts(const Result& got, const Result& want) {
+  EXPECT_EQ(got.counts, want.counts);
+  EXPECT_EQ(got.summary.lines, want.summary.lines);
+  EXPECT_EQ(got.summary.counted, want.summary.counted);
+  EXPECT_EQ(got.summary.blank, want.summary.blank);
+  EXPECT_EQ(got.summary.rejected, want.summary.rejected);
+}
+
+TEST(DetectCompression, ByMagicBytesOnly) {
+  EXPECT_EQ(detect_compression("\x1F\x8B\x08\x00"), Compression::kGzip);
+  EXPECT_EQ(detect_compression(std::string_view("\x28\xB5\x2F\xFD", 4)), Compression::kZstd);
+  EXPECT_EQ(detect_compression("{\"a\""), Compression::kNone);
+  EXPECT_EQ(detect_compression("\x1F"), Compression::kNone);  // too short to tell: plain
+  EXPECT_EQ(detect_compression(std::string_view("\x28\xB5\x2F", 3)), Compression::kNone);
+  EXPECT_EQ(detect_compression(""), Compression::kNone);
+}
+
+TEST_F(CompressedInput, GzipAndZstdCountLikeThePlainTextWhateverTheirNames) {
+  const std::string log = make_log(5000, 1);
+  const Result plain = run({write("plain.log", log)});
+  ASSERT_GT(plain.summary.counted, 0u);
+  const std::string half1 = log.substr(0, log.size() / 3), half2 = log.substr(log.size() / 3);
+  for (const auto& [name, bytes] : std::vector<std::pair<std::string, std::string>>{
+           {"a.log", gzip(log)},                  // gzip named .log
+           {"a.zst.gz", zstd(log)},               // zstd named .gz
+           {"plain.gz", log},                     // plain text named .gz
+           {"members.gz", gzip(half1) + gzip(half2)},  // concatenated gzip members
+           {"frames.zst", zstd(half1) + zstd(half2)},  // several zstd frames
+       }) {
+    SCOPED_TRACE(name);
+    const Result r = run({write(name, bytes)});
+    EXPECT_TRUE(r.errors.empty()) << r.errors[0].message;
+    expect_same_counts(r, plain);
+    EXPECT_EQ(r.summary.bytes, bytes.size()) << "bytes read from the file";
+  }
+}
+
+TEST_F(CompressedInput, CompressedStandardInputIsRecognisedToo) {
+  const std::string log = make_log(3000, 2);
+  const std::string want = testing::run_process({LOGAGG_BIN, "-q", "--format", "csv", write("p.log", log)}).out;
+  for (const std::string& bytes : {gzip(log), zstd(log)}) {
+    testing::RunOptions opt;
+    opt.input = &bytes;
+    const testing::ProcessResult r = testing::run_process({LOGAGG_BIN, "-q", "--format", "csv", "-"}, opt);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, want);
+  }
+}
+
+TEST_F(CompressedInput, TruncatedOrCorruptArchivesAreErrorsAndTheLinesBeforeStayCounted) {
+  const std::string log = make_log(20000, 3);
+  const Result whole = run({write("whole.log", log)});
+  const std::string gz = gzip(log), zs = zstd(log);
+  std::string corrupt_gz = gz, corrupt_zs = zs;
+  for (size_t i = gz.size() / 2; i < gz.size() / 2 + 64; ++i) corrupt_gz[i] = static_cast<char>(corrupt_gz[i] ^ 0x5A);
+  for (size_t i = zs.size() / 2; i < zs.size() / 2 + 64; ++i) corrupt_zs[i] = static_cast<char>(corrupt_zs[i] ^ 0x5A);
+  struct Case {
+    std::string name, bytes, message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"cut.gz", gz.substr(0, gz.size() / 2), "gzip data truncated (unexpected end of file)"},
+           {"cut.zst", zs.substr(0, zs.size() / 2), "zstd data truncated (unexpected end of file)"},
+           {"bad.gz", corrupt_gz, "corrupt gzip data: "},
+           {"bad.zst", corrupt_zs, "corrupt zstd data: "},
+       }) {
+    SCOPED_TRACE(c.name);
+    const std::string path = write(c.name, c.bytes);
+    const Result r = run({path, write("after.log", log)});
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_EQ(r.errors[0].path, path);
+    EXPECT_EQ(r.errors[0].message.substr(0, c.message.size()), c.message);
+    EXPECT_EQ(r.summary.lines, r.summary.counted + r.summary.blank + r.summary.rejected_total());
+    EXPECT_GT(r.summary.counted, whole.summary.counted) << "lines before the damage are counted";
+    EXPECT_LT(r.summary.counted, 2 * whole.summary.counted) << "nothing after the damage is";
+    EXPECT_EQ(r.summary.files, 2u);
+    EXPECT_EQ(r.summary.unreadable, 0u);
+  }
+}
+
+TEST_F(CompressedInput, ManySmallFilesCountLikeTheirConcatenationForAnyThreadCount) {
+  std::string all;
+  for (int i = 0; i < 300; ++i) {
+    const std::string log = make_log(1 + i % 17, 100 + static_cast<uint64_t>(i));
+    all += log;
+    const std::string bytes = i % 3 == 0 ? gzip(log) : i % 3 == 1 ? zstd(log) : log;
+    write("many/" + std::to_string(1000 + i) + ".log", bytes);
+  }
+  const Result whole = run({write("all.log", all)}, 1);
+  for (unsigned threads : {1u, 2u, 5u}) {
+    SCOPED_TRACE(threads);
+    const Result r = run({(dir_ / "many").string()}, threads);
+    EXPECT_TRUE(r.errors.empty());
+    expect_same_counts(r, whole);
+    EXPECT_EQ(r.summary.files, 300u);
+    // Rejected lines are numbered within their own file, in input order.
+    ASSERT_FALSE(r.rejects.empty());
+    for (const RejectSample& reject : r.rejects) EXPECT_EQ(fs::path(reject.path).parent_path(), dir_ / "many");
+    EXPECT_TRUE(std::is_sorted(r.rejects.begin(), r.rejects.end(),
+                               [](const RejectSample& a, const RejectSample& b) { return a.path < b.path; }));
+  }
+}
+
+}  // namespace
+}  // namespace logagg
