@@ -17,7 +17,9 @@ void print(const char* title, const logagg::Result& result, const logagg::Option
               static_cast<unsigned long long>(result.summary.counted),
               static_cast<unsigned long long>(result.summary.blank),
               static_cast<unsigned long long>(result.summary.rejected_total()));
-  std::fputs(logagg::format_report(result, options, logagg::Format::kCsv).c_str(), stdout);
+  logagg::ReportOptions csv;  // per second, UTC
+  csv.format = logagg::Format::kCsv;
+  std::fputs(logagg::format_report(result, options, csv).c_str(), stdout);
 }
 
 }  // namespace

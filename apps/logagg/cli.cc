@@ -86,7 +86,7 @@ int parse(int argc, char** argv, Config& config) {
       ->required()
       ->type_name("")
       ->group("");  // in the description above
-  add_format_option(app, config.format);
+  add_format_option(app, config.report.format);
   for (const PerFlag& p : kPerFlags) app.add_flag(p.flag)->group("");  // all on --per-minute's line
   app.get_option("--per-minute")
       ->description("Rows per minute, --per-hour, --per-day, --per-second (default); --tz ZONE: local")
@@ -106,7 +106,7 @@ int parse(int argc, char** argv, Config& config) {
         }
       })
       ->type_name("DURATION");
-  app.add_flag("--fill-gaps", o.fill_gaps, "Rows of 0 for empty buckets between the first and the last")
+  app.add_flag("--fill-gaps", config.report.fill_gaps, "Rows of 0 for empty buckets between the first and the last")
       ->group("");  // on --bucket's line
   app.add_flag("--stats", config.stats, "Total, peak, mean, median, p95, p99 per bucket to stderr (json: always)");
   app.add_flag("--plot", config.plot, "A chart of the counts on stdout instead of rows, as wide as the terminal");
@@ -154,16 +154,16 @@ int parse(int argc, char** argv, Config& config) {
     if (o.app_field == o.time_field) {
       throw CLI::ValidationError("--app-field and --time-field must name different fields");
     }
-    apply_bucket_flags(app, duration, o.bucketing);
-    if (app.count("--top") > 0) o.top = parse_count("--top", top);
+    apply_bucket_flags(app, duration, config.report.bucketing);
+    if (app.count("--top") > 0) config.report.top = parse_count("--top", top);
     if (app.count("--max-apps") > 0) o.max_apps = parse_count("--max-apps", max_apps, 1000000000);
-    if (o.top != 0 || app.count("--max-apps") > 0) o.by_app = true;
+    if (config.report.top != 0 || app.count("--max-apps") > 0) o.by_app = true;
     if (config.plot && app.count("--format") > 0) {
       throw CLI::ValidationError("--plot draws a chart instead of the rows: give --plot or --format, not both");
     }
     if (app.count("--tz") > 0) {
       try {
-        o.bucketing = o.bucketing.in_zone(find_time_zone(tz));
+        config.report.bucketing = config.report.bucketing.in_zone(find_time_zone(tz));
       } catch (const std::invalid_argument& e) {
         throw CLI::ValidationError(std::string("--tz: ") + e.what());
       }

@@ -14,7 +14,7 @@ namespace logagg::cli {
 struct Config {
   std::vector<std::string> paths;
   Options options;
-  Format format = Format::kTable;
+  ReportOptions report;
   bool quiet = false;
   bool stats = false;  // bucket statistics on stderr (json documents always carry them)
   bool plot = false;   // a terminal chart instead of the report

@@ -31,5 +31,5 @@ int main(int argc, char** argv) {
   } else {
     result = logagg::aggregate(config.paths, config.options);
   }
-  return logagg::cli::print_result(result, config.options, {config.format, !config.quiet, config.stats, config.plot});
+  return logagg::cli::print_result(result, config.options, config.report, {!config.quiet, config.stats, config.plot});
 }

@@ -24,7 +24,8 @@ namespace {
 
 struct MergeConfig {
   std::vector<std::string> inputs;
-  PrintSettings print{Format::kTable, /*summary=*/false, /*stats=*/false};
+  PrintSettings print{/*summary=*/false, /*stats=*/false};
+  Format format = Format::kTable;
   bool fill_gaps = false;
   size_t top = 0;
 };
@@ -40,7 +41,7 @@ int parse(int argc, char** argv, MergeConfig& config) {
   app.add_option("RESULT", config.inputs, "JSON results of logagg, or - for standard input")
       ->required()
       ->type_name("");
-  add_format_option(app, config.print.format);
+  add_format_option(app, config.format);
   app.add_flag("--fill-gaps", config.fill_gaps, "Rows of 0 for empty buckets between the first and the last");
   app.add_flag("--stats", config.print.stats, "Total, peak, mean, median, p95, p99 per bucket to stderr");
   app.add_flag("--plot", config.print.plot, "A chart of the counts on stdout instead of rows");
@@ -99,13 +100,14 @@ int run_merge(int argc, char** argv) {
       return 1;  // a sum that leaves a result out would look exact and not be
     }
   }
-  total->options.fill_gaps = config.fill_gaps;
+  total->report.fill_gaps = config.fill_gaps;
+  total->report.format = config.format;
   if (config.top != 0 && !total->options.by_app) {
     std::fprintf(stderr, "logagg: --top needs results made with --by-app\n");
     return 2;
   }
-  total->options.top = config.top;
-  return print_result(total->result, total->options, config.print);
+  total->report.top = config.top;
+  return print_result(total->result, total->options, total->report, config.print);
 }
 
 }  // namespace logagg::cli

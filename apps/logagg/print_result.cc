@@ -52,13 +52,14 @@ PlotSize plot_size() {
 
 }  // namespace
 
-int print_result(const Result& result, const Options& options, const PrintSettings& settings) {
+int print_result(const Result& result, const Options& options, const ReportOptions& report,
+                 const PrintSettings& settings) {
   StdoutSink out;
   try {
     if (settings.plot) {
-      out(format_plot(rebucket(result.counts, options.bucketing), options.bucketing, plot_size()));
+      out(format_plot(rebucket(result.counts, report.bucketing), report.bucketing, plot_size()));
     } else {
-      write_report(result, options, settings.format, std::ref(out));
+      write_report(result, options, report, std::ref(out));
     }
   } catch (const WriteFailed&) {
     // out.error says why; reported below unless the reader just went away.
@@ -77,7 +78,7 @@ int print_result(const Result& result, const Options& options, const PrintSettin
   }
   write_stderr(format_rejects(result));
   if (settings.summary) write_stderr(format_summary(result.summary));
-  if (settings.stats && settings.format != Format::kJson) write_stderr(format_stats(result, options));
+  if (settings.stats && report.format != Format::kJson) write_stderr(format_stats(result, options, report));
   if (out.error != 0 && out.error != EPIPE) {
     std::fprintf(stderr, "logagg: cannot write the report: %s\n", std::strerror(out.error));
     return 1;

@@ -11,7 +11,6 @@
 namespace logagg::cli {
 
 struct PrintSettings {
-  Format format = Format::kTable;
   bool summary = true;  // the run summary on stderr
   bool stats = false;   // bucket statistics on stderr (json documents carry them anyway)
   bool plot = false;    // a chart (plot.h) on stdout instead of the report, as wide as the terminal
@@ -20,6 +19,7 @@ struct PrintSettings {
 // Returns 0, or 1 if the result has errors or the report could not be written.
 // A reader that goes away (`logagg big.log | head -1`) is not an error: the
 // report stops quietly. SIGPIPE must be ignored by the caller.
-int print_result(const Result& result, const Options& options, const PrintSettings& settings);
+int print_result(const Result& result, const Options& options, const ReportOptions& report,
+                 const PrintSettings& settings);
 
 }  // namespace logagg::cli

@@ -77,7 +77,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "logagg-walkthrough: %s: %s\n", e.path.c_str(), e.message.c_str());
   }
   if (!result.errors.empty()) return 1;
-  logagg::write_report(result, options, format, [](std::string_view chunk) {
+  logagg::ReportOptions report;
+  report.format = format;
+  logagg::write_report(result, options, report, [](std::string_view chunk) {
     std::fwrite(chunk.data(), 1, chunk.size(), stdout);
   });
   std::fprintf(stderr, "stage %zu %.*s: %u passes in %.3f s, %.3f s CPU\n", stage,

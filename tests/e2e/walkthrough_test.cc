@@ -16,6 +16,7 @@
 #include "logagg/aggregate.h"
 #include "logagg/report.h"
 #include "stages.h"
+#include "support/report_as.h"
 #include "support/run_process.h"
 
 namespace logagg {
@@ -56,7 +57,7 @@ void expect_stages_agree(const std::string& log, const Options& options) {
     EXPECT_EQ(stage.summary.blank, engine.summary.blank) << where;
     EXPECT_EQ(stage.summary.rejected, engine.summary.rejected) << where;
     for (const Format f : {Format::kTable, Format::kCsv, Format::kJson}) {
-      EXPECT_EQ(format_report(stage, options, f), format_report(engine, options, f)) << where;
+      EXPECT_EQ(format_report(stage, options, as(f)), format_report(engine, options, as(f))) << where;
     }
   }
 }
@@ -91,7 +92,7 @@ TEST_P(WalkthroughOnGeneratedLogs, EveryStageMatchesTheGeneratorAndTheEngine) {
   expect_stages_agree(log, options);
   const std::string want = testing::slurp(expected);
   for (size_t n = 0; n < kStages.size(); ++n) {
-    EXPECT_EQ(format_report(kStages[n].run(log, options), options, Format::kCsv), want) << "stage " << n;
+    EXPECT_EQ(format_report(kStages[n].run(log, options), options, as(Format::kCsv)), want) << "stage " << n;
   }
 }
 
@@ -174,8 +175,8 @@ TEST(WalkthroughStages, AgreeOnFilesOfOnlyABomOrNothing) {
     const std::string log = write_file(dir.file("tiny.log"), content);
     const Result engine = aggregate({log}, options);
     for (size_t n = 0; n < kStages.size(); ++n) {
-      EXPECT_EQ(format_report(kStages[n].run(log, options), options, Format::kJson),
-                format_report(engine, options, Format::kJson))
+      EXPECT_EQ(format_report(kStages[n].run(log, options), options, as(Format::kJson)),
+                format_report(engine, options, as(Format::kJson)))
           << "stage " << n << ", content " << ::testing::PrintToString(content);
     }
   }

@@ -12,6 +12,7 @@
 #include "logagg/buckets.h"
 #include "parse/civil_time.h"
 #include "logagg/report.h"
+#include "support/report_as.h"
 #include "parse/rfc3339.h"
 #include "report/stats.h"
 
@@ -150,8 +151,8 @@ Result with_counts(std::vector<SecondCount> counts) {
   return r;
 }
 
-Options bucketed(const char* duration, bool fill_gaps) {
-  Options o;
+ReportOptions bucketed(const char* duration, bool fill_gaps) {
+  ReportOptions o;
   o.bucketing = parse_bucketing(duration);
   o.fill_gaps = fill_gaps;
   return o;
@@ -160,28 +161,28 @@ Options bucketed(const char* duration, bool fill_gaps) {
 TEST(BucketReport, CsvHeaderNamesTheBucketAndRowsHoldItsStart) {
   const int64_t t = at("2023-11-14T22:13:20Z");
   const Result r = with_counts({{t, 2}, {t + 50, 3}, {t + 200, 1}});
-  EXPECT_EQ(format_report(r, bucketed("1m", false), Format::kCsv),
+  EXPECT_EQ(format_report(r, Options{}, as(bucketed("1m", false), Format::kCsv)),
             "minute,count\n2023-11-14T22:13:00Z,2\n2023-11-14T22:14:00Z,3\n2023-11-14T22:16:00Z,1\n");
-  EXPECT_EQ(format_report(r, bucketed("1h", false), Format::kCsv), "hour,count\n2023-11-14T22:00:00Z,6\n");
-  EXPECT_EQ(format_report(r, bucketed("1d", false), Format::kCsv), "day,count\n2023-11-14T00:00:00Z,6\n");
-  EXPECT_EQ(format_report(r, bucketed("2m", false), Format::kCsv),
+  EXPECT_EQ(format_report(r, Options{}, as(bucketed("1h", false), Format::kCsv)), "hour,count\n2023-11-14T22:00:00Z,6\n");
+  EXPECT_EQ(format_report(r, Options{}, as(bucketed("1d", false), Format::kCsv)), "day,count\n2023-11-14T00:00:00Z,6\n");
+  EXPECT_EQ(format_report(r, Options{}, as(bucketed("2m", false), Format::kCsv)),
             "bucket,count\n2023-11-14T22:12:00Z,2\n2023-11-14T22:14:00Z,3\n2023-11-14T22:16:00Z,1\n");
 }
 
 TEST(BucketReport, FillGapsAddsZeroRowsBetweenFirstAndLastInEveryFormat) {
   const int64_t t = at("2023-11-14T22:13:20Z");
   const Result r = with_counts({{t, 2}, {t + 50, 3}, {t + 200, 1}});
-  EXPECT_EQ(format_report(r, bucketed("1m", true), Format::kCsv),
+  EXPECT_EQ(format_report(r, Options{}, as(bucketed("1m", true), Format::kCsv)),
             "minute,count\n2023-11-14T22:13:00Z,2\n2023-11-14T22:14:00Z,3\n2023-11-14T22:15:00Z,0\n"
             "2023-11-14T22:16:00Z,1\n");
-  EXPECT_EQ(format_report(r, bucketed("1m", true), Format::kTable),
+  EXPECT_EQ(format_report(r, Options{}, as(bucketed("1m", true), Format::kTable)),
             "minute                count\n"
             "2023-11-14T22:13:00Z      2\n"
             "2023-11-14T22:14:00Z      3\n"
             "2023-11-14T22:15:00Z      0\n"
             "2023-11-14T22:16:00Z      1\n"
             "total                     6\n");
-  const std::string json = format_report(r, bucketed("1m", true), Format::kJson);
+  const std::string json = format_report(r, Options{}, as(bucketed("1m", true), Format::kJson));
   EXPECT_NE(json.find("\"bucket\": \"minute\""), std::string::npos);
   EXPECT_NE(json.find("{\"minute\": \"2023-11-14T22:14:00Z\", \"count\": 3},\n"
                       "    {\"minute\": \"2023-11-14T22:15:00Z\", \"count\": 0},\n"
@@ -189,12 +190,12 @@ TEST(BucketReport, FillGapsAddsZeroRowsBetweenFirstAndLastInEveryFormat) {
             std::string::npos)
       << json;
   // Per second, gaps of one and of many seconds; none before the first or after the last.
-  const std::string csv = format_report(with_counts({{-2, 1}, {0, 1}, {5, 2}}), bucketed("1s", true), Format::kCsv);
+  const std::string csv = format_report(with_counts({{-2, 1}, {0, 1}, {5, 2}}), Options{}, as(bucketed("1s", true), Format::kCsv));
   EXPECT_EQ(csv,
             "second,count\n1969-12-31T23:59:58Z,1\n1969-12-31T23:59:59Z,0\n1970-01-01T00:00:00Z,1\n"
             "1970-01-01T00:00:01Z,0\n1970-01-01T00:00:02Z,0\n1970-01-01T00:00:03Z,0\n1970-01-01T00:00:04Z,0\n"
             "1970-01-01T00:00:05Z,2\n");
-  EXPECT_EQ(format_report(Result{}, bucketed("1s", true), Format::kCsv), "second,count\n");
+  EXPECT_EQ(format_report(Result{}, Options{}, as(bucketed("1s", true), Format::kCsv)), "second,count\n");
 }
 
 TEST(BucketReport, FillingYearsOfGapsIsStreamedInChunks) {
@@ -203,7 +204,7 @@ TEST(BucketReport, FillingYearsOfGapsIsStreamedInChunks) {
   const int64_t t = at("2023-01-01T00:00:00Z");
   const Result r = with_counts({{t, 1}, {t + 90 * kSecondsPerDay, 1}});
   size_t chunks = 0, largest = 0, rows = 0;
-  write_report(r, bucketed("1s", true), Format::kCsv, [&](std::string_view chunk) {
+  write_report(r, Options{}, as(bucketed("1s", true), Format::kCsv), [&](std::string_view chunk) {
     ++chunks;
     largest = std::max(largest, chunk.size());
     rows += static_cast<size_t>(std::count(chunk.begin(), chunk.end(), '\n'));
@@ -217,7 +218,7 @@ TEST(BucketReport, AThrowingSinkStopsTheReport) {
   const Result r = with_counts({{0, 1}, {10000LL * 365 * kSecondsPerDay, 1}});
   size_t calls = 0;
   struct Stop {};
-  EXPECT_THROW(write_report(r, bucketed("1s", true), Format::kCsv,
+  EXPECT_THROW(write_report(r, Options{}, as(bucketed("1s", true), Format::kCsv),
                             [&](std::string_view) {
                               if (++calls == 3) throw Stop{};
                             }),
@@ -336,7 +337,7 @@ TEST(Stats, CountsYearsOfEmptyBucketsWithoutStoringThem) {
 TEST(StatsReport, JsonAlwaysCarriesStatsAndNullsWhenNothingCounted) {
   const int64_t t = at("2023-11-14T22:13:00Z");
   const Result r = with_counts({{t, 2}, {t + 60, 3}, {t + 180, 2}});
-  const std::string json = format_report(r, bucketed("1m", false), Format::kJson);
+  const std::string json = format_report(r, Options{}, as(bucketed("1m", false), Format::kJson));
   EXPECT_NE(json.find("  },\n  \"stats\": {\n"
                       "    \"buckets\": 4,\n"
                       "    \"empty_buckets\": 1,\n"
@@ -352,7 +353,7 @@ TEST(StatsReport, JsonAlwaysCarriesStatsAndNullsWhenNothingCounted) {
                       "  }\n}\n"),
             std::string::npos)
       << json;
-  const std::string empty = format_report(Result{}, Options{}, Format::kJson);
+  const std::string empty = format_report(Result{}, Options{}, as(Format::kJson));
   EXPECT_NE(empty.find("\"buckets\": 0,\n    \"empty_buckets\": 0,\n    \"total\": 0,\n    \"first\": null,\n"),
             std::string::npos)
       << empty;
@@ -361,7 +362,7 @@ TEST(StatsReport, JsonAlwaysCarriesStatsAndNullsWhenNothingCounted) {
 
 TEST(StatsReport, MeanIsRoundedHalfUpToThreeDecimals) {
   const auto mean_of = [](std::vector<SecondCount> buckets) {
-    const std::string json = format_report(with_counts(std::move(buckets)), Options{}, Format::kJson);
+    const std::string json = format_report(with_counts(std::move(buckets)), Options{}, as(Format::kJson));
     const size_t at = json.find("\"mean\": ") + 8;
     return json.substr(at, json.find(',', at) - at);
   };
@@ -382,7 +383,7 @@ TEST(StatsReport, MeanIsRoundedHalfUpToThreeDecimals) {
 TEST(StatsReport, TextBlockHasHeadingAndAlignedRows) {
   const int64_t t = at("2023-11-14T22:13:00Z");
   const Result r = with_counts({{t, 2}, {t + 60, 3}, {t + 180, 2}});
-  EXPECT_EQ(format_stats(r, bucketed("1m", false)),
+  EXPECT_EQ(format_stats(r, Options{}, bucketed("1m", false)),
             "logagg: stats per minute: 4 buckets, 2023-11-14T22:13:00Z to 2023-11-14T22:16:00Z (1 empty)\n"
             "  total                                   7\n"
             "  peak at 2023-11-14T22:14:00Z            3\n"
@@ -391,7 +392,7 @@ TEST(StatsReport, TextBlockHasHeadingAndAlignedRows) {
             "  p95                                     3\n"
             "  p99                                     3\n"
             "  max                                     3\n");
-  EXPECT_EQ(format_stats(Result{}, bucketed("5s", false)), "logagg: stats per 5s: no counted lines\n");
+  EXPECT_EQ(format_stats(Result{}, Options{}, bucketed("5s", false)), "logagg: stats per 5s: no counted lines\n");
 }
 
 }  // namespace

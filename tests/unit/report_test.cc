@@ -1,6 +1,7 @@
 // Tests for the report formats: exact csv, aligned table with total, and a
 // json document that carries everything needed to merge two runs.
 #include "logagg/report.h"
+#include "support/report_as.h"
 
 #include <gtest/gtest.h>
 
@@ -21,13 +22,13 @@ Result sample() {
 }
 
 TEST(Report, CsvIsExact) {
-  EXPECT_EQ(format_report(sample(), Options{}, Format::kCsv),
+  EXPECT_EQ(format_report(sample(), Options{}, as(Format::kCsv)),
             "second,count\n2023-11-14T22:13:20Z,2935\n2023-11-14T22:13:21Z,7\n");
-  EXPECT_EQ(format_report(Result{}, Options{}, Format::kCsv), "second,count\n");
+  EXPECT_EQ(format_report(Result{}, Options{}, as(Format::kCsv)), "second,count\n");
 }
 
 TEST(Report, TableIsAlignedWithTotal) {
-  EXPECT_EQ(format_report(sample(), Options{}, Format::kTable),
+  EXPECT_EQ(format_report(sample(), Options{}, as(Format::kTable)),
             "second                count\n"
             "2023-11-14T22:13:20Z   2935\n"
             "2023-11-14T22:13:21Z      7\n"
@@ -37,7 +38,7 @@ TEST(Report, TableIsAlignedWithTotal) {
 TEST(Report, JsonHasCountsSummaryAndMergeKeys) {
   Options o;
   o.app_field = "svc\"name";
-  const std::string json = format_report(sample(), o, Format::kJson);
+  const std::string json = format_report(sample(), o, as(Format::kJson));
   EXPECT_NE(json.find(R"("bucket": "second")"), std::string::npos);
   EXPECT_NE(json.find(R"("app_field": "svc\"name")"), std::string::npos);
   EXPECT_NE(json.find(R"("time_field": "timestamp")"), std::string::npos);

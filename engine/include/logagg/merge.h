@@ -9,16 +9,19 @@
 
 #include <string_view>
 
-#include "logagg/aggregate.h"
 #include "logagg/options.h"
+#include "logagg/report.h"
+#include "logagg/result.h"
 
 namespace logagg {
 
-// A result read back: the settings that shape it (bucketing, app and time
-// fields, --since / --until) and the counts (bucket starts, ascending) with
-// the line accounting. Timing is not part of a result document.
+// A result read back: the settings it was counted with (app and time
+// fields, --since / --until, --by-app), its bucketing (with the --tz zone),
+// and the counts (bucket starts, ascending) with the line accounting. Timing
+// is not part of a result document.
 struct Partial {
   Options options;
+  ReportOptions report;
   Result result;
 };
 

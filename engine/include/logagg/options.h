@@ -1,7 +1,8 @@
-// What a run of the engine is asked to do. Plain data; the CLI fills it from
-// flags, embedders fill it directly. A plain value: copy it, share it
-// read-only between threads. The last fields shape the report only
-// (report.h): aggregate() always counts per second and ignores them.
+// What a run of the engine is asked to count. Plain data; the CLI fills it
+// from flags, embedders fill it directly. A plain value: copy it, share it
+// read-only between threads. How the counts are shown (buckets, time zone,
+// gaps, --top, format) is ReportOptions, in report.h: aggregate() always
+// counts per second.
 #pragma once
 
 #include <cstddef>
@@ -9,8 +10,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "logagg/buckets.h"
 
 namespace logagg {
 
@@ -43,9 +42,6 @@ struct Options {
   // ids met after that are counted as "(other)" (Result::apps_capped).
   bool by_app = false;
   size_t max_apps = 100000;  // at most 2^32 - 2 (app numbers are 32-bit)
-  Bucketing bucketing;                  // report rows per bucket; default one second
-  bool fill_gaps = false;               // report zero rows for empty buckets between the first and last
-  size_t top = 0;  // with by_app: report the `top` apps with most lines, the rest as "(other)"; 0: all
 };
 
 }  // namespace logagg

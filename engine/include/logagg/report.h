@@ -1,6 +1,8 @@
-// Turns a Result into text: the report on stdout (table, csv or json), one
-// row per bucket of Options::bucketing (per second by default), and the human
-// summary, statistics and reject list on stderr.
+// Turns a Result into text: the report on stdout (table, csv, json or html),
+// one row per bucket of ReportOptions::bucketing (per second by default), and
+// the human summary, statistics and reject list on stderr. The Options a
+// result was counted with are passed along: the report names its fields and
+// --since/--until, and shows apps only if they were counted.
 //
 // Reports are deterministic: they depend only on the counts and the line
 // accounting, never on thread count or timing, so any two runs over the same
@@ -14,17 +16,26 @@
 #include <string>
 #include <string_view>
 
-#include "logagg/aggregate.h"
+#include "logagg/buckets.h"
 #include "logagg/options.h"
+#include "logagg/result.h"
 
 namespace logagg {
 
 enum class Format { kTable, kCsv, kJson, kHtml };
 
+// How a result is shown; counting never depends on these.
+struct ReportOptions {
+  Bucketing bucketing;     // rows per bucket (and the zone they are aligned to); default one second, UTC
+  bool fill_gaps = false;  // zero rows for empty buckets between the first and the last
+  size_t top = 0;          // with Options::by_app: the `top` apps with most lines, the rest as "(other)"; 0: all
+  Format format = Format::kTable;
+};
+
 // Rows are buckets with at least one counted line, ascending by start, written
-// as "YYYY-MM-DDThh:mm:ssZ"; with Options::fill_gaps also every empty bucket
+// as "YYYY-MM-DDThh:mm:ssZ"; with ReportOptions::fill_gaps also every empty bucket
 // between the first and the last, with count 0. COLUMN below is
-// Options::bucketing.column(): "second" (the default), "minute", "hour",
+// ReportOptions::bucketing.column(): "second" (the default), "minute", "hour",
 // "day", or "bucket" for other widths.
 // csv:   "COLUMN,count" then "YYYY-MM-DDThh:mm:ssZ,N" rows.
 // table: aligned columns with a header and a total line.
@@ -35,7 +46,7 @@ enum class Format { kTable, kCsv, kJson, kHtml };
 //         "stats": {"buckets", "empty_buckets", "total", "first", "last",
 //                   "peak": {"bucket", "count"}, "mean", "median", "p95", "p99",
 //                   "max"}}
-//        NAME is Options::bucketing.name() ("second", "minute", "5m", ...).
+//        NAME is ReportOptions::bucketing.name() ("second", "minute", "5m", ...).
 //        With Options::by_app: "by_app": true (and "top": N with --top,
 //        "max_apps": N when the app table filled up) after the fields, each
 //        row {COLUMN: "...", "app_id": "...", "count": N}, and in "stats" a
@@ -53,10 +64,11 @@ enum class Format { kTable, kCsv, kJson, kHtml };
 // writing, never stored. A sink that throws stops the report there (and is
 // not called again).
 using ReportSink = std::function<void(std::string_view chunk)>;
-void write_report(const Result& result, const Options& options, Format format, const ReportSink& sink);
+void write_report(const Result& result, const Options& counted_with, const ReportOptions& report,
+                  const ReportSink& sink);
 
 // The whole report as one string (convenient for small results and tests).
-std::string format_report(const Result& result, const Options& options, Format format);
+std::string format_report(const Result& result, const Options& counted_with, const ReportOptions& report = {});
 
 // The run summary for stderr: files, bytes, lines, counted, blank, rejected by
 // reason, elapsed time and throughput.
@@ -68,7 +80,7 @@ std::string human_bytes(double bytes);
 // The statistics of the bucketed counts (stats.h) as a text block for stderr:
 // a heading with the bucket name, count and range, then total, peak, mean
 // (rounded to 3 decimals), median, p95, p99 and max, one per line.
-std::string format_stats(const Result& result, const Options& options);
+std::string format_stats(const Result& result, const Options& counted_with, const ReportOptions& report);
 
 // "PATH:LINE: reason" lines for the kept reject samples.
 std::string format_rejects(const Result& result);

@@ -190,14 +190,14 @@ Partial parse_partial(std::string_view json) {
   Partial p;
   std::string_view text;
   if (doc["bucket"].get(text) != simdjson::SUCCESS) fail("no \"bucket\"");
-  p.options.bucketing = bucketing_named(text);
+  p.report.bucketing = bucketing_named(text);
   if (doc["app_field"].get(text) != simdjson::SUCCESS) fail("no \"app_field\"");
   p.options.app_field = std::string(text);
   if (doc["time_field"].get(text) != simdjson::SUCCESS) fail("no \"time_field\"");
   p.options.time_field = std::string(text);
   if (doc["tz"].get(text) == simdjson::SUCCESS) {  // made with --tz: buckets in that zone
     try {
-      p.options.bucketing = p.options.bucketing.in_zone(find_time_zone(text));
+      p.report.bucketing = p.report.bucketing.in_zone(find_time_zone(text));
     } catch (const std::invalid_argument& e) {
       fail(std::string("tz: ") + e.what());
     }
@@ -221,7 +221,7 @@ Partial parse_partial(std::string_view json) {
 
   simdjson::dom::array counts;
   if (doc["counts"].get(counts) != simdjson::SUCCESS) fail("no \"counts\" array");
-  const std::string column = p.options.bucketing.column();
+  const std::string column = p.report.bucketing.column();
   const std::string row_shape = "{\"" + column + (by_app ? "\": TIME, \"app_id\": APP, \"count\": N}" : "\": TIME, \"count\": N}");
   std::vector<std::pair<std::string_view, AppCount>> app_rows;  // with --by-app: (app id, row)
   int64_t previous = INT64_MIN;
@@ -274,8 +274,10 @@ void merge_into(Partial& into, const Partial& other) {
     fail("made with a different " + what + " (" + y + ", not " + x + "): results cannot be added");
   };
   const auto zone = [](const Bucketing& x) { return x.zone() ? time_zone_name(*x.zone()) : std::string("none"); };
-  if (zone(a.bucketing) != zone(b.bucketing)) differ("--tz", zone(a.bucketing), zone(b.bucketing));
-  if (a.bucketing.width_seconds() != b.bucketing.width_seconds()) differ("bucket", a.bucketing.name(), b.bucketing.name());
+  const Bucketing& ab = into.report.bucketing;
+  const Bucketing& bb = other.report.bucketing;
+  if (zone(ab) != zone(bb)) differ("--tz", zone(ab), zone(bb));
+  if (ab.width_seconds() != bb.width_seconds()) differ("bucket", ab.name(), bb.name());
   if (a.app_field != b.app_field) differ("app field", a.app_field, b.app_field);
   if (a.time_field != b.time_field) differ("time field", a.time_field, b.time_field);
   if (a.since != b.since) differ("--since", describe(a.since), describe(b.since));

@@ -85,14 +85,9 @@ void write_table(const Result& r, const ReportRows& rows, Output& o) {
   out.push_back('\n');
 }
 
-// The apps the statistics rank, with their lines: the --top N, or 10.
-std::vector<AppTotal> ranked_apps(const Result& r, const Options& options) {
-  return top_apps(r.apps, r.app_counts, options.top != 0 ? options.top : 10);
-}
-
 // The "stats" object of the json document; null where an empty series has no value.
-void append_json_stats(std::string& out, const Result& r, const ReportRows& rows, const Options& options) {
-  const BucketStats st = compute_stats(rows.buckets(), rows.bucketing());
+void append_json_stats(std::string& out, const Result& r, const ReportRows& rows, const ReportStats& stats) {
+  const BucketStats& st = stats.buckets;
   const Bucketing& bucketing = rows.bucketing();
   const bool any = st.buckets > 0;
   const auto field = [&](const char* key, auto&& append_value, bool last = false) {
@@ -132,7 +127,7 @@ void append_json_stats(std::string& out, const Result& r, const ReportRows& rows
   field("max", [&] { append_number(out, st.max); }, !rows.by_app());
   if (rows.by_app()) {
     out.append("    \"top_apps\": [");
-    const std::vector<AppTotal> top = ranked_apps(r, options);
+    const std::vector<AppTotal>& top = stats.ranked_apps;
     for (size_t i = 0; i < top.size(); ++i) {
       out.append(i == 0 ? "\n      {\"app_id\": \"" : ",\n      {\"app_id\": \"");
       out.append(r.apps[top[i].app]).append("\", \"count\": ");
@@ -144,7 +139,8 @@ void append_json_stats(std::string& out, const Result& r, const ReportRows& rows
   out.append("  }\n");
 }
 
-void write_json(const Result& r, const ReportRows& rows, const Options& options, Output& o) {
+void write_json(const Result& r, const ReportRows& rows, const Options& options, const ReportOptions& report,
+                Output& o) {
   const Summary& s = r.summary;
   std::string& out = o.text();
   out.append("{\n  \"logagg\": 1,\n  \"bucket\": \"").append(rows.bucketing().name()).append("\",\n  \"app_field\": ");
@@ -157,9 +153,9 @@ void write_json(const Result& r, const ReportRows& rows, const Options& options,
   }
   if (rows.by_app()) {  // only with --by-app, so merges can refuse others
     out.append(",\n  \"by_app\": true");
-    if (options.top != 0) {
+    if (report.top != 0) {
       out.append(",\n  \"top\": ");
-      append_number(out, options.top);
+      append_number(out, report.top);
     }
     if (r.apps_capped) {
       out.append(",\n  \"max_apps\": ");
@@ -210,23 +206,24 @@ void write_json(const Result& r, const ReportRows& rows, const Options& options,
     append_number(out, s.rejected[i]);
   }
   out.append("\n    }\n  },\n");
-  append_json_stats(out, r, rows, options);
+  append_json_stats(out, r, rows,
+                    report_stats(r, rows.by_app(), rows.buckets(), rows.bucketing(), report.top));
   out.append("}\n");
 }
 
-
 }  // namespace
 
-void write_report(const Result& result, const Options& options, Format format, const ReportSink& sink) {
-  if (format == Format::kHtml) return write_html_report(make_html_report(result, options), sink);
-  const ReportRows rows(result, options);
+void write_report(const Result& result, const Options& options, const ReportOptions& report,
+                  const ReportSink& sink) {
+  if (report.format == Format::kHtml) return write_html_report(make_html_report(result, options, report), sink);
+  const ReportRows rows(result, options.by_app, report);
   Output out(sink);
-  switch (format) {
+  switch (report.format) {
     case Format::kCsv:
       write_csv(rows, out);
       break;
     case Format::kJson:
-      write_json(result, rows, options, out);
+      write_json(result, rows, options, report, out);
       break;
     case Format::kTable:
       write_table(result, rows, out);
@@ -237,9 +234,9 @@ void write_report(const Result& result, const Options& options, Format format, c
   out.flush();
 }
 
-std::string format_report(const Result& result, const Options& options, Format format) {
+std::string format_report(const Result& result, const Options& options, const ReportOptions& report) {
   std::string text;
-  write_report(result, options, format, [&text](std::string_view chunk) { text.append(chunk); });
+  write_report(result, options, report, [&text](std::string_view chunk) { text.append(chunk); });
   return text;
 }
 
@@ -280,9 +277,10 @@ std::string format_summary(const Summary& s) {
   return out;
 }
 
-std::string format_stats(const Result& result, const Options& options) {
-  const ReportRows rows(result, options);
-  const BucketStats st = compute_stats(rows.buckets(), rows.bucketing());
+std::string format_stats(const Result& result, const Options& options, const ReportOptions& report) {
+  const ReportRows rows(result, options.by_app, report);
+  const ReportStats stats = report_stats(result, options.by_app, rows.buckets(), rows.bucketing(), report.top);
+  const BucketStats& st = stats.buckets;
   std::string out = "logagg: stats per " + rows.bucketing().name();
   if (st.buckets == 0) return out + ": no counted lines\n";
   out.append(": ");
@@ -312,9 +310,8 @@ std::string format_stats(const Result& result, const Options& options) {
   row("p99", std::to_string(st.p99));
   row("max", std::to_string(st.max));
   if (options.by_app) {
-    const std::vector<AppTotal> top = ranked_apps(result, options);
     out.append("  top apps by lines:\n");
-    for (const AppTotal& t : top) {
+    for (const AppTotal& t : stats.ranked_apps) {
       out.append("    ");
       append_padded(out, result.apps[t.app], 26, false);
       append_padded(out, std::to_string(t.count), 13, true);

@@ -66,10 +66,10 @@ std::vector<AppCount> bucket_apps(const std::vector<AppCount>& counts, const std
 
 }  // namespace
 
-ReportRows::ReportRows(const Result& result, const Options& options)
-    : bucketing_(options.bucketing),
-      fill_gaps_(options.fill_gaps),
-      by_app_(options.by_app),
+ReportRows::ReportRows(const Result& result, bool by_app, const ReportOptions& report)
+    : bucketing_(report.bucketing),
+      fill_gaps_(report.fill_gaps),
+      by_app_(by_app),
       buckets_(&result.counts) {
   if (bucketing_ != Bucketing{}) {
     owned_ = rebucket(result.counts, bucketing_);
@@ -77,7 +77,7 @@ ReportRows::ReportRows(const Result& result, const Options& options)
   }
   if (by_app_) {
     std::vector<uint32_t> shown_as;
-    apps_ = choose_apps(result, options.top, shown_as);
+    apps_ = choose_apps(result, report.top, shown_as);
     app_buckets_ = &result.app_counts;
     if (bucketing_ != Bucketing{} || apps_ != result.apps) {  // buckets or apps to sum
       owned_app_buckets_ = bucket_apps(result.app_counts, shown_as, apps_.size(), bucketing_);

@@ -10,14 +10,15 @@
 #include <string_view>
 #include <vector>
 
-#include "logagg/aggregate.h"
-#include "logagg/options.h"
+#include "logagg/report.h"
+#include "logagg/result.h"
 
 namespace logagg {
 
 class ReportRows {
  public:
-  ReportRows(const Result& result, const Options& options);
+  // `by_app`: the result was counted per app (Options::by_app).
+  ReportRows(const Result& result, bool by_app, const ReportOptions& report);
 
   const Bucketing& bucketing() const { return bucketing_; }
   // Totals per bucket (all apps): ascending by start, non-empty buckets only.

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "logagg/aggregate.h"
+#include "logagg/result.h"
 
 namespace logagg {
 
@@ -50,6 +50,13 @@ std::vector<AppTotal> top_apps(const std::vector<std::string>& apps, const std::
   std::partial_sort(totals.begin(), totals.begin() + static_cast<ptrdiff_t>(n), totals.end(), busier);
   totals.resize(n);
   return totals;
+}
+
+ReportStats report_stats(const Result& result, bool by_app, const std::vector<SecondCount>& buckets,
+                         const Bucketing& bucketing, size_t top) {
+  ReportStats stats{compute_stats(buckets, bucketing), {}};
+  if (by_app) stats.ranked_apps = top_apps(result.apps, result.app_counts, top != 0 ? top : kDefaultRankedApps);
+  return stats;
 }
 
 }  // namespace logagg

@@ -12,7 +12,8 @@
 // the p-th percentile is the one at rank ceil(p/100 * N) (1-based, at least
 // 1), always a count that some bucket has; the median is the 50th percentile.
 //
-// With --by-app, top_apps ranks the apps by their lines over the whole run.
+// With --by-app, top_apps ranks the apps by their lines over the whole run;
+// report_stats gathers both for the report formats.
 //
 // Pure and thread-safe; fails only by std::bad_alloc.
 #pragma once
@@ -57,6 +58,20 @@ struct AppTotal {
 // The `n` apps with most lines (all, if n == 0) in `counts` (indexes into
 // `apps`), busiest first, ties in name order; kOtherApp is never ranked.
 std::vector<AppTotal> top_apps(const std::vector<std::string>& apps, const std::vector<AppCount>& counts, size_t n);
+
+// Apps the statistics rank when --top does not say: 10.
+inline constexpr size_t kDefaultRankedApps = 10;
+
+// The statistics every report format shows, computed once and rendered by
+// each (text block, json "stats", html table): the bucket statistics and,
+// for a result counted per app, its apps ranked by lines (the --top N, or
+// kDefaultRankedApps).
+struct ReportStats {
+  BucketStats buckets;
+  std::vector<AppTotal> ranked_apps;  // empty unless counted per app
+};
+ReportStats report_stats(const Result& result, bool by_app, const std::vector<SecondCount>& buckets,
+                         const Bucketing& bucketing, size_t top);
 
 uint64_t nearest_rank_percentile(const std::vector<uint64_t>& sorted_nonzero, uint64_t zeros, unsigned p);
 

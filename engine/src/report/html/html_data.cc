@@ -11,7 +11,7 @@ namespace logagg {
 namespace {
 
 // Apps drawn without --top: more would make the stack unreadable.
-constexpr size_t kDefaultChartApps = 10;
+constexpr size_t kDefaultChartApps = kDefaultRankedApps;
 
 // Fills starts and series (one per app, or one "requests") from the rows,
 // every `bin` consecutive buckets summed into one point. Only the points and
@@ -47,8 +47,8 @@ void fill_series(const ReportRows& rows, uint64_t bin, HtmlReport& page) {
   for (const AppCount& r : rows.app_buckets()) page.series[r.app].values[point_of(r.second)] += r.count;
 }
 
-void fill_stats(const Result& result, const Options& options, const ReportRows& rows, HtmlReport& page) {
-  const BucketStats st = compute_stats(rows.buckets(), rows.bucketing());
+void fill_stats(const Result& result, const ReportStats& stats, const ReportRows& rows, HtmlReport& page) {
+  const BucketStats& st = stats.buckets;
   auto& out = page.stats;
   out.emplace_back("total", std::to_string(st.total));
   if (st.buckets == 0) return;
@@ -61,8 +61,7 @@ void fill_stats(const Result& result, const Options& options, const ReportRows& 
   out.emplace_back("p95", std::to_string(st.p95));
   out.emplace_back("p99", std::to_string(st.p99));
   out.emplace_back("max", std::to_string(st.max));
-  if (!options.by_app) return;
-  for (const AppTotal& t : top_apps(result.apps, result.app_counts, options.top ? options.top : kDefaultChartApps)) {
+  for (const AppTotal& t : stats.ranked_apps) {
     out.emplace_back("app " + result.apps[t.app],
                      std::to_string(t.count) + " (" + ratio_text(t.count * 100, st.total) + "%)");
   }
@@ -85,10 +84,10 @@ void fill_accounting(const Result& result, const Options& options, HtmlReport& p
 
 }  // namespace
 
-HtmlReport make_html_report(const Result& result, const Options& options) {
-  Options chart = options;
-  if (chart.by_app && chart.top == 0) chart.top = kDefaultChartApps;
-  const ReportRows rows(result, chart);
+HtmlReport make_html_report(const Result& result, const Options& options, const ReportOptions& report) {
+  ReportOptions chart = report;
+  if (options.by_app && chart.top == 0) chart.top = kDefaultChartApps;
+  const ReportRows rows(result, options.by_app, chart);
   const Bucketing& bucketing = rows.bucketing();
 
   HtmlReport page;
@@ -106,7 +105,7 @@ HtmlReport make_html_report(const Result& result, const Options& options) {
                            " points. Use a larger --bucket for exact points.");
     }
   }
-  if (rows.by_app() && options.top == 0 && rows.apps().size() > kDefaultChartApps) {
+  if (rows.by_app() && report.top == 0 && rows.apps().size() > kDefaultChartApps) {
     page.notes.push_back("The chart stacks the " + std::to_string(kDefaultChartApps) +
                          " busiest apps and sums the rest as (other); --top N draws N.");
   }
@@ -116,7 +115,7 @@ HtmlReport make_html_report(const Result& result, const Options& options) {
   }
   page.buckets_per_point = bin;
   fill_series(rows, bin, page);
-  fill_stats(result, chart, rows, page);
+  fill_stats(result, report_stats(result, options.by_app, rows.buckets(), bucketing, chart.top), rows, page);
   fill_accounting(result, options, page);
   return page;
 }
