@@ -16,15 +16,9 @@
 namespace logagg::cli {
 namespace {
 
-// The flags that name a bucket size; --bucket DURATION names any other.
-struct PerFlag {
-  const char* flag;
-  Bucketing bucketing;
-};
-constexpr PerFlag kPerFlags[] = {{"--per-second", Bucketing::of_seconds(1)},
-                                 {"--per-minute", Bucketing::of_seconds(60)},
-                                 {"--per-hour", Bucketing::of_seconds(3600)},
-                                 {"--per-day", Bucketing::of_seconds(kSecondsPerDay)}};
+// The flags that name a bucket size, --per-UNIT for each unit name that
+// parse_bucketing reads; --bucket DURATION names any other.
+constexpr const char* kPerUnits[] = {"second", "minute", "hour", "day"};
 
 // Sets the bucketing from whichever bucket flag was given; two is a usage error.
 void apply_bucket_flags(const CLI::App& app, const std::string& duration, Bucketing& bucketing) {
@@ -34,8 +28,9 @@ void apply_bucket_flags(const CLI::App& app, const std::string& duration, Bucket
     given = flag;
     bucketing = b;
   };
-  for (const PerFlag& p : kPerFlags) {
-    if (app.count(p.flag) > 0) take(p.flag, p.bucketing);
+  for (const char* unit : kPerUnits) {
+    const std::string flag = std::string("--per-") + unit;
+    if (app.count(flag) > 0) take(flag, parse_bucketing(unit));
   }
   if (app.count("--bucket") > 0) take("--bucket", parse_bucketing(duration));
 }
@@ -87,7 +82,7 @@ int parse(int argc, char** argv, Config& config) {
       ->type_name("")
       ->group("");  // in the description above
   add_format_option(app, config.report.format);
-  for (const PerFlag& p : kPerFlags) app.add_flag(p.flag)->group("");  // all on --per-minute's line
+  for (const char* unit : kPerUnits) app.add_flag(std::string("--per-") + unit)->group("");  // all on --per-minute's line
   app.get_option("--per-minute")
       ->description("Rows per minute, --per-hour, --per-day, --per-second (default); --tz ZONE: local")
       ->group("Options");

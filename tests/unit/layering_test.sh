@@ -2,7 +2,8 @@
 # The engine's layering, checked on its #include lines: each stage folder of
 # engine/src includes only its own headers, those of the stages below it and
 # the public headers (logagg/...); the public headers include only public
-# headers. Data flows input -> parse -> count -> report -> merge; split sits on
+# headers. Data flows input -> parse -> count -> report -> merge (merge reads
+# results back, so it shares the count stage's result order); split sits on
 # input alone.
 #
 #   tests/unit/layering_test.sh ENGINE_DIR
@@ -17,7 +18,7 @@ allowed() {
     parse) echo "input parse" ;;
     count) echo "input parse count" ;;
     report) echo "input parse report" ;;
-    merge) echo "input parse report merge" ;;
+    merge) echo "input parse count report merge" ;;
     split) echo "input split" ;;
     *) echo "UNKNOWN" ;;
   esac

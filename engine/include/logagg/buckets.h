@@ -113,7 +113,7 @@ class Bucketing {
 
   // The canonical name: "second", "minute", "hour" or "day" for those widths,
   // otherwise the number and the largest unit that divides it exactly ("5s",
-  // "90s", "15m", "2h"), which parse_bucketing reads back to the same width.
+  // "90s", "15m", "2h"); parse_bucketing reads every name back to its width.
   std::string name() const;
   // The report's column for the bucket start: name() for second, minute, hour
   // and day, "bucket" for every other width.
@@ -131,8 +131,10 @@ class Bucketing {
 };
 
 // Parses a duration "<digits><unit>", unit s, m, h or d (lowercase), e.g. 5s,
-// 15m, 1h, 1d. Throws std::invalid_argument, with a one-line message that
-// quotes `text`, if it is not of that form, is zero, or does not divide a day.
+// 15m, 1h, 1d, or a unit's name ("second", "minute", "hour", "day"), so that
+// it reads back whatever Bucketing::name() prints. Throws
+// std::invalid_argument, with a one-line message that quotes `text`, if it is
+// not of that form, is zero, or does not divide a day.
 Bucketing parse_bucketing(std::string_view text);
 
 // Sums sorted per-second counts (ascending, as in Result::counts) into

@@ -33,6 +33,7 @@
 #include "count/counter.h"
 #include "input/fault_guard.h"
 #include "count/line_scanner.h"
+#include "count/result_order.h"
 #include "input/input.h"
 #include "input/lines.h"
 #include "input/segmenter.h"
@@ -278,7 +279,7 @@ void take_app_counts(SharedCounts& shared, const AppTable& apps, Result& result)
   const std::vector<std::string>& names = apps.names();
   std::vector<uint32_t> by_name(names.size());
   for (uint32_t i = 0; i < by_name.size(); ++i) by_name[i] = i;
-  std::sort(by_name.begin(), by_name.end(), [&](uint32_t a, uint32_t b) { return names[a] < names[b]; });
+  std::sort(by_name.begin(), by_name.end(), [&](uint32_t a, uint32_t b) { return app_before(names[a], names[b]); });
   std::vector<uint32_t> order(names.size());  // table number -> number in name order
   for (uint32_t i = 0; i < by_name.size(); ++i) {
     order[by_name[i]] = i;
@@ -289,11 +290,8 @@ void take_app_counts(SharedCounts& shared, const AppTable& apps, Result& result)
   result.apps_capped = apps.capped();
   for (const AppCount& c : result.app_counts) {
     if (c.app == other && result.apps.size() == other) result.apps.emplace_back(kOtherApp);
-    if (result.counts.empty() || result.counts.back().second != c.second) {
-      result.counts.push_back({c.second, 0});
-    }
-    result.counts.back().count += c.count;
   }
+  sum_app_counts_per_second(result);
 }
 
 // Runs the workers over `sources` (paths to open, or an already mapped

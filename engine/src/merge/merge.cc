@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "count/result_order.h"
 #include "parse/app_id.h"
 #include "parse/civil_time.h"
 #include "parse/rfc3339.h"
@@ -23,10 +24,6 @@ using simdjson::dom::object;
 
 // "second", "minute", "hour", "day" or a duration such as "5s".
 Bucketing bucketing_named(std::string_view name) {
-  if (name == "second") return Bucketing::of_seconds(1);
-  if (name == "minute") return Bucketing::of_seconds(60);
-  if (name == "hour") return Bucketing::of_seconds(3600);
-  if (name == "day") return Bucketing::of_seconds(kSecondsPerDay);
   try {
     return parse_bucketing(name);
   } catch (const std::invalid_argument& e) {
@@ -108,18 +105,11 @@ std::vector<Row> add_rows(const std::vector<Row>& a, const std::vector<Row>& b) 
   return sum;
 }
 
-// The order of apps in a result: by name, "(other)" last.
-bool app_before(std::string_view a, std::string_view b) {
-  const bool a_other = a == kOtherApp, b_other = b == kOtherApp;
-  return a_other != b_other ? b_other : a < b;
-}
-
 // Sorts (second, app) rows by second then app and adds up equal ones into
 // result.app_counts, and the totals per second into result.counts.
 void add_up_app_rows(std::vector<AppCount>& rows, Result& result) {
   std::sort(rows.begin(), rows.end(), before<AppCount>);
   result.app_counts.clear();
-  result.counts.clear();
   for (const AppCount& r : rows) {
     if (!result.app_counts.empty() && result.app_counts.back().second == r.second &&
         result.app_counts.back().app == r.app) {
@@ -127,9 +117,8 @@ void add_up_app_rows(std::vector<AppCount>& rows, Result& result) {
     } else {
       result.app_counts.push_back(r);
     }
-    if (result.counts.empty() || result.counts.back().second != r.second) result.counts.push_back({r.second, 0});
-    result.counts.back().count += r.count;
   }
+  sum_app_counts_per_second(result);
 }
 
 // Numbers the apps of a --by-app document's rows (result.apps: by name,

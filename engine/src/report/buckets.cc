@@ -95,6 +95,9 @@ std::string Bucketing::column() const {
 Bucketing parse_bucketing(std::string_view text) {
   const auto refuse = [text](const char* why) { throw std::invalid_argument("'" + std::string(text) + "' " + why); };
   constexpr const char* kForm = "is not a duration: digits and a unit s, m, h or d, such as 5s, 15m, 1h, 1d";
+  for (const Unit& u : kUnits) {
+    if (text == u.name) return Bucketing::of_seconds(u.seconds);
+  }
   if (text.size() < 2) refuse(kForm);
   const Unit* unit = nullptr;
   for (const Unit& u : kUnits) {

@@ -1,0 +1,28 @@
+// The order of a Result's rows and apps, and the per-second totals derived
+// from per-app rows: one definition for the counting core (aggregate.cc) and
+// for result documents added up (merge.cc), so both build the same Result.
+#pragma once
+
+#include <string_view>
+
+#include "logagg/result.h"
+
+namespace logagg {
+
+// Apps in a result: by name (bytewise), kOtherApp last.
+inline bool app_before(std::string_view a, std::string_view b) {
+  const bool a_other = a == kOtherApp, b_other = b == kOtherApp;
+  return a_other != b_other ? b_other : a < b;
+}
+
+// Sets result.counts to the totals per second of result.app_counts, which
+// must be ascending by second.
+inline void sum_app_counts_per_second(Result& result) {
+  result.counts.clear();
+  for (const AppCount& c : result.app_counts) {
+    if (result.counts.empty() || result.counts.back().second != c.second) result.counts.push_back({c.second, 0});
+    result.counts.back().count += c.count;
+  }
+}
+
+}  // namespace logagg
