@@ -2,9 +2,9 @@
 # The engine's layering, checked on its #include lines: each stage folder of
 # engine/src includes only its own headers, those of the stages below it and
 # the public headers (logagg/...); the public headers include only public
-# headers. Data flows input -> parse -> count -> report -> merge (merge reads
-# results back, so it shares the count stage's result order); split sits on
-# input alone.
+# headers. Data flows input -> parse -> count -> report -> merge (the report
+# reads result documents back and merge adds them, so both share the count
+# stage's result order); split sits on input alone.
 #
 #   tests/unit/layering_test.sh ENGINE_DIR
 set -eu
@@ -17,7 +17,7 @@ allowed() {
     input) echo "input" ;;
     parse) echo "input parse" ;;
     count) echo "input parse count" ;;
-    report) echo "input parse report" ;;
+    report) echo "input parse count report" ;;
     merge) echo "input parse count report merge" ;;
     split) echo "input split" ;;
     *) echo "UNKNOWN" ;;

@@ -3,6 +3,7 @@
 // for result documents added up (merge.cc), so both build the same Result.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 
 #include "logagg/result.h"
@@ -13,6 +14,14 @@ namespace logagg {
 inline bool app_before(std::string_view a, std::string_view b) {
   const bool a_other = a == kOtherApp, b_other = b == kOtherApp;
   return a_other != b_other ? b_other : a < b;
+}
+
+// Rows in one order: by second, then app (rows without an app have app 0).
+inline uint32_t app_of(const SecondCount&) { return 0; }
+inline uint32_t app_of(const AppCount& c) { return c.app; }
+template <typename Row>
+bool row_before(const Row& x, const Row& y) {
+  return x.second != y.second ? x.second < y.second : app_of(x) < app_of(y);
 }
 
 // Sets result.counts to the totals per second of result.app_counts, which

@@ -1,87 +1,23 @@
-// Reading `--format json` results back and adding them up (see merge.h).
-// The documents are small next to the logs they describe, so simdjson's DOM
-// API reads them whole.
+// Adding up results read back from `--format json` documents (see merge.h;
+// the documents are written and read in report/result_json.cc).
 #include "logagg/merge.h"
-
-#include <simdjson.h>
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
 #include "count/result_order.h"
-#include "parse/app_id.h"
-#include "parse/civil_time.h"
 #include "parse/rfc3339.h"
 
 namespace logagg {
 namespace {
 
-using simdjson::dom::element;
-using simdjson::dom::object;
-
 [[noreturn]] void fail(const std::string& why) { throw std::runtime_error(why); }
-
-// "second", "minute", "hour", "day" or a duration such as "5s".
-Bucketing bucketing_named(std::string_view name) {
-  try {
-    return parse_bucketing(name);
-  } catch (const std::invalid_argument& e) {
-    fail(std::string("bucket ") + e.what());
-  }
-}
-
-// A time as the report writes it: RFC 3339, except that the year may have a
-// '-' sign or more than 4 digits (an offset can move a valid timestamp into
-// year -1 or 10000 in UTC). Such a year is read apart, the rest is parsed
-// with year 2000 (a leap year) in its place, and the days are moved over.
-int64_t instant(std::string_view text, std::string_view what) {
-  const auto refuse = [&] {
-    fail(std::string(what) + " '" + std::string(text) + "' is not an RFC 3339 date-time");
-  };
-  if (const std::optional<int64_t> second = parse_rfc3339(text)) return *second;
-  const bool negative = text.starts_with('-');
-  const size_t digits_end = text.find('-', negative ? 1 : 0);
-  if (digits_end == std::string_view::npos || digits_end - negative < 4 || digits_end - negative > 6) refuse();
-  int64_t year = 0;
-  for (const char c : text.substr(negative, digits_end - negative)) {
-    if (c < '0' || c > '9') refuse();
-    year = year * 10 + (c - '0');
-  }
-  if (negative) year = -year;
-  const std::string in_2000 = "2000" + std::string(text.substr(digits_end));
-  const std::optional<int64_t> second = parse_rfc3339(in_2000);
-  if (!second) refuse();
-  const auto month = static_cast<unsigned>((in_2000[5] - '0') * 10 + (in_2000[6] - '0'));
-  const auto day = static_cast<unsigned>((in_2000[8] - '0') * 10 + (in_2000[9] - '0'));
-  if (month == 2 && day == 29 && !is_leap_year(year)) refuse();
-  return *second + (days_from_civil(year, month, day) - days_from_civil(2000, month, day)) * kSecondsPerDay;
-}
-
-uint64_t number(const object& o, std::string_view key) {
-  uint64_t v = 0;
-  if (o[key].get(v) != simdjson::SUCCESS) fail("summary." + std::string(key) + " is missing or not a count");
-  return v;
-}
-
-std::optional<int64_t> optional_instant(const object& doc, std::string_view key) {
-  std::string_view text;
-  if (doc[key].get(text) != simdjson::SUCCESS) return std::nullopt;
-  return instant(text, key);
-}
 
 std::string describe(const std::optional<int64_t>& second) {
   if (!second) return "none";
   char buf[kUtcSecondMaxChars];
   return std::string(buf, static_cast<size_t>(format_utc_second(*second, buf)));
-}
-
-// Rows in one order: by second, then app (rows without an app have app 0).
-uint32_t app_of(const SecondCount&) { return 0; }
-uint32_t app_of(const AppCount& c) { return c.app; }
-template <typename Row>
-bool before(const Row& x, const Row& y) {
-  return x.second != y.second ? x.second < y.second : app_of(x) < app_of(y);
 }
 
 // The sum of two lists of rows, each ascending and without repeats: one
@@ -92,9 +28,9 @@ std::vector<Row> add_rows(const std::vector<Row>& a, const std::vector<Row>& b) 
   sum.reserve(a.size() + b.size());
   auto x = a.begin(), y = b.begin();
   while (x != a.end() || y != b.end()) {
-    if (y == b.end() || (x != a.end() && before(*x, *y))) {
+    if (y == b.end() || (x != a.end() && row_before(*x, *y))) {
       sum.push_back(*x++);
-    } else if (x == a.end() || before(*y, *x)) {
+    } else if (x == a.end() || row_before(*y, *x)) {
       sum.push_back(*y++);
     } else {
       Row both = *x++;
@@ -103,42 +39,6 @@ std::vector<Row> add_rows(const std::vector<Row>& a, const std::vector<Row>& b) 
     }
   }
   return sum;
-}
-
-// Sorts (second, app) rows by second then app and adds up equal ones into
-// result.app_counts, and the totals per second into result.counts.
-void add_up_app_rows(std::vector<AppCount>& rows, Result& result) {
-  std::sort(rows.begin(), rows.end(), before<AppCount>);
-  result.app_counts.clear();
-  for (const AppCount& r : rows) {
-    if (!result.app_counts.empty() && result.app_counts.back().second == r.second &&
-        result.app_counts.back().app == r.app) {
-      result.app_counts.back().count += r.count;
-    } else {
-      result.app_counts.push_back(r);
-    }
-  }
-  sum_app_counts_per_second(result);
-}
-
-// Numbers the apps of a --by-app document's rows (result.apps: by name,
-// "(other)" last) and fills the result's counts from them.
-void take_app_rows(std::vector<std::pair<std::string_view, AppCount>>& rows, Result& result) {
-  std::vector<std::string_view> names;
-  for (const auto& [app, row] : rows) {
-    if (app != kOtherApp && !is_valid_app_id(app)) fail("\"" + std::string(app) + "\" is not an app id");
-    names.push_back(app);
-  }
-  std::sort(names.begin(), names.end(), app_before);
-  names.erase(std::unique(names.begin(), names.end()), names.end());
-  result.apps.assign(names.begin(), names.end());
-  std::vector<AppCount> numbered;
-  numbered.reserve(rows.size());
-  for (auto& [app, row] : rows) {
-    row.app = static_cast<uint32_t>(std::lower_bound(names.begin(), names.end(), app, app_before) - names.begin());
-    numbered.push_back(row);
-  }
-  add_up_app_rows(numbered, result);
 }
 
 // Adds the --by-app counts of `other` into `into`, the apps of both numbered anew.
@@ -165,96 +65,6 @@ void merge_app_counts(Result& into, const Result& other) {
 }
 
 }  // namespace
-
-Partial parse_partial(std::string_view json) {
-  simdjson::dom::parser parser;
-  object doc;
-  if (parser.parse(simdjson::padded_string(json)).get(doc) != simdjson::SUCCESS) {
-    fail("not a logagg JSON result (invalid JSON, or not an object)");
-  }
-  uint64_t version = 0;
-  if (doc["logagg"].get(version) != simdjson::SUCCESS || version != 1) {
-    fail("not a logagg JSON result (no \"logagg\": 1)");
-  }
-  Partial p;
-  std::string_view text;
-  if (doc["bucket"].get(text) != simdjson::SUCCESS) fail("no \"bucket\"");
-  p.report.bucketing = bucketing_named(text);
-  if (doc["app_field"].get(text) != simdjson::SUCCESS) fail("no \"app_field\"");
-  p.options.app_field = std::string(text);
-  if (doc["time_field"].get(text) != simdjson::SUCCESS) fail("no \"time_field\"");
-  p.options.time_field = std::string(text);
-  if (doc["tz"].get(text) == simdjson::SUCCESS) {  // made with --tz: buckets in that zone
-    try {
-      p.report.bucketing = p.report.bucketing.in_zone(find_time_zone(text));
-    } catch (const std::invalid_argument& e) {
-      fail(std::string("tz: ") + e.what());
-    }
-  }
-  p.options.since = optional_instant(doc, "since");
-  p.options.until = optional_instant(doc, "until");
-
-  bool by_app = false;
-  if (doc["by_app"].get(by_app) == simdjson::SUCCESS && by_app) {
-    p.options.by_app = true;
-    if (doc["top"].error() != simdjson::NO_SUCH_FIELD) {
-      fail("made with --top, whose (other) hides different apps in each result: "
-           "merge results made without --top, and give --top to the merge");
-    }
-    uint64_t max_apps = 0;
-    if (doc["max_apps"].get(max_apps) == simdjson::SUCCESS) {  // its table filled up
-      p.result.apps_capped = true;
-      p.options.max_apps = max_apps;
-    }
-  }
-
-  simdjson::dom::array counts;
-  if (doc["counts"].get(counts) != simdjson::SUCCESS) fail("no \"counts\" array");
-  const std::string column = p.report.bucketing.column();
-  const std::string row_shape = "{\"" + column + (by_app ? "\": TIME, \"app_id\": APP, \"count\": N}" : "\": TIME, \"count\": N}");
-  std::vector<std::pair<std::string_view, AppCount>> app_rows;  // with --by-app: (app id, row)
-  int64_t previous = INT64_MIN;
-  for (const element row : counts) {
-    std::string_view start, app;
-    uint64_t count = 0;
-    if (row[column].get(start) != simdjson::SUCCESS || row["count"].get(count) != simdjson::SUCCESS ||
-        (by_app && row["app_id"].get(app) != simdjson::SUCCESS)) {
-      fail("a \"counts\" row is not " + row_shape);
-    }
-    const int64_t second = instant(start, column);
-    if (second < previous || (second == previous && !by_app)) fail("\"counts\" rows are not in ascending order");
-    previous = second;
-    if (count == 0) continue;  // rows of --fill-gaps add nothing
-    if (by_app) {
-      app_rows.push_back({app, {second, 0, count}});
-    } else {
-      p.result.counts.push_back({second, count});
-    }
-  }
-  if (by_app) take_app_rows(app_rows, p.result);
-
-  object s;
-  if (doc["summary"].get(s) != simdjson::SUCCESS) fail("no \"summary\" object");
-  Summary& sum = p.result.summary;
-  sum.files = number(s, "files");
-  sum.unreadable = number(s, "unreadable");
-  sum.bytes = number(s, "bytes");
-  sum.lines = number(s, "lines");
-  sum.counted = number(s, "counted");
-  if (p.options.since || p.options.until) sum.outside_range = number(s, "outside_range");
-  sum.blank = number(s, "blank");
-  object reasons;
-  if (s["rejected_by_reason"].get(reasons) != simdjson::SUCCESS) fail("no \"summary.rejected_by_reason\"");
-  for (size_t i = 0; i < kReasonCount; ++i) sum.rejected[i] = number(reasons, reason_key(static_cast<Reason>(i)));
-  if (number(s, "rejected") != sum.rejected_total()) fail("summary.rejected is not the sum of its reasons");
-  if (sum.lines != sum.counted + sum.outside_range + sum.blank + sum.rejected_total()) {
-    fail("summary.lines is not counted + blank + rejected");
-  }
-  uint64_t total = 0;
-  for (const SecondCount& c : p.result.counts) total += c.count;
-  if (total != sum.counted) fail("the counts do not add up to summary.counted");
-  return p;
-}
 
 void merge_into(Partial& into, const Partial& other) {
   const Options& a = into.options;

@@ -7,32 +7,13 @@
 #include "parse/rfc3339.h"
 #include "report/stats.h"
 #include "report/html/html_report.h"
+#include "report/report_output.h"
 #include "report/report_rows.h"
 #include "report/report_text.h"
+#include "report/result_json.h"
 
 namespace logagg {
 namespace {
-
-// Accumulates report text and hands it to the sink in chunks, so a report of
-// millions of rows never sits in memory whole. A sink that throws is not
-// called again.
-class Output {
- public:
-  explicit Output(const ReportSink& sink) : sink_(sink) {}
-  std::string& text() { return buf_; }
-  void row_done() {
-    if (buf_.size() >= kChunkBytes) flush();
-  }
-  void flush() {
-    if (!buf_.empty()) sink_(buf_);
-    buf_.clear();
-  }
-
- private:
-  static constexpr size_t kChunkBytes = size_t{64} << 10;
-  const ReportSink& sink_;
-  std::string buf_;
-};
 
 void write_csv(const ReportRows& rows, Output& o) {
   std::string& out = o.text();
@@ -85,132 +66,6 @@ void write_table(const Result& r, const ReportRows& rows, Output& o) {
   out.push_back('\n');
 }
 
-// The "stats" object of the json document; null where an empty series has no value.
-void append_json_stats(std::string& out, const Result& r, const ReportRows& rows, const ReportStats& stats) {
-  const BucketStats& st = stats.buckets;
-  const Bucketing& bucketing = rows.bucketing();
-  const bool any = st.buckets > 0;
-  const auto field = [&](const char* key, auto&& append_value, bool last = false) {
-    out.append("    \"").append(key).append("\": ");
-    if (any) {
-      append_value();
-    } else {
-      out.append("null");
-    }
-    out.append(last ? "\n" : ",\n");
-  };
-  const auto quoted_second = [&](int64_t second) {
-    out.push_back('"');
-    append_start(out, bucketing, second);
-    out.push_back('"');
-  };
-  out.append("  \"stats\": {\n    \"buckets\": ");
-  append_number(out, st.buckets);
-  out.append(",\n    \"empty_buckets\": ");
-  append_number(out, st.empty);
-  out.append(",\n    \"total\": ");
-  append_number(out, st.total);
-  out.append(",\n");
-  field("first", [&] { quoted_second(st.first); });
-  field("last", [&] { quoted_second(st.last); });
-  field("peak", [&] {
-    out.append("{\"bucket\": ");
-    quoted_second(st.peak);
-    out.append(", \"count\": ");
-    append_number(out, st.max);
-    out.push_back('}');
-  });
-  field("mean", [&] { out.append(ratio_text(st.total, st.buckets)); });
-  field("median", [&] { append_number(out, st.median); });
-  field("p95", [&] { append_number(out, st.p95); });
-  field("p99", [&] { append_number(out, st.p99); });
-  field("max", [&] { append_number(out, st.max); }, !rows.by_app());
-  if (rows.by_app()) {
-    out.append("    \"top_apps\": [");
-    const std::vector<AppTotal>& top = stats.ranked_apps;
-    for (size_t i = 0; i < top.size(); ++i) {
-      out.append(i == 0 ? "\n      {\"app_id\": \"" : ",\n      {\"app_id\": \"");
-      out.append(r.apps[top[i].app]).append("\", \"count\": ");
-      append_number(out, top[i].count);
-      out.append(", \"percent\": ").append(ratio_text(top[i].count * 100, st.total)).push_back('}');
-    }
-    out.append(top.empty() ? "]\n" : "\n    ]\n");
-  }
-  out.append("  }\n");
-}
-
-void write_json(const Result& r, const ReportRows& rows, const Options& options, const ReportOptions& report,
-                Output& o) {
-  const Summary& s = r.summary;
-  std::string& out = o.text();
-  out.append("{\n  \"logagg\": 1,\n  \"bucket\": \"").append(rows.bucketing().name()).append("\",\n  \"app_field\": ");
-  append_json_string(out, options.app_field);
-  out.append(",\n  \"time_field\": ");
-  append_json_string(out, options.time_field);
-  if (const TimeZone* zone = rows.bucketing().zone()) {  // only with --tz, so merges can refuse others
-    out.append(",\n  \"tz\": ");
-    append_json_string(out, time_zone_name(*zone));
-  }
-  if (rows.by_app()) {  // only with --by-app, so merges can refuse others
-    out.append(",\n  \"by_app\": true");
-    if (report.top != 0) {
-      out.append(",\n  \"top\": ");
-      append_number(out, report.top);
-    }
-    if (r.apps_capped) {
-      out.append(",\n  \"max_apps\": ");
-      append_number(out, options.max_apps);
-    }
-  }
-  // Only with --since / --until: the range, so merges can refuse others.
-  for (const auto& [key, bound] : {std::pair{"since", options.since}, std::pair{"until", options.until}}) {
-    if (!bound) continue;
-    out.append(",\n  \"").append(key).append("\": \"");
-    append_second(out, *bound);
-    out.push_back('"');
-  }
-  out.append(",\n  \"counts\": [");
-  const std::string row_start = "\n    {\"" + rows.bucketing().column() + "\": \"";
-  bool first = true;
-  rows.for_each([&](int64_t start, std::string_view app, uint64_t count) {
-    if (!first) out.push_back(',');
-    first = false;
-    out.append(row_start);
-    append_start(out, rows.bucketing(), start);
-    if (rows.by_app()) out.append("\", \"app_id\": \"").append(app);
-    out.append("\", \"count\": ");
-    append_number(out, count);
-    out.push_back('}');
-    o.row_done();
-  });
-  out.append(first ? "],\n" : "\n  ],\n");
-  out.append("  \"summary\": {\n");
-  const std::pair<const char*, uint64_t> fields[] = {
-      {"files", s.files},     {"unreadable", s.unreadable}, {"bytes", s.bytes},
-      {"lines", s.lines},     {"counted", s.counted},       {"blank", s.blank},
-      {"rejected", s.rejected_total()}};
-  for (const auto& [key, value] : fields) {
-    out.append("    \"").append(key).append("\": ");
-    append_number(out, value);
-    out.append(",\n");
-    if (key == std::string_view("counted") && (options.since || options.until)) {
-      out.append("    \"outside_range\": ");
-      append_number(out, s.outside_range);
-      out.append(",\n");
-    }
-  }
-  out.append("    \"rejected_by_reason\": {");
-  for (size_t i = 0; i < kReasonCount; ++i) {
-    out.append(i == 0 ? "\n      \"" : ",\n      \"");
-    out.append(reason_key(static_cast<Reason>(i))).append("\": ");
-    append_number(out, s.rejected[i]);
-  }
-  out.append("\n    }\n  },\n");
-  append_json_stats(out, r, rows,
-                    report_stats(r, rows.by_app(), rows.buckets(), rows.bucketing(), report.top));
-  out.append("}\n");
-}
-
 }  // namespace
 
 void write_report(const Result& result, const Options& options, const ReportOptions& report,
@@ -223,7 +78,7 @@ void write_report(const Result& result, const Options& options, const ReportOpti
       write_csv(rows, out);
       break;
     case Format::kJson:
-      write_json(result, rows, options, report, out);
+      write_result_json(result, rows, options, report, out);
       break;
     case Format::kTable:
       write_table(result, rows, out);

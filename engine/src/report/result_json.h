@@ -1,0 +1,19 @@
+// The result document of `--format json` (its fields: report.h), written and
+// read in one module, report/result_json.cc: write_result_json here, and
+// parse_partial (merge.h) which reads a document back for `logagg merge`.
+#pragma once
+
+#include "logagg/options.h"
+#include "logagg/report.h"
+#include "logagg/result.h"
+#include "report/report_output.h"
+#include "report/report_rows.h"
+
+namespace logagg {
+
+// Writes `r`, counted with `options`, as one json document: its settings,
+// the rows of `rows`, the line accounting and the statistics.
+void write_result_json(const Result& r, const ReportRows& rows, const Options& options, const ReportOptions& report,
+                       Output& o);
+
+}  // namespace logagg
