@@ -254,29 +254,10 @@ void read_summary(const object& doc, Partial& p) {
   if (total != sum.counted) fail("the counts do not add up to summary.counted");
 }
 
-}  // namespace
-
-Partial parse_partial(std::string_view json) {
-  simdjson::dom::parser parser;
-  object doc;
-  if (parser.parse(simdjson::padded_string(json)).get(doc) != simdjson::SUCCESS) {
-    fail("not a logagg JSON result (invalid JSON, or not an object)");
-  }
-  uint64_t version = 0;
-  if (doc["logagg"].get(version) != simdjson::SUCCESS || version != 1) {
-    fail("not a logagg JSON result (no \"logagg\": 1)");
-  }
-  Partial p;
-  read_settings(doc, p);
-  read_counts(doc, p);
-  read_summary(doc, p);
-  return p;
-}
-
-void write_result_json(const Result& r, const ReportRows& rows, const Options& options, const ReportOptions& report,
-                       Output& o) {
-  const Summary& s = r.summary;
-  std::string& out = o.text();
+// The document's head: its version and the settings it was made with (only
+// those in force, so merges can refuse results made otherwise).
+void write_settings(const Result& r, const ReportRows& rows, const Options& options, const ReportOptions& report,
+                    std::string& out) {
   out.append("{\n  \"logagg\": 1,\n  \"bucket\": \"").append(rows.bucketing().name()).append("\",\n  \"app_field\": ");
   append_json_string(out, options.app_field);
   out.append(",\n  \"time_field\": ");
@@ -303,6 +284,11 @@ void write_result_json(const Result& r, const ReportRows& rows, const Options& o
     append_second(out, *bound);
     out.push_back('"');
   }
+}
+
+// The "counts" rows, handed to the sink as they grow.
+void write_counts(const ReportRows& rows, Output& o) {
+  std::string& out = o.text();
   out.append(",\n  \"counts\": [");
   const std::string row_start = "\n    {\"" + rows.bucketing().column() + "\": \"";
   bool first = true;
@@ -318,6 +304,10 @@ void write_result_json(const Result& r, const ReportRows& rows, const Options& o
     o.row_done();
   });
   out.append(first ? "],\n" : "\n  ],\n");
+}
+
+// The "summary" line accounting.
+void write_summary(const Summary& s, const Options& options, std::string& out) {
   out.append("  \"summary\": {\n");
   const std::pair<const char*, uint64_t> fields[] = {
       {"files", s.files},     {"unreadable", s.unreadable}, {"bytes", s.bytes},
@@ -340,6 +330,33 @@ void write_result_json(const Result& r, const ReportRows& rows, const Options& o
     append_number(out, s.rejected[i]);
   }
   out.append("\n    }\n  },\n");
+}
+
+}  // namespace
+
+Partial parse_partial(std::string_view json) {
+  simdjson::dom::parser parser;
+  object doc;
+  if (parser.parse(simdjson::padded_string(json)).get(doc) != simdjson::SUCCESS) {
+    fail("not a logagg JSON result (invalid JSON, or not an object)");
+  }
+  uint64_t version = 0;
+  if (doc["logagg"].get(version) != simdjson::SUCCESS || version != 1) {
+    fail("not a logagg JSON result (no \"logagg\": 1)");
+  }
+  Partial p;
+  read_settings(doc, p);
+  read_counts(doc, p);
+  read_summary(doc, p);
+  return p;
+}
+
+void write_result_json(const Result& r, const ReportRows& rows, const Options& options, const ReportOptions& report,
+                       Output& o) {
+  write_settings(r, rows, options, report, o.text());
+  write_counts(rows, o);
+  write_summary(r.summary, options, o.text());
+  std::string& out = o.text();
   append_json_stats(out, r, rows,
                     report_stats(r, rows.by_app(), rows.buckets(), rows.bucketing(), report.top));
   out.append("}\n");
