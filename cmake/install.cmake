@@ -18,7 +18,10 @@ set(cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/logagg)
 install(TARGETS logagg_engine EXPORT logaggTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The public headers only: engine/include/logagg/*.h and the generated version.h.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/logagg DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        COMPONENT dev FILES_MATCHING PATTERN "*.h")
+install(FILES ${PROJECT_BINARY_DIR}/engine/include/logagg/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/logagg
         COMPONENT dev)
 install(EXPORT logaggTargets NAMESPACE logagg:: DESTINATION ${cmake_dir} COMPONENT dev)
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/logaggConfig.cmake.in

@@ -10,6 +10,7 @@
 
 #include "count_flag.h"
 #include "format_option.h"
+#include "logagg/version.h"
 #include "parse/line_parser.h"
 #include "parse/rfc3339.h"
 
@@ -140,7 +141,7 @@ int parse(int argc, char** argv, Config& config) {
       ->group("");
   app.set_help_flag("-h,--help", "Print this help and exit; --version: version and JSON parser kernel");
   app.set_version_flag("--version",
-                       std::string("logagg ") + LOGAGG_VERSION + " (" + json_parser_description() + ")",
+                       std::string("logagg ") + std::string(kVersion) + " (" + json_parser_description() + ")",
                        "Print the version and the JSON parser's kernel for this CPU")
       ->group("");  // on --help's line
 

@@ -13,7 +13,12 @@ namespace logagg::cli {
 inline CLI::Option* add_format_option(CLI::App& app, Format& format) {
   static const std::map<std::string, Format> kFormats{
       {"table", Format::kTable}, {"csv", Format::kCsv}, {"json", Format::kJson}, {"html", Format::kHtml}};
+  const auto html_built = [](const std::string& value) -> std::string {
+    if (has_html_format() || CLI::detail::to_lower(value) != "html") return {};
+    return "this logagg was built without --format html (LOGAGG_WITH_HTML=OFF)";
+  };
   return app.add_option("--format", format, "Output: table (default), csv, json or html (a page with a chart)")
+      ->check(CLI::Validator(html_built, ""))
       ->transform(CLI::CheckedTransformer(kFormats, CLI::ignore_case).description(""))
       ->type_name("FORMAT");
 }

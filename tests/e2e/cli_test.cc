@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "logagg/report.h"
 #include "support/run_process.h"
 #include "support/sanitizers.h"
 
@@ -255,6 +256,7 @@ TEST_F(Files, PlotDrawsTheSeriesAsWideAsColumnsSay) {
 TEST_F(Files, HtmlOfASpanOfMillenniaIsBinnedInTime) {
   // 3e11 seconds between two lines: the page bins them into at most 200,000
   // points and says so, walking points and lines, not every empty second.
+  if (!logagg::has_html_format()) GTEST_SKIP() << "built without --format html (LOGAGG_WITH_HTML=OFF)";
   const std::string a = write("a.log", line("A", "0001-01-01T00:00:00Z") + line("B", "9999-01-01T00:00:00Z"));
   for (const std::vector<std::string> extra : {std::vector<std::string>{}, {"--tz", "Europe/Madrid", "--by-app"}}) {
     std::vector<std::string> args = {kBin, "--format", "html", "-q", a};

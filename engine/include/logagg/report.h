@@ -67,6 +67,11 @@ using ReportSink = std::function<void(std::string_view chunk)>;
 void write_report(const Result& result, const Options& counted_with, const ReportOptions& report,
                   const ReportSink& sink);
 
+// Whether this build writes Format::kHtml (the CMake option LOGAGG_WITH_HTML,
+// on by default). Without it, write_report throws std::invalid_argument for
+// Format::kHtml.
+bool has_html_format() noexcept;
+
 // The whole report as one string (convenient for small results and tests).
 std::string format_report(const Result& result, const Options& counted_with, const ReportOptions& report = {});
 

@@ -3,10 +3,17 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
+
+#ifndef LOGAGG_WITH_HTML
+#define LOGAGG_WITH_HTML 0
+#endif
 
 #include "parse/rfc3339.h"
 #include "report/stats.h"
+#if LOGAGG_WITH_HTML
 #include "report/html/html_report.h"
+#endif
 #include "report/report_output.h"
 #include "report/report_rows.h"
 #include "report/report_text.h"
@@ -70,7 +77,13 @@ void write_table(const Result& r, const ReportRows& rows, Output& o) {
 
 void write_report(const Result& result, const Options& options, const ReportOptions& report,
                   const ReportSink& sink) {
-  if (report.format == Format::kHtml) return write_html_report(make_html_report(result, options, report), sink);
+  if (report.format == Format::kHtml) {
+#if LOGAGG_WITH_HTML
+    return write_html_report(make_html_report(result, options, report), sink);
+#else
+    throw std::invalid_argument("this logagg was built without --format html (LOGAGG_WITH_HTML=OFF)");
+#endif
+  }
   const ReportRows rows(result, options.by_app, report);
   Output out(sink);
   switch (report.format) {
@@ -88,6 +101,8 @@ void write_report(const Result& result, const Options& options, const ReportOpti
   }
   out.flush();
 }
+
+bool has_html_format() noexcept { return LOGAGG_WITH_HTML; }
 
 std::string format_report(const Result& result, const Options& options, const ReportOptions& report) {
   std::string text;
