@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A day of traffic for the README's chart examples (--plot, --format html):
+# A day of traffic for the chart examples of docs/GUIDE.md (--plot, --format html):
 # loggen writes each hour at its own rate (quiet nights, a morning step, an
 # afternoon peak), and awk renames the random app ids to five services by
 # their first character, so a per-app view has a few apps of different sizes.
