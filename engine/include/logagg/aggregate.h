@@ -10,7 +10,22 @@
 // cannot be read is reported in Result::errors; all others are still processed.
 // The result does not depend on Options::threads or Options::segment_bytes.
 //
-// Thread-safe in the sense that independent calls do not share state.
+// Contracts:
+// - Threads: independent calls share no state and may run at once; each call
+//   runs Options::threads workers of its own and joins them before it returns.
+// - Errors: inputs that cannot be read go to Result::errors, never thrown;
+//   only std::bad_alloc (or std::system_error if no thread can be started)
+//   escapes.
+// - Memory: mapped files are read in segments whose pages are released as
+//   they are done, so resident memory does not grow with file size; counts
+//   take memory per distinct second (and per app with by_app), not per line.
+// - Signals: the first call installs a process-wide SIGBUS handler, once, so
+//   that a file truncated while mapped (log rotation by copytruncate) ends
+//   that input with an error instead of killing the process. A SIGBUS that is
+//   not a guarded read is passed on to the handler installed before it (or
+//   gets the default action, terminate).
+// - Buffers: aggregate_buffer reads `data` only during the call; it need not
+//   be padded.
 #pragma once
 
 #include <atomic>
