@@ -5,8 +5,9 @@ Counts JSON access-log lines per UTC second like `logagg`, with the work spread
 over the workers of a Dask cluster (default: a local one). Every worker (and
 this machine, which plans) must see the inputs at the same paths.
 
-  plan   expand paths, globs and folders like logagg (sorted, hidden entries
-         skipped, --include/--exclude) and cut them into pieces of about
+  plan   expand globs here, then paths and folders with `logagg --list-inputs`
+         (logagg's own folder walk and --include/--exclude, so the inputs are
+         exactly those of one logagg run) and cut them into pieces of about
          --piece-size bytes: a large plain file into byte ranges (logagg
          --range counts the lines that start in a range, so ranges tile a file
          exactly), small files bundled whole, compressed files whole.
@@ -42,7 +43,6 @@ if importlib.util.find_spec("distributed") is None:
     sys.exit(2)
 
 import argparse
-import ctypes
 import glob
 import json
 import logging
@@ -164,70 +164,29 @@ def find_logagg(requested):
 
 # ---------------------------------------------------------------- plan
 
-_libc = ctypes.CDLL(None)
-_FNM_PATHNAME = 1
 
-
-def _fnmatch(pattern, subject):
-    return _libc.fnmatch(os.fsencode(pattern), os.fsencode(subject), _FNM_PATHNAME) == 0
-
-
-def selected(relative, include, exclude):
-    """logagg's folder filter: a glob without '/' matches the file name, with '/' the relative path."""
-    def any_match(globs):
-        name = os.path.basename(relative)
-        return any(_fnmatch(g, relative if "/" in g else name) for g in globs)
-    return (not include or any_match(include)) and not any_match(exclude)
-
-
-def walk_folder(folder, files, errors):
-    """Every regular file below `folder`, as logagg walks: hidden entries and symlinks to folders skipped."""
-    try:
-        entries = list(os.scandir(folder))
-    except OSError as e:
-        errors.append((folder, e.strerror))
-        return
-    for entry in entries:
-        if entry.name.startswith("."):
-            continue
-        try:
-            if entry.is_dir(follow_symlinks=False):
-                walk_folder(entry.path, files, errors)
-                continue
-        except OSError:
-            pass
-        try:
-            st = os.stat(entry.path)
-        except OSError as e:
-            reason = e.strerror
-            errors.append((entry.path, "symbolic link cannot be followed: " + reason if entry.is_symlink() else reason))
-            continue
-        if stat.S_ISREG(st.st_mode):
-            files.append(entry.path)
-        elif not stat.S_ISDIR(st.st_mode):
-            errors.append((entry.path, "not a regular file (skipped inside a folder)"))
-
-
-def expand(paths, include, exclude):
-    """The input files in logagg's order, and the paths that cannot be read, with the OS reason."""
-    files, errors = [], []
+def expand(logagg, paths, include, exclude):
+    """The input files in logagg's order, and what logagg says about the paths it cannot read
+    ("PATH: reason"). Globs that name no existing path are expanded here (sorted, or kept as given if
+    nothing matches); everything else is `logagg --list-inputs`, so the inputs are always the ones that
+    one logagg run would read. Exits as logagg did if it fails otherwise."""
+    args = []
     for arg in paths:
-        matches = [arg]
         if not os.path.lexists(arg) and glob.has_magic(arg):
-            matches = sorted(glob.glob(arg, recursive=True), key=os.fsencode) or [arg]
-        for path in matches:
-            try:
-                st = os.stat(path)
-            except OSError as e:
-                errors.append((path, e.strerror))
-                continue
-            if stat.S_ISDIR(st.st_mode):
-                found = []
-                walk_folder(path, found, errors)
-                found.sort(key=os.fsencode)
-                files += [f for f in found if selected(os.path.relpath(f, path), include, exclude)]
-            else:
-                files.append(path)
+            args += sorted(glob.glob(arg, recursive=True), key=os.fsencode) or [arg]
+        else:
+            args.append(arg)
+    # `--` ends the options (paths may start with '-') only after a flag: right after a repeatable
+    # option such as --exclude, the command-line parser takes it as the end of that option's values.
+    cmd = [logagg] + [f"--include={g}" for g in include] + [f"--exclude={g}" for g in exclude]
+    r = subprocess.run(cmd + ["--list-inputs", "--"] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if r.returncode not in (0, 1):
+        sys.stderr.write(f"{PROG}: {logagg} --list-inputs failed: " + os.fsdecode(r.stderr).strip() + "\n")
+        sys.exit(2 if r.returncode == 2 else 1)
+    files = [os.fsdecode(line) for line in r.stdout.split(b"\n") if line]
+    prefix = b"logagg: "
+    errors = [os.fsdecode(line[len(prefix):] if line.startswith(prefix) else line)
+              for line in r.stderr.splitlines() if line.strip()]
     return files, errors
 
 
@@ -458,7 +417,7 @@ def main(argv):
     logagg = find_logagg(a.logagg)
     options = piece_options(a)
     check = start_empty_result(logagg, options)
-    files, walk_errors = expand(a.paths, a.include, a.exclude)
+    files, walk_errors = expand(logagg, a.paths, a.include, a.exclude)
     pieces = plan(files, a.piece_size)
     if not a.plan:
         from distributed import Client, LocalCluster  # the slow import, while logagg checks the options
@@ -467,8 +426,8 @@ def main(argv):
         for p in pieces:
             print(f"{p.size}\t{p.range_arg() or 'whole'}\t" + " ".join(p.files))
         return 0
-    for path, reason in walk_errors:
-        sys.stderr.write(f"{PROG}: {path}: {reason}\n")
+    for error in walk_errors:
+        sys.stderr.write(f"{PROG}: {error}\n")
     status = 1 if walk_errors else 0
     start = time.monotonic()
     mark("plan")

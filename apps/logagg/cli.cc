@@ -121,6 +121,7 @@ int parse(int argc, char** argv, Config& config) {
   app.add_option("--include", o.include, "Only folder files matching GLOB (repeatable); --exclude GLOB: skip")
       ->type_name("GLOB");
   app.add_option("--exclude", o.exclude, "Skip folder files matching GLOB (repeatable)")->group("");
+  app.add_flag("--list-inputs", config.list_inputs, "Print the files a run would read, in its order, and exit");
   app.add_option("--range", range, "Only the lines that start in this byte range of the one FILE")
       ->type_name("START:END");
   app.add_option("--threads", o.threads, "Worker threads, 1..1024 (default: all hardware threads)")

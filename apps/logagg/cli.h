@@ -15,6 +15,7 @@ struct Config {
   std::vector<std::string> paths;
   Options options;
   ReportOptions report;
+  bool list_inputs = false;  // only print the inputs a run would read (list_inputs.h)
   bool quiet = false;
   bool stats = false;  // bucket statistics on stderr (json documents always carry them)
   bool plot = false;   // a terminal chart instead of the report

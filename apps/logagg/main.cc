@@ -3,7 +3,8 @@
 // report could not be written, 2 on a usage error. A reader that goes away
 // (`logagg big.log | head -1`) is not an error: logagg stops writing quietly.
 // `logagg split ...` and `logagg merge ...` run those subcommands instead
-// (split_command.h, merge_command.h).
+// (split_command.h, merge_command.h); --list-inputs only lists the inputs
+// (list_inputs.h).
 #include <unistd.h>
 
 #include <chrono>
@@ -11,6 +12,7 @@
 #include <string_view>
 
 #include "cli.h"
+#include "list_inputs.h"
 #include "logagg/aggregate.h"
 #include "merge_command.h"
 #include "print_result.h"
@@ -23,6 +25,7 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "merge") return logagg::cli::run_merge(argc - 1, argv + 1);
   logagg::cli::Config config;
   if (const int code = logagg::cli::parse(argc, argv, config); code >= 0) return code;
+  if (config.list_inputs) return logagg::cli::list_inputs(config.paths, config.options);
   logagg::Result result;
   if (!config.quiet && ::isatty(STDERR_FILENO) == 1) {  // a person is watching: show progress
     logagg::Progress progress;

@@ -52,6 +52,10 @@ PlotSize plot_size() {
 
 }  // namespace
 
+void print_input_errors(const std::vector<InputError>& errors) {
+  for (const InputError& e : errors) std::fprintf(stderr, "logagg: %s: %s\n", e.path.c_str(), e.message.c_str());
+}
+
 int print_result(const Result& result, const Options& options, const ReportOptions& report,
                  const PrintSettings& settings) {
   StdoutSink out;
@@ -66,9 +70,7 @@ int print_result(const Result& result, const Options& options, const ReportOptio
   }
   out.finish();
 
-  for (const InputError& e : result.errors) {
-    std::fprintf(stderr, "logagg: %s: %s\n", e.path.c_str(), e.message.c_str());
-  }
+  print_input_errors(result.errors);
   if (result.apps_capped) {
     std::fprintf(stderr,
                  "logagg: warning: a run met more than %zu distinct app ids (--max-apps); the lines of the ids "

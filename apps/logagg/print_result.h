@@ -4,6 +4,8 @@
 // exit status that follows from them.
 #pragma once
 
+#include <vector>
+
 #include "logagg/aggregate.h"
 #include "logagg/options.h"
 #include "logagg/report.h"
@@ -15,6 +17,9 @@ struct PrintSettings {
   bool stats = false;   // bucket statistics on stderr (json documents carry them anyway)
   bool plot = false;    // a chart (plot.h) on stdout instead of the report, as wide as the terminal
 };
+
+// "logagg: PATH: reason" on stderr for each input that could not be read.
+void print_input_errors(const std::vector<InputError>& errors);
 
 // Returns 0, or 1 if the result has errors or the report could not be written.
 // A reader that goes away (`logagg big.log | head -1`) is not an error: the

@@ -1,6 +1,7 @@
 // End-to-end tests of the real logagg binary: formats, folders, stdin, fields,
-// rejected-line locations, summary, exit codes and messages, buckets, gap
-// filling and statistics, and byte-identical output for every thread count.
+// rejected-line locations, summary, exit codes and messages, --list-inputs,
+// buckets, gap filling and statistics, and byte-identical output for every
+// thread count.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -125,6 +126,47 @@ TEST_F(Files, MissingAndUnreadableInputsExitOneButOthersAreCounted) {
   EXPECT_NE(r.err.find("logagg: " + (dir_ / "missing.log").string() + ": No such file or directory"), std::string::npos);
   if (!root) EXPECT_NE(r.err.find((dir_ / "locked").string() + ": Permission denied"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("2023-11-14T22:13:20Z,1"), std::string::npos);
+}
+
+// ---- --list-inputs ---------------------------------------------------------
+
+// A folder's files sorted by their whole path (so "sub.log" before "sub/"),
+// hidden entries skipped, --include/--exclude on folder files only, named
+// files and "-" as given; nothing is read, so no summary. A run counts
+// exactly the files listed.
+TEST_F(Files, ListInputsPrintsWhatARunReadsInItsOrder) {
+  const std::string logs = (dir_ / "logs").string();
+  for (const char* rel : {"logs/b.log", "logs/a.log", "logs/sub/d.log", "logs/sub/c.log.gz", "logs/sub.log",
+                          "logs/.hidden.log", "logs/.git/x.log"}) {
+    write(rel, line("A", "2023-11-14T22:13:20Z"));
+  }
+  const std::string named = write("named.log", "");
+  const ProcessResult all = logagg({"--list-inputs", named, logs, "-"});
+  EXPECT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_EQ(all.out, named + "\n" + logs + "/a.log\n" + logs + "/b.log\n" + logs + "/sub.log\n" + logs +
+                         "/sub/c.log.gz\n" + logs + "/sub/d.log\n-\n");
+  EXPECT_EQ(all.err, "");
+
+  const std::vector<std::string> filters = {"--include", "*.log", "--exclude", "sub/*", "--exclude", "named.log"};
+  std::vector<std::string> args = filters;
+  args.insert(args.end(), {"--list-inputs", logs, named});
+  const ProcessResult some = logagg(args);
+  EXPECT_EQ(some.exit_code, 0) << some.err;
+  EXPECT_EQ(some.out, logs + "/a.log\n" + logs + "/b.log\n" + logs + "/sub.log\n" + named + "\n");
+
+  args = filters;
+  args.insert(args.end(), {"--format", "json", "-q", logs, named});
+  EXPECT_NE(logagg(args).out.find(R"("files": 4)"), std::string::npos) << "a run reads the 4 files listed";
+}
+
+TEST_F(Files, ListInputsNamesAMissingPathAndStillListsTheOthers) {
+  const std::string a = write("logs/a.log", "");
+  const std::string missing = (dir_ / "missing.log").string();
+  const ProcessResult r = logagg({"--list-inputs", missing, (dir_ / "logs").string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, a + "\n");
+  EXPECT_EQ(r.err, "logagg: " + missing + ": No such file or directory\n");
+  EXPECT_NE(logagg({"--help"}).out.find("--list-inputs"), std::string::npos);
 }
 
 TEST(Cli, UsageErrorsExitTwoWithAHint) {

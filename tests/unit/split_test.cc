@@ -1,5 +1,7 @@
 // Tests for `logagg split`: the cut planner against a slow line-by-line
-// reference on random data, chunk names, every copy method, and end to end on
+// reference on random data, chunk names, every copy method, the policy for
+// files in the way (existing chunks, stale ones of an earlier split, the
+// input itself) and the removal of stale chunks, and end to end on
 // the real binary: random files and sizes round-trip (every chunk within the
 // limit or a lone long line, cut at line ends, concatenating to the input),
 // CRLF, no final newline, empty input, the long-line error leaving nothing
@@ -267,13 +269,95 @@ TEST_F(SplitFiles, ExistingFilesAreNotTouchedWithoutOverwriteAndAStopRemovesTheP
   EXPECT_EQ(r.errors[0].message, "interrupted (partial chunk removed)");
   EXPECT_FALSE(fs::exists(out("out/2")));
   close(in);
+}
 
+// ---- chunk targets: what is in the way ---------------------------------------
+
+struct stat stat_of(const std::string& path) {
   struct stat st {};
-  ASSERT_EQ(stat(input.c_str(), &st), 0);
-  EXPECT_FALSE(find_chunk_file_conflict(st, {out("out/9")}, false));
-  EXPECT_EQ(find_chunk_file_conflict(st, {out("out/9"), existing}, false)->path, existing);
-  EXPECT_FALSE(find_chunk_file_conflict(st, {existing}, true));
-  EXPECT_TRUE(find_chunk_file_conflict(st, {existing, input}, true)->is_input);
+  EXPECT_EQ(stat(path.c_str(), &st), 0) << path;
+  return st;
+}
+
+std::vector<std::string> paths_of(const std::vector<ChunkFile>& chunks) {
+  std::vector<std::string> paths;
+  for (const ChunkFile& c : chunks) paths.push_back(c.path);
+  return paths;
+}
+
+const std::vector<ByteSpan> kThreeChunks = {{0, 2}, {2, 4}, {4, 6}};
+
+TEST_F(SplitFiles, ChunkTargetsNameEachPlannedChunkInOutdirAndCreateNothing) {
+  const struct stat input = stat_of(write("in.log", "a\nb\nc\n"));
+  const ChunkTargets t = chunk_targets(kThreeChunks, out(), kDefaultChunkPattern, "in.log", input, false);
+  EXPECT_EQ(paths_of(t.chunks), (std::vector<std::string>{out("out/in.log.part-00000"), out("out/in.log.part-00001"),
+                                                           out("out/in.log.part-00002")}));
+  EXPECT_EQ(t.chunks[1].range.begin, 2u);
+  EXPECT_EQ(t.chunks[1].range.end, 4u);
+  EXPECT_TRUE(t.stale.empty());
+  EXPECT_FALSE(t.conflict);
+  EXPECT_FALSE(fs::exists(out())) << "only looks";
+  EXPECT_TRUE(chunk_targets({}, out(), kDefaultChunkPattern, "in.log", input, false).chunks.empty());
+}
+
+TEST_F(SplitFiles, ChunkTargetsAnExistingChunkIsAConflictUnlessOverwritten) {
+  const struct stat input = stat_of(write("in.log", "a\nb\nc\n"));
+  write("out/in.log.part-00001", "old");
+  const ChunkTargets kept = chunk_targets(kThreeChunks, out(), kDefaultChunkPattern, "in.log", input, false);
+  ASSERT_TRUE(kept.conflict);
+  EXPECT_EQ(kept.conflict->path, out("out/in.log.part-00001"));
+  EXPECT_FALSE(kept.conflict->is_input);
+  EXPECT_FALSE(chunk_targets(kThreeChunks, out(), kDefaultChunkPattern, "in.log", input, true).conflict);
+}
+
+// Chunks 3, 4 and 5 (a dangling symlink: lstat sees it) of an earlier split
+// follow the new last chunk; 7 is after a gap, so it is not theirs.
+TEST_F(SplitFiles, ChunkTargetsStaleChunksFollowTheLastUpToTheFirstGap) {
+  const struct stat input = stat_of(write("in.log", "a\nb\nc\n"));
+  write("out/in.log.part-00003", "old");
+  write("out/in.log.part-00004", "old");
+  fs::create_symlink(dir_ / "nowhere", out("out/in.log.part-00005"));
+  write("out/in.log.part-00007", "other");
+  const ChunkTargets forced = chunk_targets(kThreeChunks, out(), kDefaultChunkPattern, "in.log", input, true);
+  EXPECT_FALSE(forced.conflict);
+  EXPECT_EQ(forced.stale, (std::vector<std::string>{out("out/in.log.part-00003"), out("out/in.log.part-00004"),
+                                                    out("out/in.log.part-00005")}));
+  const ChunkTargets kept = chunk_targets(kThreeChunks, out(), kDefaultChunkPattern, "in.log", input, false);
+  ASSERT_TRUE(kept.conflict);
+  EXPECT_EQ(kept.conflict->path, out("out/in.log.part-00003"));
+  EXPECT_FALSE(kept.conflict->is_input);
+}
+
+TEST_F(SplitFiles, ChunkTargetsTheInputIsAConflictEvenOverwrittenAndChunksComeFirst) {
+  const std::string as_chunk = write("out/00001", "a\nb\nc\n");
+  const ChunkTargets chunk = chunk_targets(kThreeChunks, out(), "{index}", "in.log", stat_of(as_chunk), true);
+  ASSERT_TRUE(chunk.conflict);
+  EXPECT_EQ(chunk.conflict->path, as_chunk);
+  EXPECT_TRUE(chunk.conflict->is_input);
+
+  const std::string as_stale = write("stale/00003", "a\nb\nc\n");
+  const ChunkTargets stale = chunk_targets(kThreeChunks, out("stale"), "{index}", "in.log", stat_of(as_stale), true);
+  ASSERT_TRUE(stale.conflict);
+  EXPECT_EQ(stale.conflict->path, as_stale);
+  EXPECT_TRUE(stale.conflict->is_input);
+
+  write("stale/00002", "old");  // a chunk in the way is named before the stale input
+  const ChunkTargets first = chunk_targets(kThreeChunks, out("stale"), "{index}", "in.log", stat_of(as_stale), false);
+  ASSERT_TRUE(first.conflict);
+  EXPECT_EQ(first.conflict->path, out("stale/00002"));
+  EXPECT_FALSE(first.conflict->is_input);
+}
+
+TEST_F(SplitFiles, RemoveStaleChunksRemovesInOrderAndStopsAtTheFirstFailure) {
+  const std::string a = write("out/a", "old"), b = write("out/b", "old");
+  const std::optional<SplitError> e = remove_stale_chunks({a, out("out/missing"), b});
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->path, out("out/missing"));
+  EXPECT_EQ(e->message, "cannot remove this chunk of an earlier split: No such file or directory");
+  EXPECT_FALSE(fs::exists(a));
+  EXPECT_TRUE(fs::exists(b));
+  EXPECT_FALSE(remove_stale_chunks({b}));
+  EXPECT_FALSE(fs::exists(b));
 }
 
 // ---- end to end -------------------------------------------------------------

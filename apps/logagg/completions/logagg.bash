@@ -40,8 +40,8 @@ _logagg() {
     else
       options="--format --per-second --per-minute --per-hour --per-day --bucket --tz --fill-gaps --stats --plot
                --by-app --top --max-apps --since
-               --until --include --exclude --range --threads --app-field --time-field --show-rejects -q --quiet
-               -h --help --version"
+               --until --include --exclude --list-inputs --range --threads --app-field --time-field --show-rejects
+               -q --quiet -h --help --version"
     fi
     COMPREPLY=($(compgen -W "$options" -- "$cur"))
     return

@@ -34,6 +34,7 @@ complete -c logagg -n $main -l since -x -d 'Count lines from this RFC 3339 time 
 complete -c logagg -n $main -l until -x -d 'Count lines before this RFC 3339 time'
 complete -c logagg -n $main -l include -x -d 'Only folder files matching the glob'
 complete -c logagg -n $main -l exclude -x -d 'Skip folder files matching the glob'
+complete -c logagg -n $main -l list-inputs -d 'Print the files a run would read, in its order, and exit'
 complete -c logagg -n $main -l range -x -d 'Only the lines starting in START:END of the one file'
 complete -c logagg -n $main -l threads -x -d 'Worker threads'
 complete -c logagg -n $main -l app-field -x -d 'Field holding the application id'

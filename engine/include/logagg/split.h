@@ -6,13 +6,18 @@
 //      so only the bytes near each cut are read, never every line.
 //   2. chunk_name(): chunk file names from a pattern such as
 //      "{name}.part-{index}".
-//   3. find_chunk_file_conflict(), then write_chunks(): each chunk copied with
-//      copy_file_range, falling back to sendfile, then to read/write, where the
-//      file systems refuse; a chunk that fails midway is removed.
+//   3. chunk_targets(): the chunk files' paths, and the policy for what is
+//      already there (existing chunks, the input itself, the leftovers of an
+//      earlier split into more chunks), decided before anything is written.
+//   4. write_chunks(): each chunk copied with copy_file_range, falling back to
+//      sendfile, then to read/write, where the file systems refuse; a chunk
+//      that fails midway is removed.
+//   5. remove_stale_chunks(): the leftovers go once every chunk is written.
 //
 // Thread-safe: planning and naming are pure functions; independent calls of
-// the others share no state. Errors are returned as values (too_long,
-// SplitError, errno text), never thrown.
+// the others share no state (but two splits into one folder at once race on
+// its files). Errors are returned as values (too_long, conflict, SplitError,
+// errno text), never thrown.
 #pragma once
 
 #include <sys/stat.h>
@@ -86,14 +91,41 @@ struct SplitError {
   std::string message;  // includes the OS reason where there is one
 };
 
-// Before writing anything: the first path that is the input file itself, or,
-// unless `overwrite`, that exists at all.
+// A path chunk_targets() will not write or remove.
 struct ChunkFileConflict {
   std::string path;
-  bool is_input;  // else: it exists
+  bool is_input;  // else: it exists, and overwriting was not asked for
 };
-std::optional<ChunkFileConflict> find_chunk_file_conflict(const struct stat& input,
-                                                          const std::vector<std::string>& paths, bool overwrite);
+
+// What a split into `chunks` (a plan's, in order) does to the folder `outdir`:
+// the chunk files it writes and the files it removes, decided before anything
+// is written. The policy:
+//   - chunk i is `outdir`/chunk_name(pattern, name, i, chunk_index_width(n))
+//     for n chunks, `name` being the input's file name;
+//   - stale chunks: an earlier split of the same input into more chunks left
+//     the names that follow the last one (n, n + 1, ...: each that exists, as
+//     lstat() sees it, up to the first that does not). Left beside the new
+//     chunks, they would no longer concatenate to the input: they are removed
+//     once the new chunks are written;
+//   - a chunk or stale path that is the input file (same device and inode)
+//     is a conflict, even with `overwrite`: it is never truncated or removed;
+//   - without `overwrite`, any chunk or stale path that exists is a conflict.
+// `conflict` names the first conflicting path, chunks first then stale ones;
+// when it is set the split must write and remove nothing. The file system is
+// only looked at (stat, lstat); `outdir` need not exist (then nothing is in
+// the way). `pattern` must pass check_chunk_pattern().
+struct ChunkTargets {
+  std::vector<ChunkFile> chunks;              // to write, one per planned chunk
+  std::vector<std::string> stale;             // to remove once every chunk is written
+  std::optional<ChunkFileConflict> conflict;  // set: nothing may be written or removed
+};
+ChunkTargets chunk_targets(const std::vector<ByteSpan>& chunks, const std::string& outdir, std::string_view pattern,
+                           std::string_view name, const struct stat& input, bool overwrite);
+
+// After write_chunks() wrote every chunk of the same ChunkTargets: removes its
+// stale files, in order. Stops at the first that cannot be removed and says
+// why (the files before it are gone, the ones after it stay).
+std::optional<SplitError> remove_stale_chunks(const std::vector<std::string>& stale);
 
 enum class CopyMethod { kCopyFileRange, kSendfile, kReadWrite };
 std::string_view copy_method_name(CopyMethod method);
@@ -116,8 +148,8 @@ struct WriteResult {
 // *stop being set) removes the chunk file it was writing and hands out no more
 // chunks; chunks already being written by other threads are finished, and
 // complete chunks stay, so with several threads they need not be a prefix.
-// With `overwrite`, check find_chunk_file_conflict() first: a chunk path that
-// is the input would truncate it.
+// With `overwrite`, check chunk_targets() first: a chunk path that is the
+// input would truncate it.
 WriteResult write_chunks(int in_fd, const std::vector<ChunkFile>& chunks, const WriteOptions& options);
 
 }  // namespace logagg

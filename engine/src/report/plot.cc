@@ -166,137 +166,196 @@ std::string wrap(const std::vector<std::pair<std::string, std::string>>& pieces,
 
 size_t digits(uint64_t v) { return std::to_string(v).size(); }
 
-}  // namespace
-
-std::string format_plot(const std::vector<SecondCount>& buckets, const Bucketing& bucketing, PlotSize size) {
-  if (buckets.empty()) return "no counted lines\n";
-  const size_t width = size.width;
-  const uint64_t rows = std::max(1u, size.height);
-  const int64_t first = buckets.front().second, last = buckets.back().second;
-  const uint64_t n = bucketing.count_between(first, last);
-
-  // Columns: the binning that fits beside the count axis, whose label is the
-  // peak column's count. Sized first for the largest bucket (no column has
-  // less), then again for the peak column if that is wider, until it fits
-  // (twice at most in practice; each pass costs the non-empty buckets).
-  uint64_t largest = 0;
-  for (const SecondCount& b : buckets) largest = std::max(largest, b.count);
-  size_t label_width = digits(largest);
+// The chart's columns: the binning, the starts of its first and last bins,
+// the sum of each bin from the first to the last, and the largest sum.
+struct Columns {
   Binning binning;
-  int64_t first_bin = 0, last_bin = 0;
+  int64_t first_bin = 0;
+  int64_t last_bin = 0;
   std::vector<uint64_t> sums;
   uint64_t peak = 0;
-  for (;;) {
-    const uint64_t room = width > label_width + 3 ? width - label_width - 2 : 1;  // "1234 ┤"
-    binning = choose_binning(bucketing, first, last, n, room);
-    first_bin = binning.start_of(first);
-    last_bin = binning.start_of(last);
-    sums.assign(binning.count_between(first_bin, last_bin), 0);
-    uint64_t column = 0;
-    int64_t bin = first_bin, bin_end = binning.next(first_bin);
-    for (const SecondCount& b : buckets) {
-      if (b.second >= bin_end) {
-        const int64_t start = binning.start_of(b.second);
-        column += binning.count_between(bin, start) - 1;
-        bin = start;
-        bin_end = binning.next(start);
-      }
-      sums[std::min<uint64_t>(column, sums.size() - 1)] += b.count;
-    }
-    peak = *std::max_element(sums.begin(), sums.end());
-    if (digits(peak) <= label_width) break;
-    label_width = digits(peak);
-  }
-  const size_t columns = sums.size();
+};
 
-  // Heading: what is counted, the span, the binning and the peak.
+// The sum of `buckets` (sorted, non-empty) in each bin of `binning` from the
+// one starting at `first_bin` to the one starting at `last_bin`.
+std::vector<uint64_t> bin_sums(const std::vector<SecondCount>& buckets, const Binning& binning, int64_t first_bin,
+                               int64_t last_bin) {
+  std::vector<uint64_t> sums(binning.count_between(first_bin, last_bin), 0);
+  uint64_t column = 0;
+  int64_t bin = first_bin, bin_end = binning.next(first_bin);
+  for (const SecondCount& b : buckets) {
+    if (b.second >= bin_end) {
+      const int64_t start = binning.start_of(b.second);
+      column += binning.count_between(bin, start) - 1;
+      bin = start;
+      bin_end = binning.next(start);
+    }
+    sums[std::min<uint64_t>(column, sums.size() - 1)] += b.count;
+  }
+  return sums;
+}
+
+// Columns: the binning that fits beside the count axis, whose label is the
+// peak column's count. Sized first for the largest bucket (no column has
+// less), then again for the peak column if that is wider, until it fits
+// (twice at most in practice; each pass costs the non-empty buckets).
+Columns fit_columns(const std::vector<SecondCount>& buckets, const Bucketing& bucketing, size_t width) {
+  const int64_t first = buckets.front().second, last = buckets.back().second;
+  const uint64_t n = bucketing.count_between(first, last);
+  uint64_t largest = 0;
+  for (const SecondCount& b : buckets) largest = std::max(largest, b.count);
+  for (size_t label_width = digits(largest);;) {
+    const uint64_t room = width > label_width + 3 ? width - label_width - 2 : 1;  // "1234 ┤"
+    Columns c;
+    c.binning = choose_binning(bucketing, first, last, n, room);
+    c.first_bin = c.binning.start_of(first);
+    c.last_bin = c.binning.start_of(last);
+    c.sums = bin_sums(buckets, c.binning, c.first_bin, c.last_bin);
+    c.peak = *std::max_element(c.sums.begin(), c.sums.end());
+    if (digits(c.peak) <= label_width) return c;
+    label_width = digits(c.peak);
+  }
+}
+
+// "1 column = 1 bucket", or the bin and its buckets: "1 column = 20m (20
+// buckets of 1m)". Bins hold a fixed number of buckets only in UTC and up to
+// whole days, so only then is the number stated.
+std::string binning_text(const Binning& binning, const Bucketing& bucketing) {
+  if (binning.name.empty()) return "1 column = 1 bucket";
+  const int64_t w = bucketing.width_seconds();
+  const int64_t bin_seconds = binning.kind == Binning::kBuckets ? binning.bins.width_seconds()
+                              : binning.kind == Binning::kDays  ? binning.step * kSecondsPerDay
+                                                                : 0;
+  std::string text = "1 column = " + binning.name + " (";
+  if (bucketing.zone() == nullptr && bin_seconds > 0) text += std::to_string(bin_seconds / w) + " ";
+  return text + "buckets of " + duration(static_cast<uint64_t>(w)) + ")";
+}
+
+// Which binned columns cover time outside the buckets from `first` to
+// `last`: the first starting before `first`, the last ending after `last`'s
+// bucket; "" if neither (always so with a bucket a column).
+std::string partial_text(const Columns& c, const Bucketing& bucketing, int64_t first, int64_t last) {
+  if (c.binning.name.empty()) return "";
+  const bool first_partial = c.first_bin < first, last_partial = c.binning.next(c.last_bin) > bucketing.next(last);
+  if (first_partial && last_partial) return "first and last columns partial";
+  if (first_partial) return "first column partial";
+  return last_partial ? "last column partial" : "";
+}
+
+// Heading: what is counted, the span, the binning and the peak, wrapped to `width`.
+std::string heading(const Columns& c, const Bucketing& bucketing, int64_t first, int64_t last, size_t width) {
   std::string per = "requests per " + bucketing.name();
   if (bucketing.zone() != nullptr) per += " in " + time_zone_name(*bucketing.zone());
-  std::string bins = "1 column = 1 bucket";
-  std::string partial;
-  if (!binning.name.empty()) {
-    // Bins hold a fixed number of buckets only in UTC and up to whole days.
-    const int64_t w = bucketing.width_seconds();
-    const int64_t bin_seconds = binning.kind == Binning::kBuckets ? binning.bins.width_seconds()
-                                : binning.kind == Binning::kDays ? binning.step * kSecondsPerDay
-                                                                 : 0;
-    bins = "1 column = " + binning.name + " (";
-    if (bucketing.zone() == nullptr && bin_seconds > 0) bins += std::to_string(bin_seconds / w) + " ";
-    bins += "buckets of " + duration(static_cast<uint64_t>(w)) + ")";
-    const bool first_partial = first_bin < first, last_partial = binning.next(last_bin) > bucketing.next(last);
-    if (first_partial || last_partial) {
-      partial = first_partial && last_partial ? "first and last columns partial"
-                : first_partial               ? "first column partial"
-                                              : "last column partial";
-    }
-  }
   std::vector<std::pair<std::string, std::string>> pieces = {
       {"", per}, {", ", "from " + start_text(bucketing, first)}, {" ", "to " + start_text(bucketing, last)},
-      {", ", bins}};
-  if (!partial.empty()) pieces.push_back({", ", partial});
-  pieces.push_back({", ", "peak column " + std::to_string(peak)});
-  std::string out = wrap(pieces, width);
+      {", ", binning_text(c.binning, bucketing)}};
+  if (std::string partial = partial_text(c, bucketing, first, last); !partial.empty()) {
+    pieces.push_back({", ", std::move(partial)});
+  }
+  pieces.push_back({", ", "peak column " + std::to_string(c.peak)});
+  return wrap(pieces, width);
+}
 
-  // Bars, top row first, after the count axis: the peak at the top, 0 below.
-  const std::string top = std::to_string(peak);
-  const std::string indent(top.size() + 2, ' ');
-  std::vector<uint64_t> fill(columns);
-  for (size_t c = 0; c < columns; ++c) fill[c] = scaled(sums[c], peak, 8 * rows);
+// Bars, `rows` of them, top row first, after the count axis: the peak at the
+// top, 0 below.
+void append_bars(std::string& out, const Columns& c, uint64_t rows) {
+  const std::string top = std::to_string(c.peak);
+  std::vector<uint64_t> fill(c.sums.size());
+  for (size_t i = 0; i < c.sums.size(); ++i) fill[i] = scaled(c.sums[i], c.peak, 8 * rows);
   for (uint64_t r = rows; r-- > 0;) {
     std::string line = r + 1 == rows ? top + " ┤" : std::string(top.size() + 1, ' ') + "│";
     for (const uint64_t f : fill) line += kBlocks[f > 8 * r ? std::min<uint64_t>(8, f - 8 * r) : 0];
     append_line(out, line);
   }
+}
 
-  // Time axis: column starts (the first column's may precede the first
-  // bucket): the first column's under it, the last column's ending under it
-  // (or further right, or on a line of its own, if the chart is too narrow),
-  // and the middle column's centred under it if it fits.
-  const size_t room_after_axis = width > indent.size() ? width - indent.size() : 0;
-  std::vector<size_t> ticks = {0};
-  std::string labels = start_text(bucketing, first_bin);
-  std::string own_line;
-  if (columns > 1) {
-    const std::string end = start_text(bucketing, last_bin);
-    const size_t at = std::max<size_t>(columns > end.size() ? columns - end.size() : 0, labels.size() + 2);
-    if (at + end.size() <= room_after_axis) {
-      // The middle tick: the roundest column start within a sixth of the
-      // columns of the middle one whose label fits between the others, the
-      // nearest to the middle of those.
-      const size_t centre = (columns - 1) / 2, reach = columns / 6, half = labels.size() / 2;
-      const size_t lo = std::max(centre - reach, labels.size() + 2 + half);
-      const size_t hi = std::min(centre + reach, at >= labels.size() + 2 ? at - labels.size() - 2 + half : 0);
-      const auto off_centre = [&](size_t c) { return c > centre ? c - centre : centre - c; };
-      size_t middle = 0;
-      int64_t mid_start = first_bin, best = -1;
-      if (lo <= hi) {
-        int64_t start = binning.start_at(first_bin, lo);
-        for (size_t c = lo; c <= hi; ++c, start = binning.next(start)) {
-          const int64_t r = roundness(bucketing, start);
-          if (r > best || (r == best && off_centre(c) < off_centre(middle))) {
-            best = r;
-            middle = c;
-            mid_start = start;
-          }
-        }
+// A tick on the time axis: its column and the start of that column's bin.
+struct Tick {
+  size_t column = 0;
+  int64_t start = 0;
+};
+
+// The middle tick: the roundest column start within a sixth of the columns
+// of the middle one whose label fits between the first label (`first_size`
+// chars) and the last (from `end_at` on), the nearest to the middle of
+// those; column 0 if there is none.
+Tick middle_tick(const Columns& c, const Bucketing& bucketing, size_t first_size, size_t end_at) {
+  const size_t columns = c.sums.size();
+  const size_t centre = (columns - 1) / 2, reach = columns / 6, half = first_size / 2;
+  const size_t lo = std::max(centre - reach, first_size + 2 + half);
+  const size_t hi = std::min(centre + reach, end_at >= first_size + 2 ? end_at - first_size - 2 + half : 0);
+  const auto off_centre = [&](size_t column) { return column > centre ? column - centre : centre - column; };
+  Tick middle{0, c.first_bin};
+  int64_t best = -1;
+  if (lo <= hi) {
+    int64_t start = c.binning.start_at(c.first_bin, lo);
+    for (size_t column = lo; column <= hi; ++column, start = c.binning.next(start)) {
+      const int64_t r = roundness(bucketing, start);
+      if (r > best || (r == best && off_centre(column) < off_centre(middle.column))) {
+        best = r;
+        middle = {column, start};
       }
-      const std::string mid = start_text(bucketing, mid_start);
-      const size_t mid_at = middle >= mid.size() / 2 ? middle - mid.size() / 2 : 0;
-      if (middle > 0 && mid_at >= labels.size() + 2 && mid_at + mid.size() + 2 <= at) {
-        labels += std::string(mid_at - labels.size(), ' ') + mid;
-        ticks.push_back(middle);
-      }
-      labels += std::string(at - labels.size(), ' ') + end;
-    } else {
-      own_line = end;
     }
-    ticks.push_back(columns - 1);
   }
+  return middle;
+}
+
+// The labels under the time axis and the columns they mark.
+struct AxisLabels {
+  std::string line;                 // under the axis
+  std::string own_line;             // the last column's, if it does not fit on `line`
+  std::vector<size_t> ticks = {0};  // columns with a label, in order
+};
+
+// Column starts (the first column's may precede the first bucket): the first
+// column's under it, the last column's ending under it (or further right, or
+// on a line of its own, if `room` is too narrow), and the middle column's
+// centred under it if it fits.
+AxisLabels axis_labels(const Columns& c, const Bucketing& bucketing, size_t room) {
+  const size_t columns = c.sums.size();
+  AxisLabels labels;
+  labels.line = start_text(bucketing, c.first_bin);
+  if (columns == 1) return labels;
+  const std::string end = start_text(bucketing, c.last_bin);
+  const size_t at = std::max<size_t>(columns > end.size() ? columns - end.size() : 0, labels.line.size() + 2);
+  if (at + end.size() <= room) {
+    const Tick middle = middle_tick(c, bucketing, labels.line.size(), at);
+    const std::string mid = start_text(bucketing, middle.start);
+    const size_t mid_at = middle.column >= mid.size() / 2 ? middle.column - mid.size() / 2 : 0;
+    if (middle.column > 0 && mid_at >= labels.line.size() + 2 && mid_at + mid.size() + 2 <= at) {
+      labels.line += std::string(mid_at - labels.line.size(), ' ') + mid;
+      labels.ticks.push_back(middle.column);
+    }
+    labels.line += std::string(at - labels.line.size(), ' ') + end;
+  } else {
+    labels.own_line = end;
+  }
+  labels.ticks.push_back(columns - 1);
+  return labels;
+}
+
+// Time axis: "0 └┬───┬──┬" below the bars, then its labels, within `width`.
+void append_time_axis(std::string& out, const Columns& c, const Bucketing& bucketing, size_t width) {
+  const std::string top = std::to_string(c.peak);
+  const std::string indent(top.size() + 2, ' ');
+  const AxisLabels labels = axis_labels(c, bucketing, width > indent.size() ? width - indent.size() : 0);
   std::string axis = std::string(top.size() - 1, ' ') + "0 └";
-  for (size_t c = 0; c < columns; ++c) axis += std::find(ticks.begin(), ticks.end(), c) != ticks.end() ? "┬" : "─";
+  for (size_t column = 0; column < c.sums.size(); ++column) {
+    axis += std::find(labels.ticks.begin(), labels.ticks.end(), column) != labels.ticks.end() ? "┬" : "─";
+  }
   append_line(out, axis);
-  append_line(out, indent + labels);
-  if (!own_line.empty()) append_line(out, indent + own_line);
+  append_line(out, indent + labels.line);
+  if (!labels.own_line.empty()) append_line(out, indent + labels.own_line);
+}
+
+}  // namespace
+
+std::string format_plot(const std::vector<SecondCount>& buckets, const Bucketing& bucketing, PlotSize size) {
+  if (buckets.empty()) return "no counted lines\n";
+  const Columns columns = fit_columns(buckets, bucketing, size.width);
+  std::string out = heading(columns, bucketing, buckets.front().second, buckets.back().second, size.width);
+  append_bars(out, columns, std::max(1u, size.height));
+  append_time_axis(out, columns, bucketing, size.width);
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <thread>
 
@@ -16,6 +17,7 @@
 #include "input/lines.h"
 
 namespace logagg {
+namespace fs = std::filesystem;
 namespace {
 
 // The 1-based number of the line starting at `offset`. Only for the error
@@ -133,14 +135,42 @@ std::string chunk_name(std::string_view pattern, std::string_view name, size_t i
   return out;
 }
 
-std::optional<ChunkFileConflict> find_chunk_file_conflict(const struct stat& input,
-                                                          const std::vector<std::string>& paths, bool overwrite) {
-  for (const std::string& path : paths) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) == 0 && st.st_dev == input.st_dev && st.st_ino == input.st_ino) {
-      return ChunkFileConflict{path, true};
+namespace {
+
+// Why chunk_targets() must leave `path` alone, if it must.
+std::optional<ChunkFileConflict> conflict_at(const std::string& path, const struct stat& input, bool overwrite) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && st.st_dev == input.st_dev && st.st_ino == input.st_ino) {
+    return ChunkFileConflict{path, true};
+  }
+  if (!overwrite && ::lstat(path.c_str(), &st) == 0) return ChunkFileConflict{path, false};
+  return std::nullopt;
+}
+
+}  // namespace
+
+ChunkTargets chunk_targets(const std::vector<ByteSpan>& chunks, const std::string& outdir, std::string_view pattern,
+                           std::string_view name, const struct stat& input, bool overwrite) {
+  const size_t width = chunk_index_width(chunks.size());
+  const auto path_of = [&](size_t i) { return (fs::path(outdir) / chunk_name(pattern, name, i, width)).string(); };
+  ChunkTargets targets;
+  for (size_t i = 0; i < chunks.size(); ++i) targets.chunks.push_back({path_of(i), chunks[i]});
+  struct stat ignored {};
+  for (size_t i = chunks.size(); ::lstat(path_of(i).c_str(), &ignored) == 0; ++i) targets.stale.push_back(path_of(i));
+  for (const ChunkFile& chunk : targets.chunks) {
+    if ((targets.conflict = conflict_at(chunk.path, input, overwrite))) return targets;
+  }
+  for (const std::string& path : targets.stale) {
+    if ((targets.conflict = conflict_at(path, input, overwrite))) return targets;
+  }
+  return targets;
+}
+
+std::optional<SplitError> remove_stale_chunks(const std::vector<std::string>& stale) {
+  for (const std::string& path : stale) {
+    if (::unlink(path.c_str()) != 0) {
+      return SplitError{path, std::string("cannot remove this chunk of an earlier split: ") + std::strerror(errno)};
     }
-    if (!overwrite && ::lstat(path.c_str(), &st) == 0) return ChunkFileConflict{path, false};
   }
   return std::nullopt;
 }
