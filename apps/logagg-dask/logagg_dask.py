@@ -54,7 +54,7 @@ import tempfile
 import time
 
 PROG = "logagg-dask"
-DEFAULT_PIECE_SIZE = "128M"   # see README "Past one machine: Dask" for the measurements
+DEFAULT_PIECE_SIZE = "128M"   # docs/distributed.md, "Task size", has the measurements
 COMPRESSED_WEIGHT = 4        # a compressed byte costs about this many plain bytes of work
 MAGIC = (b"\x1f\x8b", b"\x28\xb5\x2f\xfd")  # gzip, zstd: what logagg decompresses
 

@@ -13,13 +13,15 @@ namespace logagg::cli {
 inline CLI::Option* add_format_option(CLI::App& app, Format& format) {
   static const std::map<std::string, Format> kFormats{
       {"table", Format::kTable}, {"csv", Format::kCsv}, {"json", Format::kJson}, {"html", Format::kHtml}};
-  const auto html_built = [](const std::string& value) -> std::string {
+  const auto html_built = [](std::string& value) -> std::string {
     if (has_html_format() || CLI::detail::to_lower(value) != "html") return {};
     return "this logagg was built without --format html (LOGAGG_WITH_HTML=OFF)";
   };
+  // transform() puts a validator before those added earlier: html_built sees
+  // the value as given, before it is mapped to a Format.
   return app.add_option("--format", format, "Output: table (default), csv, json or html (a page with a chart)")
-      ->check(CLI::Validator(html_built, ""))
       ->transform(CLI::CheckedTransformer(kFormats, CLI::ignore_case).description(""))
+      ->transform(CLI::Validator(html_built, ""))
       ->type_name("FORMAT");
 }
 

@@ -119,7 +119,7 @@ void check_flags(const LimitFlags& limit, SplitConfig& config) {
 
 // Parses argv. Returns the exit code to stop with, or -1 to run.
 int parse(int argc, char** argv, SplitConfig& config) {
-  // One screen, like `logagg --help`; the README has the whole story.
+  // One screen, like `logagg --help`; docs/split.md has the whole story.
   CLI::App app{
       "logagg split: cut INPUT into chunk files in OUTDIR (created if missing) of at most\n"
       "--max-size bytes or --lines lines, never inside a line, copied inside the kernel.\n"

@@ -95,14 +95,14 @@ for r in $reasons; do
   grep -q "$r" "$src/apps/logagg/man/logagg.h2m" || fail "reason $r missing from logagg.h2m"
   # A row of the reason table in README's "Which lines count".
   grep -q "^| \`$r\` |" "$src/README.md" || fail "reason $r missing from the README's reason table"
-  if $have_man; then echo "$rendered" | grep -q "$r" || fail "reason $r missing from the man page"; fi
+  if $have_man; then grep -q "$r" <<< "$rendered" || fail "reason $r missing from the man page"; fi
 done
 if $have_man; then
   for o in $("$logagg" --help | long_options); do
-    echo "$rendered" | grep -q -- "$o" || fail "option $o missing from the man page"
+    grep -q -- "$o" <<< "$rendered" || fail "option $o missing from the man page"
   done
   for section in "COUNTING RULES" "EXIT STATUS" "EXAMPLES"; do
-    echo "$rendered" | grep -q "^$section" || fail "man page has no $section section"
+    grep -q "^$section" <<< "$rendered" || fail "man page has no $section section"
   done
 fi
 
@@ -197,7 +197,7 @@ for doc in "${docs[@]}"; do
     fi
     if [ -n "$anchor" ]; then
       case $file in
-        *.md) md_slugs "$file" | grep -qxF -- "$anchor" ||
+        *.md) grep -qxF -- "$anchor" <<< "$(md_slugs "$file")" ||
                 fail "$name:$n: link to $target: no heading with the anchor #$anchor in ${file#"$src"/}" ;;
         *) fail "$name:$n: link to $target: an anchor into a file that is not markdown" ;;
       esac

@@ -71,3 +71,42 @@ TEST(Report, RejectsArePathLineReason) {
 
 }  // namespace
 }  // namespace logagg
+
+namespace logagg {
+namespace {
+
+TEST(Report, HumanBytesUsePowersOf1024WithOneDecimal) {
+  EXPECT_EQ(human_bytes(0), "0 B");
+  EXPECT_EQ(human_bytes(1023), "1023 B");
+  EXPECT_EQ(human_bytes(1024), "1.0 KiB");
+  EXPECT_EQ(human_bytes(850733), "830.8 KiB");
+  EXPECT_EQ(human_bytes(1.5 * (1 << 30)), "1.5 GiB");
+  EXPECT_EQ(human_bytes(3.0 * (uint64_t{1} << 50)), "3072.0 TiB") << "TiB is the largest unit";
+}
+
+TEST(Report, TableWidensForLargeCountsAndZonedStarts) {
+  Result r;
+  r.counts = {{0, 1234567}};
+  r.summary.counted = r.summary.lines = 1234567;
+  EXPECT_EQ(format_report(r, Options{}, as(Format::kTable)),
+            "second                  count\n"
+            "1970-01-01T00:00:00Z  1234567\n"
+            "total                 1234567\n");
+  ReportOptions zoned = as(Format::kTable);
+  zoned.bucketing = Bucketing{}.in_zone(find_time_zone("Asia/Kathmandu"));
+  EXPECT_EQ(format_report(r, Options{}, zoned),
+            "second                       count\n"
+            "1970-01-01T05:30:00+05:30  1234567\n"
+            "total                      1234567\n");
+}
+
+TEST(Report, HtmlIsRefusedOnlyWhenTheBuildHasNoHtml) {
+  if (has_html_format()) {
+    EXPECT_NE(format_report(Result{}, Options{}, as(Format::kHtml)).find("<html"), std::string::npos);
+  } else {
+    EXPECT_THROW(format_report(Result{}, Options{}, as(Format::kHtml)), std::invalid_argument);
+  }
+}
+
+}  // namespace
+}  // namespace logagg
