@@ -100,14 +100,7 @@ class GzipSource final : public Decompressor {
     z_.next_out = reinterpret_cast<Bytef*>(buf);
     z_.avail_out = static_cast<uInt>(std::min<size_t>(cap, 1u << 30));
     while (z_.avail_out == static_cast<uInt>(std::min<size_t>(cap, 1u << 30))) {  // until some output
-      if (!refill()) {
-        if (!error_.empty()) return -1;
-        if (in_member_) {
-          error_ = "gzip data truncated (unexpected end of file)";
-          return -1;
-        }
-        return 0;
-      }
+      if (!refill()) return error_.empty() ? end_of_input(in_member_, "gzip") : -1;
       if (!in_member_) {  // a new member starts: the next bytes must be a gzip header
         inflateReset(&z_);
         in_member_ = true;
@@ -142,14 +135,7 @@ class ZstdSource final : public Decompressor {
     if (!error_.empty()) return -1;
     ZSTD_outBuffer out{buf, cap, 0};
     while (out.pos == 0) {
-      if (!refill()) {
-        if (!error_.empty()) return -1;
-        if (in_frame_) {
-          error_ = "zstd data truncated (unexpected end of file)";
-          return -1;
-        }
-        return 0;
-      }
+      if (!refill()) return error_.empty() ? end_of_input(in_frame_, "zstd") : -1;
       ZSTD_inBuffer in{in_.data(), in_size_, in_pos_};
       const size_t rc = ZSTD_decompressStream(z_, &out, &in);
       in_pos_ = in.pos;

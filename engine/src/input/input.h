@@ -93,6 +93,14 @@ class ByteSource {
   uint64_t bytes_in() const { return bytes_in_; }
 
  protected:
+  // What read() returns once a compressed input has no more bytes: 0 if it
+  // ended between members (frames), else -1 with "FORMAT data truncated".
+  ptrdiff_t end_of_input(bool inside_member, std::string_view format) {
+    if (!inside_member) return 0;
+    error_ = std::string(format) + " data truncated (unexpected end of file)";
+    return -1;
+  }
+
   std::string error_;
   uint64_t bytes_in_ = 0;
 };

@@ -159,28 +159,28 @@ struct LineParser::Impl {
   // Walks the stacked containers to their ends, visiting every key and child.
   // Fields and values are used in place (bound by reference), not copied: the
   // copies cost a store-forwarding stall each on the hot path.
+  // Moves a frame's iterator to its next child; false once it has none.
+  template <class It>
+  static bool next_child(Frame& f, It& it, const It& end) {
+    if (f.visited) ++it;
+    f.visited = true;
+    return it != end;
+  }
+
   bool drain() {
     while (!stack.empty()) {
       Frame& f = stack.back();
+      if (!(f.is_object ? next_child(f, f.object_it, f.object_end) : next_child(f, f.array_it, f.array_end))) {
+        stack.pop_back();
+        continue;
+      }
       if (f.is_object) {
-        if (f.visited) ++f.object_it;
-        f.visited = true;
-        if (f.object_it == f.object_end) {
-          stack.pop_back();
-          continue;
-        }
         auto result = *f.object_it;
         if (result.error()) return false;
         od::field&& field = std::move(result).value_unsafe();
         std::string_view key;
         if ((escapes && !key_text(field, key)) || !visit(field.value())) return false;
       } else {
-        if (f.visited) ++f.array_it;
-        f.visited = true;
-        if (f.array_it == f.array_end) {
-          stack.pop_back();
-          continue;
-        }
         auto result = *f.array_it;
         if (result.error()) return false;
         od::value&& child = std::move(result).value_unsafe();
