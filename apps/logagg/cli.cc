@@ -62,6 +62,114 @@ int64_t parse_instant(const std::string& flag, const std::string& text) {
   return *second;
 }
 
+// Flag values that are checked and converted after parsing, so that a bad
+// value names its option and the checks can see every flag.
+struct RawFlags {
+  std::string tz, duration, top, max_apps, since, until, range;
+  unsigned progress_delay_ms = 1000;
+};
+
+// The report's options: what to show and how (--help lists them first).
+void add_report_options(CLI::App& app, Config& config, RawFlags& raw) {
+  add_format_option(app, config.report.format);
+  for (const char* unit : kPerUnits) app.add_flag(std::string("--per-") + unit)->group("");  // all on --per-minute's line
+  app.get_option("--per-minute")
+      ->description("Rows per minute, --per-hour, --per-day, --per-second (default); --tz ZONE: local")
+      ->group("Options");
+  app.add_option("--tz", raw.tz, "Buckets in local time of ZONE (Europe/Madrid, UTC, local)")
+      ->type_name("ZONE")
+      ->group("");  // on --per-minute's line
+  app.add_option("--bucket", raw.duration, "Rows per DURATION: 5s, 15m, 1h, 1d (divides a day); --fill-gaps: 0 rows too")
+      ->check([](const std::string& text) {
+        try {
+          parse_bucketing(text);
+          return std::string();
+        } catch (const std::invalid_argument& e) {
+          return std::string(e.what());
+        }
+      })
+      ->type_name("DURATION");
+  app.add_flag("--fill-gaps", config.report.fill_gaps, "Rows of 0 for empty buckets between the first and the last")
+      ->group("");  // on --bucket's line
+  app.add_flag("--stats", config.stats, "Total, peak, mean, median, p95, p99 per bucket to stderr (json: always)");
+  app.add_flag("--plot", config.plot, "A chart of the counts on stdout instead of rows, as wide as the terminal");
+  app.add_flag("--by-app", config.options.by_app, "Rows per bucket and app; --top N: N busiest, rest as (other); --max-apps N");
+  app.add_option("--top", raw.top, "Only the N busiest apps, the rest summed as (other) (implies --by-app)")
+      ->type_name("N")
+      ->group("");  // on --by-app's line
+  app.add_option("--max-apps", raw.max_apps, "At most N app ids told apart, later ones count as (other)")
+      ->type_name("N")
+      ->group("");  // in --by-app's section of the man page
+}
+
+// What to read and count, then the rest.
+void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
+  Options& o = config.options;
+  app.add_option("--since", raw.since, "Count lines from TIME (RFC 3339) on; --until TIME: before TIME")
+      ->type_name("TIME");
+  app.add_option("--until", raw.until, "Count lines before TIME (RFC 3339)")->group("");
+  app.add_option("--include", o.include, "Only folder files matching GLOB (repeatable); --exclude GLOB: skip")
+      ->type_name("GLOB");
+  app.add_option("--exclude", o.exclude, "Skip folder files matching GLOB (repeatable)")->group("");
+  app.add_flag("--list-inputs", config.list_inputs, "Print the files a run would read, in its order, and exit");
+  app.add_option("--range", raw.range, "Only the lines that start in this byte range of the one FILE")
+      ->type_name("START:END");
+  app.add_option("--threads", o.threads, "Worker threads, 1..1024 (default: all hardware threads)")
+      ->check(CLI::Range(1u, 1024u).description(""))
+      ->type_name("N");
+  app.add_option("--show-rejects", o.max_reject_samples,
+                 "Print the first N rejected lines to stderr as PATH:LINE: reason")
+      ->type_name("N");
+  app.add_flag("-q,--quiet", config.quiet, "No summary on stderr");
+  app.add_option("--app-field", o.app_field, "App id field (default app_id); --time-field NAME: timestamp")
+      ->type_name("NAME");
+  app.add_option("--time-field", o.time_field, "Field holding the timestamp (default timestamp)")->group("");
+  app.add_option("--progress-delay-ms", raw.progress_delay_ms, "Milliseconds before progress shows (for tests)")
+      ->group("");
+  app.add_option("--segment-bytes", o.segment_bytes, "Nominal segment size (for tests)")
+      ->check(CLI::PositiveNumber)
+      ->group("");
+  app.set_help_flag("-h,--help", "Print this help and exit; --version: version and JSON parser kernel");
+  app.set_version_flag("--version",
+                       std::string("logagg ") + std::string(kVersion) + " (" + json_parser_description() + ")",
+                       "Print the version and the JSON parser's kernel for this CPU")
+      ->group("");  // on --help's line
+}
+
+// Checks what CLI11 cannot check alone and fills what needs more than one flag.
+void apply_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
+  Options& o = config.options;
+  if (o.app_field == o.time_field) {
+    throw CLI::ValidationError("--app-field and --time-field must name different fields");
+  }
+  apply_bucket_flags(app, raw.duration, config.report.bucketing);
+  if (app.count("--top") > 0) config.report.top = parse_count("--top", raw.top);
+  if (app.count("--max-apps") > 0) o.max_apps = parse_count("--max-apps", raw.max_apps, 1000000000);
+  if (config.report.top != 0 || app.count("--max-apps") > 0) o.by_app = true;
+  if (config.plot && app.count("--format") > 0) {
+    throw CLI::ValidationError("--plot draws a chart instead of the rows: give --plot or --format, not both");
+  }
+  if (app.count("--tz") > 0) {
+    try {
+      config.report.bucketing = config.report.bucketing.in_zone(find_time_zone(raw.tz));
+    } catch (const std::invalid_argument& e) {
+      throw CLI::ValidationError(std::string("--tz: ") + e.what());
+    }
+  }
+  config.progress_delay = std::chrono::milliseconds(raw.progress_delay_ms);
+  if (app.count("--since") > 0) o.since = parse_instant("--since", raw.since);
+  if (app.count("--until") > 0) o.until = parse_instant("--until", raw.until);
+  if (o.since && o.until && *o.until <= *o.since) {
+    throw CLI::ValidationError("--until must be later than --since (the range is [since, until))");
+  }
+  if (app.count("--range") > 0) {
+    if (config.paths.size() != 1 || config.paths[0] == "-" || std::filesystem::is_directory(config.paths[0])) {
+      throw CLI::ValidationError("--range needs exactly one PATH, a file");
+    }
+    o.range = parse_range(raw.range);
+  }
+}
+
 }  // namespace
 
 int parse(int argc, char** argv, Config& config) {
@@ -77,106 +185,16 @@ int parse(int argc, char** argv, Config& config) {
   app.footer(
       "Commands: split (line-aligned chunks), merge (adds up json results): COMMAND --help");
 
-  Options& o = config.options;
   app.add_option("PATH", config.paths, "Files, folders (read recursively), or - for stdin")
       ->required()
       ->type_name("")
       ->group("");  // in the description above
-  add_format_option(app, config.report.format);
-  for (const char* unit : kPerUnits) app.add_flag(std::string("--per-") + unit)->group("");  // all on --per-minute's line
-  app.get_option("--per-minute")
-      ->description("Rows per minute, --per-hour, --per-day, --per-second (default); --tz ZONE: local")
-      ->group("Options");
-  std::string tz;
-  app.add_option("--tz", tz, "Buckets in local time of ZONE (Europe/Madrid, UTC, local)")
-      ->type_name("ZONE")
-      ->group("");  // on --per-minute's line
-  std::string duration;
-  app.add_option("--bucket", duration, "Rows per DURATION: 5s, 15m, 1h, 1d (divides a day); --fill-gaps: 0 rows too")
-      ->check([](const std::string& text) {
-        try {
-          parse_bucketing(text);
-          return std::string();
-        } catch (const std::invalid_argument& e) {
-          return std::string(e.what());
-        }
-      })
-      ->type_name("DURATION");
-  app.add_flag("--fill-gaps", config.report.fill_gaps, "Rows of 0 for empty buckets between the first and the last")
-      ->group("");  // on --bucket's line
-  app.add_flag("--stats", config.stats, "Total, peak, mean, median, p95, p99 per bucket to stderr (json: always)");
-  app.add_flag("--plot", config.plot, "A chart of the counts on stdout instead of rows, as wide as the terminal");
-  app.add_flag("--by-app", o.by_app, "Rows per bucket and app; --top N: N busiest, rest as (other); --max-apps N");
-  std::string top, max_apps;  // checked below, so that a bad value names its option
-  app.add_option("--top", top, "Only the N busiest apps, the rest summed as (other) (implies --by-app)")
-      ->type_name("N")
-      ->group("");  // on --by-app's line
-  app.add_option("--max-apps", max_apps, "At most N app ids told apart, later ones count as (other)")
-      ->type_name("N")
-      ->group("");  // in --by-app's section of the man page
-  std::string since, until, range;
-  app.add_option("--since", since, "Count lines from TIME (RFC 3339) on; --until TIME: before TIME")
-      ->type_name("TIME");
-  app.add_option("--until", until, "Count lines before TIME (RFC 3339)")->group("");
-  app.add_option("--include", o.include, "Only folder files matching GLOB (repeatable); --exclude GLOB: skip")
-      ->type_name("GLOB");
-  app.add_option("--exclude", o.exclude, "Skip folder files matching GLOB (repeatable)")->group("");
-  app.add_flag("--list-inputs", config.list_inputs, "Print the files a run would read, in its order, and exit");
-  app.add_option("--range", range, "Only the lines that start in this byte range of the one FILE")
-      ->type_name("START:END");
-  app.add_option("--threads", o.threads, "Worker threads, 1..1024 (default: all hardware threads)")
-      ->check(CLI::Range(1u, 1024u).description(""))
-      ->type_name("N");
-  app.add_option("--show-rejects", o.max_reject_samples,
-                 "Print the first N rejected lines to stderr as PATH:LINE: reason")
-      ->type_name("N");
-  app.add_flag("-q,--quiet", config.quiet, "No summary on stderr");
-  app.add_option("--app-field", o.app_field, "App id field (default app_id); --time-field NAME: timestamp")
-      ->type_name("NAME");
-  app.add_option("--time-field", o.time_field, "Field holding the timestamp (default timestamp)")->group("");
-  unsigned progress_delay_ms = 1000;
-  app.add_option("--progress-delay-ms", progress_delay_ms, "Milliseconds before progress shows (for tests)")
-      ->group("");
-  app.add_option("--segment-bytes", o.segment_bytes, "Nominal segment size (for tests)")
-      ->check(CLI::PositiveNumber)
-      ->group("");
-  app.set_help_flag("-h,--help", "Print this help and exit; --version: version and JSON parser kernel");
-  app.set_version_flag("--version",
-                       std::string("logagg ") + std::string(kVersion) + " (" + json_parser_description() + ")",
-                       "Print the version and the JSON parser's kernel for this CPU")
-      ->group("");  // on --help's line
-
+  RawFlags raw;
+  add_report_options(app, config, raw);  // in the order --help shows them
+  add_input_options(app, config, raw);
   try {
     app.parse(argc, argv);
-    if (o.app_field == o.time_field) {
-      throw CLI::ValidationError("--app-field and --time-field must name different fields");
-    }
-    apply_bucket_flags(app, duration, config.report.bucketing);
-    if (app.count("--top") > 0) config.report.top = parse_count("--top", top);
-    if (app.count("--max-apps") > 0) o.max_apps = parse_count("--max-apps", max_apps, 1000000000);
-    if (config.report.top != 0 || app.count("--max-apps") > 0) o.by_app = true;
-    if (config.plot && app.count("--format") > 0) {
-      throw CLI::ValidationError("--plot draws a chart instead of the rows: give --plot or --format, not both");
-    }
-    if (app.count("--tz") > 0) {
-      try {
-        config.report.bucketing = config.report.bucketing.in_zone(find_time_zone(tz));
-      } catch (const std::invalid_argument& e) {
-        throw CLI::ValidationError(std::string("--tz: ") + e.what());
-      }
-    }
-    config.progress_delay = std::chrono::milliseconds(progress_delay_ms);
-    if (app.count("--since") > 0) o.since = parse_instant("--since", since);
-    if (app.count("--until") > 0) o.until = parse_instant("--until", until);
-    if (o.since && o.until && *o.until <= *o.since) {
-      throw CLI::ValidationError("--until must be later than --since (the range is [since, until))");
-    }
-    if (app.count("--range") > 0) {
-      if (config.paths.size() != 1 || config.paths[0] == "-" || std::filesystem::is_directory(config.paths[0])) {
-        throw CLI::ValidationError("--range needs exactly one PATH, a file");
-      }
-      o.range = parse_range(range);
-    }
+    apply_flags(app, config, raw);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
@@ -187,5 +205,6 @@ int parse(int argc, char** argv, Config& config) {
   }
   return -1;
 }
+
 
 }  // namespace logagg::cli
