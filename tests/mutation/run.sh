@@ -16,9 +16,11 @@
 # MUTATION_DIR=DIR keeps the scratch copy there (reused by the next run, so
 # only what changed is rebuilt); by default it is a temporary folder, removed.
 # MUTATION_JOBS (default 2) is passed to the build and to ctest.
+# MUTATION_LIST=FILE reads another list of the same form (to try mutations
+# out, or to check that one test alone catches one).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-list=tests/mutation/mutations.tsv
+list=${MUTATION_LIST:-tests/mutation/mutations.tsv}
 jobs=${MUTATION_JOBS:-2}
 say() { echo "mutation: $*" >&2; }
 
