@@ -7,8 +7,8 @@
 #   tests/mutation/run.sh [NAME...]     every mutation, or only those named
 #
 # Works on a scratch copy of the tree (the files git tracks or would track,
-# uncommitted changes included), never on the tree itself: configures and
-# builds the copy once (release, no profiling tools), checks that the
+# uncommitted changes included), never on the tree itself: configures the
+# copy once (release) and builds the targets the list names, checks that the
 # selected tests pass unmutated, then for each mutation applies it, rebuilds
 # its targets incrementally, runs its tests, and reverts it. Fails loudly
 # when an original text is not found exactly once, when a mutated tree does
@@ -87,7 +87,7 @@ started=$(date +%s)
 say "configuring and building the scratch copy in $build"
 {
   cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOGAGG_BUILD_TESTS=ON \
-    -DLOGAGG_BUILD_PROFILING=OFF &&
+    -DLOGAGG_BUILD_PROFILING=ON &&
     cmake --build "$build" -j "$jobs" --target $targets
 } > "$scratch/build.log" 2>&1 || { cat "$scratch/build.log" >&2; say "the unmutated scratch copy does not build"; exit 1; }
 
