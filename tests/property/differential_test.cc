@@ -287,11 +287,12 @@ class LineGenerator {
   // which is one step off (or just on the valid side of its edge).
   std::string near_valid_line() {
     const std::string app_key = encode(fields_.app), time_key = encode(fields_.time);
-    std::string app = encode(valid_app_id()), time = encode(timestamp());
-    auto object = [&](const std::vector<std::string>& members) { return braced(members); };
+    const std::string app = encode(valid_app_id()), time = encode(timestamp());
     auto pair = [](const std::string& key, const std::string& value) { return key + ":" + value; };
-    std::vector<std::string> members = {pair(app_key, app), pair(time_key, time)};
-    if (one_in(2)) std::swap(members[0], members[1]);
+    auto fields = [&](const std::string& app_member, const std::string& time_member) {  // in either order
+      return one_in(2) ? braced({app_member, time_member}) : braced({time_member, app_member});
+    };
+    const std::string valid = fields(pair(app_key, app), pair(time_key, time));
     switch (uniform(0, 11)) {
       case 0: {  // blank, but for one byte that is not a space, tab or CR
         static const std::vector<std::string> kNotBlank = {"\f", "\v", "\xC2\xA0", std::string(1, '\0'), "\x1F"};
@@ -299,48 +300,54 @@ class LineGenerator {
       }
       case 1: {  // something after the object (or only whitespace: valid)
         static const std::vector<std::string> kAfter = {" x", "{}", ",", "}", "]", "\"\"", "0", " \t\r", "\t"};
-        return object(members) + pick(kAfter);
+        return valid + pick(kAfter);
       }
       case 2:  // a valid JSON value that is not an object
-        return one_in(2) ? "[" + object(members) + "]" : encode(ascii(object(members)));
-      case 3: {  // a field name with one character escaped: the same field, once or twice
-        const std::u32string& field = one_in(2) ? fields_.app : fields_.time;
-        const std::string escaped = "\"" + unicode_escape(field[0]) + reference::utf8(field.substr(1)) + "\"";
-        const std::string& value = field == fields_.app ? app : time;
-        if (one_in(2)) return object({members[0], members[1], pair(escaped, value)});
-        members[field == fields_.app ? (members[0].starts_with(app_key) ? 0 : 1)
-                                     : (members[0].starts_with(time_key) ? 0 : 1)] = pair(escaped, value);
-        return object(members);
+        return one_in(2) ? "[" + valid + "]" : encode(ascii(valid));
+      case 3: {  // a field name with one character escaped: the same field, alone (valid) or twice
+        const bool is_app = one_in(2);
+        const std::u32string& name = is_app ? fields_.app : fields_.time;
+        const std::string escaped = "\"" + unicode_escape(name[0]) + reference::utf8(name.substr(1)) + "\"";
+        const std::string app_member = pair(is_app ? escaped : app_key, app);
+        const std::string time_member = pair(is_app ? time_key : escaped, time);
+        if (one_in(2)) return fields(app_member, time_member);
+        return braced({pair(app_key, app), pair(time_key, time), is_app ? app_member : time_member});
       }
-      case 4:  // a field only inside a nested object
-        return object({pair(encode(U"x"), object({members[0]})), members[1]});
-      case 5:  // a field holding another type
-        members[uniform(0, 1)] = pair(one_in(2) ? app_key : time_key, pick(std::vector<std::string>{
-                                                                           "1", "null", "true", "[]", "{}", "1700000000"}));
-        return object(members);
+      case 4: {  // a field only inside a nested object
+        const std::string nested = encode(U"x") + ":";
+        return one_in(2) ? fields(nested + braced({pair(app_key, app)}), pair(time_key, time))
+                         : fields(pair(app_key, app), nested + braced({pair(time_key, time)}));
+      }
+      case 5: {  // a field holding another type
+        static const std::vector<std::string> kOthers = {"1", "null", "true", "[]", "{}", "1700000000"};
+        return one_in(2) ? fields(pair(app_key, pick(kOthers)), pair(time_key, time))
+                         : fields(pair(app_key, app), pair(time_key, pick(kOthers)));
+      }
       case 6: {  // an app id with one character just outside [A-Za-z0-9], or empty
-        static const std::vector<std::string> kNeighbours = {"/", ":", "@", "[", "`", "{", "\x7F", "\\u00e9", "_", "-", " ", ""};
+        static const std::vector<std::string> kNeighbours = {"/", ":", "@",     "[", "`", "{",
+                                                             "\x7F", "\\u00e9", "_", "-", " ", ""};
         std::string id = reference::utf8(valid_app_id());
         const std::string odd = pick(kNeighbours);
         id = odd.empty() ? "" : id.insert(static_cast<size_t>(uniform(0, static_cast<int>(id.size()))), odd);
-        return object({pair(app_key, "\"" + id + "\""), pair(time_key, time)});
+        return fields(pair(app_key, "\"" + id + "\""), pair(time_key, time));
       }
       case 7:  // a timestamp spelled one step off
-        return object({pair(app_key, app), pair(time_key, encode(misspelt_timestamp()))});
+        return fields(pair(app_key, app), pair(time_key, encode(misspelt_timestamp())));
       case 8:  // a field twice
-        return object({members[0], members[1], members[uniform(0, 1)]});
+        return braced({pair(app_key, app), pair(time_key, time), one_in(2) ? pair(app_key, app) : pair(time_key, time)});
       case 9:  // a field missing
-        return object({members[uniform(0, 1)]});
-      case 10: {  // the line limit: padded to one byte under it, at it, or over it
-        std::string line = object(members);
+        return braced({one_in(2) ? pair(app_key, app) : pair(time_key, time)});
+      case 10: {  // the line limit (when small): one byte under it, at it, or over it
+        std::string line = valid;
         const size_t want = fields_.max_line_bytes - 1 + static_cast<size_t>(uniform(0, 2));
         if (fields_.max_line_bytes > 1000 || want <= line.size()) return line;
         return line.insert(line.size() - 1, want - line.size(), ' ');
       }
-      default:  // valid: the two fields alone, around a near-valid timestamp
-        return object({pair(app_key, app), pair(time_key, encode(ascii(reference::near_valid_timestamp(
-                                                 rng_, narrow_ ? std::optional<int64_t>(kNarrowStart) : std::nullopt)
-                                                                             .text())))});
+      default: {  // valid but for a near-valid timestamp
+        const std::optional<int64_t> second = narrow_ ? std::optional<int64_t>(kNarrowStart) : std::nullopt;
+        return fields(pair(app_key, app),
+                      pair(time_key, encode(ascii(reference::near_valid_timestamp(rng_, second).text()))));
+      }
     }
   }
 
