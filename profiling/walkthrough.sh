@@ -5,7 +5,10 @@
 #   profiling/walkthrough.sh [--smoke] [--passes N] [--runs N] [LOG]
 #
 # Builds logagg-walkthrough with symbols and frame pointers (build/walkthrough),
-# checks that every stage prints the same report for LOG, times each stage
+# checks that every stage prints the same report for LOG, and, when loggen's
+# expectations for LOG are beside it (LOG without .log, plus .csv and
+# .summary.json, as for the logs this script generates), that stage 4 prints
+# the counts and line accounting loggen computed, times each stage
 # (RUNS runs of PASSES passes over LOG, median), records each with perf
 # (cpu-clock, DWARF call graphs: Debian's libstdc++ and simdjson have no frame
 # pointers) and writes to profiling/out/:
@@ -68,17 +71,20 @@ fi
 
 if $smoke; then
   log=$out/smoke.log
-  "$loggen" --seed 7 --lines 20000 --dirty 0.05 --crlf 0.1 -o "$log" --expected "$out/smoke.csv"
+  "$loggen" --seed 7 --lines 20000 --dirty 0.05 --crlf 0.1 -o "$log" --expected "$out/smoke.csv" \
+    --expected-summary "$out/smoke.summary.json"
 elif [ -z "$log" ]; then
   log=profiling/data/walkthrough-256m.log
   if [ ! -f "$log" ]; then
     mkdir -p "$(dirname "$log")"
     say "generating $log"
-    "$loggen" --seed 1 --bytes 256M --dirty 0.02 --shuffle 0.2 -o "$log" --expected "${log%.log}.csv"
+    "$loggen" --seed 1 --bytes 256M --dirty 0.02 --shuffle 0.2 -o "$log" --expected "${log%.log}.csv" \
+      --expected-summary "${log%.log}.summary.json"
   fi
 fi
 [ -f "$log" ] || { say "$log: no such file"; exit 1; }
 expected=${log%.log}.csv
+expected_summary=${log%.log}.summary.json
 
 "$bin" --list > "$out/stages.tsv"
 stage_name() { awk -F'\t' -v n="$1" '$1 == n { print $2 }' "$out/stages.tsv"; }
@@ -122,11 +128,22 @@ for stage in $stages; do
   cmp -s "$out/stage$stage.json" "$out/stage4.json" ||
     { say "stage $stage's report differs from the engine's: diff $out/stage$stage.json $out/stage4.json"; exit 1; }
 done
+# Stage 4 (and so every stage) against the generator's own expectations.
 has_expected=no
 if [ -f "$expected" ]; then
   "$bin" --stage 4 --format csv "$log" 2>/dev/null | cmp -s - "$expected" ||
     { say "the reports differ from the generator's expected counts ($expected)"; exit 1; }
   has_expected=yes
+fi
+if [ -f "$expected_summary" ]; then
+  python3 - "$out/stage4.json" "$expected_summary" <<'EOF' ||
+import json, sys
+got, want = json.load(open(sys.argv[1]))["summary"], json.load(open(sys.argv[2]))
+same = all(got[k] == want[k] for k in ("lines", "counted", "blank")) and \
+    got["rejected_by_reason"] == want["rejected"] and got["rejected"] == sum(want["rejected"].values())
+sys.exit(0 if same else 1)
+EOF
+    { say "the line accounting differs from the generator's ($expected_summary)"; exit 1; }
 fi
 say "all stages printed the same report"
 

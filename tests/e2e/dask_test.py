@@ -6,8 +6,10 @@
 Its output must be byte-identical to one `logagg` run over the same inputs: a
 folder with plain files, a gzip file and a file cut into several --range
 pieces, in every format and with the pass-through options; failing pieces are
-named with their range and make the exit status 1. Exits 77 (skipped) only
-when Dask distributed cannot be imported.
+named with their range and make the exit status 1. When Dask distributed
+cannot be imported it exits 77 (skipped), or 1 in CI (CI=true), where a
+missing dependency is a failure (as tests/support/dependency.sh does for the
+shell tests).
 """
 
 import os
@@ -21,7 +23,10 @@ except ImportError:
     if os.path.exists("/usr/bin/python3") and not os.environ.get("LOGAGG_DASK_TEST_REEXEC"):
         os.environ["LOGAGG_DASK_TEST_REEXEC"] = "1"
         os.execv("/usr/bin/python3", ["/usr/bin/python3", os.path.abspath(__file__)] + sys.argv[1:])
-    print("dask_test: python3-distributed is not installed; skipped")
+    if os.environ.get("CI") == "true":
+        print("dask_test: FAIL: missing in CI: python3-distributed", file=sys.stderr)
+        sys.exit(1)
+    print("dask_test: SKIPPED: missing: python3-distributed (a failure when CI=true)")
     sys.exit(77)
 
 import gzip

@@ -1,19 +1,18 @@
 // End-to-end differential test against the generator: loggen writes a log and,
 // independently, exactly what logagg must report for it (the CSV and the line
 // accounting by reason). The real binary must match both, for several seeds,
-// dirt levels, CRLF mixes, field names and thread counts.
+// dirt levels, CRLF mixes, field names and thread counts, mapped and streamed.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
-#include <filesystem>
 #include <map>
 
+#include "support/generated_log.h"
 #include "support/json_numbers.h"
 #include "support/run_process.h"
 
 namespace logagg {
 namespace {
-namespace fs = std::filesystem;
-
 using testing::json_numbers;
 
 struct Case {
@@ -27,20 +26,24 @@ void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 class GeneratorTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(GeneratorTest, LogaggReportsExactlyWhatTheGeneratorExpects) {
-  char tmpl[] = "/tmp/logagg-gen-XXXXXX";
-  const fs::path dir = mkdtemp(tmpl);
-  const std::string log = (dir / "access.log").string();
-  const std::string csv = (dir / "expected.csv").string();
-  const std::string summary = (dir / "expected.json").string();
-
-  std::vector<std::string> gen = {LOGGEN_BIN, "-o", log, "--expected", csv, "--expected-summary", summary};
-  gen.insert(gen.end(), GetParam().loggen_args.begin(), GetParam().loggen_args.end());
-  ASSERT_EQ(testing::run_process(gen).exit_code, 0);
-  const std::map<std::string, uint64_t> want = json_numbers(testing::slurp(summary));
+  const testing::GeneratedLog generated(GetParam().loggen_args);
+  ASSERT_TRUE(generated.ok());
+  const std::string log = generated.path();
+  const std::map<std::string, uint64_t> want = generated.expected_summary();
   ASSERT_GT(want.at("lines"), 0u);
 
-  // Every run mode: mapped with 1 and 2 threads and tiny segments, and standard input.
-  const std::string content = testing::slurp(log);
+  // Every run mode: mapped with 1 and 2 threads and tiny segments, and
+  // standard input through a pipe (streamed, not mapped).
+  const std::string content = generated.content();
+  testing::RunOptions piped;
+  piped.write_stdin = [&content](int fd) {
+    for (size_t at = 0; at < content.size();) {
+      const ssize_t n = ::write(fd, content.data() + at, content.size() - at);
+      if (n <= 0) return;
+      at += static_cast<size_t>(n);
+    }
+  };
+  const testing::RunOptions mapped;
   for (const std::string mode : {"threads=1", "threads=2", "stdin"}) {
     const bool from_stdin = mode == "stdin";
     std::vector<std::string> run = {LOGAGG_BIN, from_stdin ? "-" : log, "-q"};
@@ -50,16 +53,15 @@ TEST_P(GeneratorTest, LogaggReportsExactlyWhatTheGeneratorExpects) {
     as_csv.insert(as_csv.end(), {"--format", "csv"});
     as_json.insert(as_json.end(), {"--format", "json"});
 
-    const testing::ProcessResult c = testing::run_process(as_csv, from_stdin ? &content : nullptr);
+    const testing::ProcessResult c = testing::run_process(as_csv, from_stdin ? piped : mapped);
     ASSERT_EQ(c.exit_code, 0) << c.err;
-    EXPECT_EQ(c.out, testing::slurp(csv)) << mode;
+    EXPECT_EQ(c.out, generated.expected_csv()) << mode;
 
     const std::map<std::string, uint64_t> got =
-        json_numbers(testing::run_process(as_json, from_stdin ? &content : nullptr).out);
+        json_numbers(testing::run_process(as_json, from_stdin ? piped : mapped).out);
     for (const auto& [key, value] : want) EXPECT_EQ(got.at(key), value) << key << ", " << mode;
     EXPECT_EQ(got.at("lines"), got.at("counted") + got.at("blank") + got.at("rejected")) << mode;
   }
-  fs::remove_all(dir);
 }
 
 INSTANTIATE_TEST_SUITE_P(

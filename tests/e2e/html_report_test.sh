@@ -1,10 +1,14 @@
 #!/bin/bash
 # `logagg --format html` end to end: the page for a day of per-second counts
 # (86,400 buckets) is opened in headless Chromium, which must draw it without
-# errors and quickly. Checks, with and without --by-app:
+# errors. Checks, with and without --by-app:
 # - the page loads nothing from the network (no src= or href=);
 # - the chart holds one point per bucket, empty ones included (as many as the
-#   rows of `--format csv --fill-gaps`), and was first drawn within 2 s;
+#   rows of `--format csv --fill-gaps`);
+# - when MAX_DRAW_MS is not 0 (release builds), the first draw took less: a
+#   generous bound (the draw takes 30-150 ms on a quiet machine) that guards
+#   against a page that does work per point in the DOM or redraws per bucket,
+#   which takes seconds for 86,400 points;
 # - <title> and <h1> agree, and the accounting table shows the counted lines;
 # - zoomed in on one bucket and hovered, the legend shows that bucket and each
 #   series' own count (per app, not stacked, plus the total);
@@ -12,11 +16,19 @@
 # Saves screenshots as test artifacts: ARTIFACT_DIR/html_report.png and
 # html_report_by_app.png.
 #
-#   tests/e2e/html_report_test.sh LOGAGG_BIN CHROMIUM ARTIFACT_DIR
+# Without Chromium it reports so and is skipped, or fails in CI
+# (tests/support/dependency.sh).
+#
+#   tests/e2e/html_report_test.sh LOGAGG_BIN CHROMIUM ARTIFACT_DIR MAX_DRAW_MS
 set -euo pipefail
 logagg=$1
 chromium=$2
 artifacts=$3
+max_draw_ms=$4
+. "$(dirname "$0")/../support/dependency.sh"
+if ! [ -x "$chromium" ]; then
+  missing_dependency "Chromium: '$chromium' is not a program (scripts/install-deps.sh installs Chromium; then configure again)"
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/logagg-html.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$artifacts"
@@ -83,8 +95,9 @@ check_page() {
   ready_ms=$(body_attribute ready-ms <<< "$dom")
   legend=$(body_attribute legend <<< "$dom")
   [ "$points" = "$buckets" ] || fail "$name: the chart has '$points' points, want $buckets (the buckets)"
-  if [ -z "$render_ms" ] || ! awk -v ms="$render_ms" 'BEGIN { exit !(ms < 2000) }'; then
-    fail "$name: first draw took '$render_ms' ms, want under 2000"
+  [ -n "$render_ms" ] || fail "$name: the page did not report its first draw"
+  if [ "$max_draw_ms" != 0 ] && ! awk -v ms="$render_ms" -v max="$max_draw_ms" 'BEGIN { exit !(ms < max) }'; then
+    fail "$name: first draw took '$render_ms' ms, want under $max_draw_ms"
   fi
   echo "$name: $points points drawn in $render_ms ms ($ready_ms ms after the page started loading);" \
        "legend at 13:53:20: $legend"

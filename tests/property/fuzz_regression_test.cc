@@ -1,7 +1,9 @@
 // Replays the fuzzers' inputs in the normal builds: every file in
 // fuzz/corpus/<target>/ (the seed corpus) and fuzz/regressions/<target>/
 // (findings, kept forever) goes through the same check the libFuzzer target
-// runs (fuzz/checks.h), so a fixed finding stays fixed without clang.
+// runs (fuzz/checks.h), so a fixed finding stays fixed without clang. A
+// folder the test names that is missing or empty is a failure, and so is a
+// regression folder it does not name.
 //
 // fuzz/checks.cc is compiled into this test by the #include below instead of
 // as a second source file: the test is declared by one logagg_add_test() line
@@ -25,7 +27,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Target {
-  const char* name;  // the folder under fuzz/corpus/ and fuzz/regressions/
+  const char* name;  // the folder under fuzz/corpus/ (and fuzz/regressions/, if it has findings)
   logagg_fuzz::Check check;
 };
 
@@ -35,6 +37,17 @@ const Target kTargets[] = {
     {"rfc3339", &logagg_fuzz::check_rfc3339},
     {"engine", &logagg_fuzz::check_engine},
 };
+
+// The targets with findings, kept in fuzz/regressions/<target>/. Each folder
+// named here must exist and hold files, and every folder there must be named
+// here, so no finding goes unreplayed and no case checks zero files. The
+// rfc3339 target has had no finding yet: its first one adds the folder and
+// its name here.
+const Target kTargetsWithRegressions[] = {
+    {"engine", &logagg_fuzz::check_engine},
+};
+
+const fs::path kFuzzDir = fs::path(LOGAGG_SOURCE_DIR) / "fuzz";
 
 // The regular files in `dir`, sorted; none if it does not exist.
 std::vector<fs::path> files_in(const fs::path& dir) {
@@ -57,32 +70,45 @@ std::string check_file(logagg_fuzz::Check check, const fs::path& path) {
   return check(std::string_view(exact.get(), bytes.size()));
 }
 
-class fuzz_regression : public testing::TestWithParam<Target> {
- protected:
-  fs::path folder(const char* kind) const {
-    return fs::path(LOGAGG_SOURCE_DIR) / "fuzz" / kind / GetParam().name;
+// Every file of `folder` (which must hold at least `at_least`) passes the check.
+void expect_all_pass(const Target& target, const fs::path& folder, size_t at_least) {
+  const std::vector<fs::path> files = files_in(folder);
+  // A missing or empty folder would make the test pass vacuously.
+  ASSERT_GE(files.size(), at_least) << folder << " is missing or holds too few files";
+  for (const fs::path& file : files) {
+    const std::string problem = check_file(target.check, file);
+    EXPECT_TRUE(problem.empty()) << file.string() << ": " << problem;
   }
-
-  void expect_all_pass(const std::vector<fs::path>& files) const {
-    for (const fs::path& file : files) {
-      const std::string problem = check_file(GetParam().check, file);
-      EXPECT_TRUE(problem.empty()) << file.string() << ": " << problem;
-    }
-  }
-};
-
-TEST_P(fuzz_regression, SeedCorpusPassesTheCheck) {
-  const std::vector<fs::path> files = files_in(folder("corpus"));
-  // A missing or empty corpus would make this test pass vacuously.
-  ASSERT_GE(files.size(), 10u) << folder("corpus");
-  expect_all_pass(files);
 }
 
-TEST_P(fuzz_regression, EveryRegressionPassesTheCheck) {
-  expect_all_pass(files_in(folder("regressions")));  // no folder: no findings yet
+class fuzz_regression : public testing::TestWithParam<Target> {};
+
+TEST_P(fuzz_regression, SeedCorpusPassesTheCheck) {
+  expect_all_pass(GetParam(), kFuzzDir / "corpus" / GetParam().name, 10);
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, fuzz_regression, testing::ValuesIn(kTargets),
                          [](const auto& info) { return std::string(info.param.name); });
+
+class fuzz_regressions : public testing::TestWithParam<Target> {};
+
+TEST_P(fuzz_regressions, EveryRegressionPassesTheCheck) {
+  expect_all_pass(GetParam(), kFuzzDir / "regressions" / GetParam().name, 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, fuzz_regressions, testing::ValuesIn(kTargetsWithRegressions),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(fuzz_regression_folders, EveryFolderIsReplayed) {
+  size_t folders = 0;
+  for (const fs::directory_entry& entry : fs::directory_iterator(kFuzzDir / "regressions")) {
+    ++folders;
+    const std::string name = entry.path().filename().string();
+    EXPECT_TRUE(std::any_of(std::begin(kTargetsWithRegressions), std::end(kTargetsWithRegressions),
+                            [&](const Target& t) { return name == t.name; }))
+        << entry.path() << " is not replayed: name its target in kTargetsWithRegressions";
+  }
+  EXPECT_EQ(folders, std::size(kTargetsWithRegressions));
+}
 
 }  // namespace

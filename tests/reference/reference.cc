@@ -7,6 +7,7 @@
 #include <date/date.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -577,6 +578,114 @@ Timestamp random_timestamp(std::mt19937_64& rng, const TimestampLimits& limits) 
     t.hour = local / 60;
     t.minute = local % 60;
     t.second = 60;
+  }
+  return t;
+}
+
+Timestamp timestamp_at(int64_t utc, std::mt19937_64& rng) {
+  auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  Timestamp t{};
+  int offset = 0;  // minutes east of UTC
+  constexpr std::string_view kUtcZones[] = {"Z", "z", "+00:00", "-00:00"};
+  if (uniform(0, 1) == 0) {
+    t.zone = std::string(kUtcZones[uniform(0, 3)]);
+  } else {
+    offset = uniform(-(23 * 60 + 59), 23 * 60 + 59);
+    char zone[16];
+    std::snprintf(zone, sizeof zone, "%c%02d:%02d", offset < 0 ? '-' : '+', std::abs(offset) / 60,
+                  std::abs(offset) % 60);
+    t.zone = zone;
+  }
+  const date::sys_seconds local{std::chrono::seconds(utc + offset * 60)};
+  const auto day = date::floor<date::days>(local);
+  const date::year_month_day ymd{day};
+  const date::hh_mm_ss<std::chrono::seconds> time{local - day};
+  t.year = static_cast<int>(ymd.year());
+  t.month = static_cast<int>(static_cast<unsigned>(ymd.month()));
+  t.day = static_cast<int>(static_cast<unsigned>(ymd.day()));
+  t.hour = static_cast<int>(time.hours().count());
+  t.minute = static_cast<int>(time.minutes().count());
+  t.second = static_cast<int>(time.seconds().count());
+  t.separator = "Tt "[uniform(0, 2)];
+  for (int n = uniform(0, 1) == 0 ? 0 : uniform(1, 12); n > 0; --n) t.fraction += static_cast<char>('0' + uniform(0, 9));
+  return t;
+}
+
+Timestamp near_valid_timestamp(std::mt19937_64& rng, std::optional<int64_t> utc) {
+  auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  Timestamp t = utc ? timestamp_at(*utc, rng) : random_timestamp(rng);
+  // Minutes east of UTC of the zone written, and a zone with that offset.
+  auto offset_of = [](const std::string& zone) {
+    if (zone.size() != 6) return 0;
+    const int minutes = std::stoi(zone.substr(1, 2)) * 60 + std::stoi(zone.substr(4, 2));
+    return zone[0] == '-' ? -minutes : minutes;
+  };
+  auto zone = [](char sign, int hours, int minutes) {
+    char text[16];
+    std::snprintf(text, sizeof text, "%c%02d:%02d", sign, hours, minutes);
+    return std::string(text);
+  };
+  const char sign = uniform(0, 1) == 0 ? '+' : '-';
+  switch (uniform(0, 13)) {
+    case 0:  // hour 24, also as 24:00:00
+      t.hour = 24;
+      if (uniform(0, 1) == 0) t.minute = t.second = 0;
+      break;
+    case 1:
+      t.minute = 60;
+      break;
+    case 2:
+    case 3: {  // second 60 in the last UTC minute of the day (valid), or one minute off it
+      const int utc_minute = std::array<int, 4>{23 * 60 + 59, 23 * 60 + 59, 23 * 60 + 58, 0}[uniform(0, 3)];
+      const int local = ((utc_minute + offset_of(t.zone)) % 1440 + 1440) % 1440;
+      t.hour = local / 60;
+      t.minute = local % 60;
+      t.second = uniform(0, 4) == 0 ? 61 : 60;
+      break;
+    }
+    case 4: {  // day 31 of a 30-day month
+      constexpr int kThirty[] = {4, 6, 9, 11};
+      t.month = kThirty[uniform(0, 3)];
+      t.day = uniform(0, 3) == 0 ? 30 : 31;
+      break;
+    }
+    case 5: {  // Feb 29: valid in leap years only; Feb 30 never
+      constexpr int kYears[] = {1, 1900, 2023, 2100, 9999, 2000, 2024, 2400, 4, 0};
+      t.year = kYears[uniform(0, 9)];
+      t.month = 2;
+      t.day = uniform(0, 4) == 0 ? 30 : 29;
+      break;
+    }
+    case 6:
+      t.day = 0;
+      break;
+    case 7:
+      t.month = uniform(0, 1) == 0 ? 0 : 13;
+      break;
+    case 8:  // the last valid day of the month, or the day after it
+      t.day = static_cast<int>(static_cast<unsigned>((date::year{t.year} / t.month / date::last).day())) +
+              uniform(0, 1);
+      break;
+    case 9:  // offset hours 24 (invalid) or 23 (valid)
+      t.zone = zone(sign, uniform(23, 24), uniform(0, 1) == 0 ? 0 : 59);
+      break;
+    case 10:  // offset minutes 60 (invalid) or 59 (valid)
+      t.zone = zone(sign, uniform(0, 23), uniform(59, 60));
+      break;
+    case 11:  // hh:mm:ss at their highest valid values
+      t.hour = 23;
+      t.minute = 59;
+      t.second = 59;
+      break;
+    case 12:  // years at the ends of the range, pushed across them by the offset
+      t.year = uniform(0, 1) == 0 ? 0 : 9999;
+      t.zone = zone(t.year == 0 ? '+' : '-', 23, 59);
+      break;
+    default:  // second 60 at 23:59 local time in a zone that is not UTC
+      t.hour = 23;
+      t.minute = 59;
+      t.second = 60;
+      break;
   }
   return t;
 }

@@ -114,6 +114,19 @@ struct TimestampLimits {
 // (month ends, Feb 29, 23:59:59, extreme offsets, years 1 and 9999).
 Timestamp random_timestamp(std::mt19937_64& rng, const TimestampLimits& limits = {});
 
+// A timestamp one step from the edge of validity, on either side: hour 24,
+// minute 60, second 60 or 61 off the last minute of the UTC day (and on it),
+// day 31 of 30-day months, Feb 29 of common and leap years, Feb 30, day 0,
+// months 0 and 13, offsets +-24:00, +-23:59 and minutes 60. When `utc` is
+// given the timestamp is about that instant (in a random zone and spelling)
+// before the step off, so the valid ones land in a narrow range of seconds.
+Timestamp near_valid_timestamp(std::mt19937_64& rng, std::optional<int64_t> utc = std::nullopt);
+
+// A valid timestamp of the UTC second `utc`, years 1..9999 once the offset is
+// applied, written in a random zone (Z, z, +-00:00, any offset), separator
+// and fraction.
+Timestamp timestamp_at(int64_t utc, std::mt19937_64& rng);
+
 // Applies `edits` random byte edits to `text`: delete, insert or replace a
 // byte (inserted bytes are drawn from `palette`), duplicate or drop a run, or
 // truncate.

@@ -1,5 +1,5 @@
 // Runs a program as a child process for end-to-end tests: argv in, optional
-// stdin bytes, and stdout, stderr, the exit status, peak memory and whether it
+// stdin bytes (from a file, or written into a pipe as the child reads), and stdout, stderr, the exit status, peak memory and whether it
 // had to be killed for running too long.
 #pragma once
 
@@ -32,6 +32,9 @@ struct ProcessResult {
 
 struct RunOptions {
   const std::string* input = nullptr;  // stdin bytes; nullptr: /dev/null
+  // If set, stdin is a pipe and this writes into it (given the pipe's write
+  // end) from a thread of the parent; the pipe is closed when it returns.
+  std::function<void(int)> write_stdin;
   std::string stdout_path;             // write stdout here instead of capturing it
   bool stdout_to_closed_pipe = false;  // stdout is a pipe nobody reads
   int timeout_seconds = 120;
@@ -52,10 +55,20 @@ inline ProcessResult run_process(const std::vector<std::string>& argv, const Run
   if (opt.input != nullptr) std::ofstream(in_path, std::ios::binary) << *opt.input;
   int closed_pipe[2] = {-1, -1};
   if (opt.stdout_to_closed_pipe && pipe(closed_pipe) != 0) std::abort();
+  int stdin_pipe[2] = {-1, -1};
+  if (opt.write_stdin) {
+    if (pipe(stdin_pipe) != 0) std::abort();
+    std::signal(SIGPIPE, SIG_IGN);  // a child that stops reading fails the write instead
+  }
 
   const pid_t pid = fork();
   if (pid == 0) {
-    const int in = open(opt.input != nullptr ? in_path.c_str() : "/dev/null", O_RDONLY);
+    int in = stdin_pipe[0];
+    if (opt.write_stdin) {
+      close(stdin_pipe[1]);
+    } else {
+      in = open(opt.input != nullptr ? in_path.c_str() : "/dev/null", O_RDONLY);
+    }
     int out = -1;
     if (opt.stdout_to_closed_pipe) {
       close(closed_pipe[0]);
@@ -71,12 +84,21 @@ inline ProcessResult run_process(const std::vector<std::string>& argv, const Run
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    std::signal(SIGPIPE, SIG_DFL);  // as a program started from a shell has it
     execv(args[0], args.data());
     _exit(127);
   }
   if (opt.stdout_to_closed_pipe) {
     close(closed_pipe[0]);
     close(closed_pipe[1]);
+  }
+  std::thread feeder;
+  if (opt.write_stdin) {
+    close(stdin_pipe[0]);
+    feeder = std::thread([&opt, fd = stdin_pipe[1]] {
+      opt.write_stdin(fd);
+      close(fd);
+    });
   }
   if (opt.while_running) opt.while_running();
 
@@ -93,6 +115,7 @@ inline ProcessResult run_process(const std::vector<std::string>& argv, const Run
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
+  if (feeder.joinable()) feeder.join();  // the child is gone: a blocked write fails with EPIPE
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   r.max_rss_kb = usage.ru_maxrss;

@@ -24,16 +24,20 @@ TEST(FormatProgress, SaysBytesFilesRateAndTimeLeft) {
   EXPECT_EQ(cli::format_progress(0, 600ull << 20, 0, 2, 0.0), "logagg: 0 B of 600.0 MiB (0%), 0 of 2 files, 0 B/s");
 }
 
-// Runs logagg under a pseudo-terminal; returns what the terminal showed.
-std::string on_terminal(const std::string& args) {
+// Runs logagg under a pseudo-terminal, reading `input` ("-" for the standard
+// input `before` pipes in); returns what the terminal showed.
+std::string on_terminal(const std::string& args, const std::string& input = kSample, const std::string& before = "") {
   const testing::ProcessResult r = testing::run_process(
-      {"/usr/bin/script", "-qfec", std::string(LOGAGG_BIN) + " --format csv " + args + " > /dev/null", "/dev/null"});
+      {"/usr/bin/script", "-qfec",
+       before + std::string(LOGAGG_BIN) + " --format csv " + args + " " + input + " > /dev/null", "/dev/null"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return r.out;
 }
 
 TEST(ProgressLine, DrawnOnATerminalThenErasedBeforeTheSummary) {
-  const std::string shown = on_terminal("--progress-delay-ms 0 " + kSample);
+  // Standard input held open for a second first, so the job outlasts the
+  // 0 ms delay by far and the line is drawn however the threads are scheduled.
+  const std::string shown = on_terminal("--progress-delay-ms 0", "-", "(sleep 1; cat " + kSample + ") | ");
   const size_t line = shown.find("\rlogagg: ");
   ASSERT_NE(line, std::string::npos) << shown;
   const size_t erased = shown.rfind("\r\033[K");
@@ -43,8 +47,11 @@ TEST(ProgressLine, DrawnOnATerminalThenErasedBeforeTheSummary) {
 }
 
 TEST(ProgressLine, NeverWithQuietOrBeforeTheDelayOrOffATerminal) {
-  EXPECT_EQ(on_terminal("-q --progress-delay-ms 0 " + kSample).find("\033[K"), std::string::npos);
-  EXPECT_EQ(on_terminal(kSample).find("\033[K"), std::string::npos) << "a short job shows no progress";
+  EXPECT_EQ(on_terminal("-q --progress-delay-ms 0").find("\033[K"), std::string::npos);
+  // A delay no run of the sample reaches, however loaded or instrumented the
+  // build: nothing is drawn before it (the default delay is 1 s).
+  EXPECT_EQ(on_terminal("--progress-delay-ms 600000").find("\033[K"), std::string::npos)
+      << "a job shorter than the delay shows no progress";
   const testing::ProcessResult piped =
       testing::run_process({LOGAGG_BIN, "--format", "csv", "--progress-delay-ms", "0", kSample});
   EXPECT_EQ(piped.err.find("\033[K"), std::string::npos) << "stderr is a pipe here";

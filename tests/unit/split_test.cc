@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "support/dependency.h"
 #include "support/run_process.h"
 #include "support/sanitizers.h"
 
@@ -518,7 +519,7 @@ TEST_F(SplitFiles, CustomPattern) {
 // A file size limit (RLIMIT_FSIZE, which binds root too) fails the write of
 // the one oversized chunk midway: it is removed, the chunks before it stay.
 TEST_F(SplitFiles, FailureMidwayRemovesThePartialChunkAndNamesTheCompleteOnes) {
-  if (access("/usr/bin/prlimit", X_OK) != 0) GTEST_SKIP() << "needs prlimit (util-linux)";
+  LOGAGG_REQUIRE_DEPENDENCY(access("/usr/bin/prlimit", X_OK) == 0, "prlimit (util-linux)");
   std::string data;
   for (int i = 0; i < 30; ++i) data += "123456789\n";
   data += std::string(999, 'x') + "\n";

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# The mutation check: breaks the engine on purpose, one small change at a
+# time, and fails unless the tests catch every change. The changes are listed
+# in tests/mutation/mutations.tsv (file, exact original text, replacement,
+# build targets, ctest regex of the tests that must catch it).
+#
+#   tests/mutation/run.sh [NAME...]     every mutation, or only those named
+#
+# Works on a scratch copy of the tree (the files git tracks or would track,
+# uncommitted changes included), never on the tree itself: configures the
+# copy once (release) and builds the targets the list names, checks that the
+# selected tests pass unmutated, then for each mutation applies it, rebuilds
+# its targets incrementally, runs its tests, and reverts it. Fails loudly
+# when an original text is not found exactly once, when a mutated tree does
+# not build, or when a mutation survives (its tests pass).
+# MUTATION_DIR=DIR keeps the scratch copy there (reused by the next run, so
+# only what changed is rebuilt); by default it is a temporary folder, removed.
+# MUTATION_JOBS (default 2) is passed to the build and to ctest.
+# MUTATION_LIST=FILE reads another list of the same form (to try mutations
+# out, or to check that one test alone catches one).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+list=${MUTATION_LIST:-tests/mutation/mutations.tsv}
+jobs=${MUTATION_JOBS:-2}
+say() { echo "mutation: $*" >&2; }
+
+# The rows as NAME \t FILE \t ORIGINAL \t REPLACEMENT \t TARGETS \t TESTS,
+# every row checked against the tree first: exactly six fields, and the
+# original text exactly once in its file.
+rows=$(python3 - "$list" "$@" <<'EOF'
+import sys
+path, wanted = sys.argv[1], sys.argv[2:]
+rows, problems = [], []
+for number, line in enumerate(open(path, encoding="utf-8"), 1):
+    line = line.rstrip("\n")
+    if not line.strip() or line.startswith("#"):
+        continue
+    fields = line.split("\t")
+    if len(fields) != 6 or not all(fields):
+        problems.append(f"{path}:{number}: want 6 non-empty tab-separated fields, got {len(fields)}")
+        continue
+    name, file, original = fields[:3]
+    try:
+        found = open(file, encoding="utf-8").read().count(original)
+    except OSError as e:
+        problems.append(f"{path}:{number}: {name}: {e}")
+        continue
+    if found != 1:
+        problems.append(f"{path}:{number}: {name}: the original text occurs {found} times in {file}, "
+                        f"not once; update the row: {original!r}")
+    rows.append(fields)
+names = {r[0] for r in rows}
+problems += [f"no mutation named {n}" for n in wanted if n not in names]
+if problems:
+    sys.exit("\n".join(problems))
+for r in rows:
+    if not wanted or r[0] in wanted:
+        print("\t".join(r))
+EOF
+)
+count=$(wc -l <<< "$rows")
+say "$count mutations from $list"
+
+scratch=${MUTATION_DIR:-}
+if [ -z "$scratch" ]; then
+  scratch=$(mktemp -d "${TMPDIR:-/tmp}/logagg-mutation.XXXXXX")
+  trap 'rm -rf "$scratch"' EXIT
+fi
+src=$scratch/src
+build=$scratch/build
+mkdir -p "$src"
+# Copy the tree; a file whose bytes are already there is left alone, so a
+# kept scratch build stays incremental.
+git ls-files -z --cached --others --exclude-standard | python3 -c '
+import filecmp, os, shutil, sys
+for path in sys.stdin.read().split("\0"):
+    target = os.path.join(sys.argv[1], path)
+    if not path or not os.path.isfile(path) or (os.path.isfile(target) and filecmp.cmp(path, target, False)):
+        continue
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    shutil.copy2(path, target)
+' "$src"
+targets=$(cut -f5 <<< "$rows" | tr ' ' '\n' | sort -u | tr '\n' ' ')
+all_tests=$(cut -f6 <<< "$rows" | paste -sd'|')
+
+started=$(date +%s)
+say "configuring and building the scratch copy in $build"
+{
+  cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOGAGG_BUILD_TESTS=ON \
+    -DLOGAGG_BUILD_PROFILING=ON &&
+    cmake --build "$build" -j "$jobs" --target $targets
+} > "$scratch/build.log" 2>&1 || { cat "$scratch/build.log" >&2; say "the unmutated scratch copy does not build"; exit 1; }
+
+# ctest's exit status is 0 when no test matches, so count the matches first.
+run_tests() {  # REGEX LOG: 0 if they all pass
+  local n
+  n=$(ctest --test-dir "$build" -N -R "$1" | sed -n 's/^Total Tests: //p')
+  if [ "${n:-0}" -eq 0 ]; then say "no test matches '$1'"; exit 1; fi
+  ctest --test-dir "$build" -R "$1" -j "$jobs" --timeout 300 --stop-on-failure < /dev/null > "$2" 2>&1
+}
+say "unmutated, the selected tests must pass"
+run_tests "$all_tests" "$scratch/baseline.log" ||
+  { cat "$scratch/baseline.log" >&2; say "the tests fail without any mutation"; exit 1; }
+say "built and checked in $(($(date +%s) - started)) s"
+
+survived=() broken=()
+while IFS=$'\t' read -r -u 3 name file original replacement mutation_targets tests; do
+  t0=$(date +%s)
+  cp -p "$src/$file" "$scratch/original"
+  python3 - "$src/$file" "$original" "$replacement" <<'EOF'
+import sys
+path, original, replacement = sys.argv[1:]
+text = open(path, encoding="utf-8").read()
+if text.count(original) != 1:
+    sys.exit(f"{path}: the original text is not there exactly once")
+open(path, "w", encoding="utf-8").write(text.replace(original, replacement))
+EOF
+  verdict=caught
+  if ! cmake --build "$build" -j "$jobs" --target $mutation_targets < /dev/null > "$scratch/$name.build.log" 2>&1; then
+    verdict="DOES NOT BUILD (see $scratch/$name.build.log)"
+    broken+=("$name")
+  elif run_tests "$tests" "$scratch/$name.test.log"; then
+    verdict="SURVIVED: $tests passed"
+    survived+=("$name")
+  fi
+  cp "$scratch/original" "$src/$file"  # a new time stamp: the next build recompiles it
+  printf 'mutation: %-34s %-10s %4d s  %s\n' "$name" "${verdict%%:*}" "$(($(date +%s) - t0))" "$file" >&2
+  [ "$verdict" = caught ] || say "  $name: $verdict"
+done 3<<< "$rows"
+# Leave a kept scratch build matching the tree.
+cmake --build "$build" -j "$jobs" --target $targets > "$scratch/build.log" 2>&1 || true
+
+say "$count mutations in $(($(date +%s) - started)) s: $((count - ${#survived[@]} - ${#broken[@]})) caught," \
+  "${#survived[@]} survived, ${#broken[@]} did not build"
+if [ ${#survived[@]} -gt 0 ] || [ ${#broken[@]} -gt 0 ]; then
+  say "FAILED: ${survived[*]} ${broken[*]}"
+  exit 1
+fi
