@@ -53,7 +53,7 @@ std::string format(int64_t second) {
 }
 
 // The second date::parse reads from `text`, a timestamp both parsers accepted,
-// asked in date's dialect as tests/rfc3339_test.cc does: 'T' between date and
+// asked in date's dialect as tests/unit/rfc3339_test.cc does: 'T' between date and
 // time, a numeric offset for Z, and at most 6 fraction digits (it parses into
 // microseconds; truncating the fraction does not change the floored second).
 // nullopt if date::parse fails or does not read the text whole.
@@ -81,7 +81,7 @@ std::string check_format(int64_t second) {
   const std::string text = format(second);
   const std::string where = "format_utc_second(" + std::to_string(second) + ") = " + shown(text);
   // date::format misprints negative years, which only a positive offset on
-  // year 0000 reaches; tests/rfc3339_test.cc pins those by value.
+  // year 0000 reaches; tests/unit/rfc3339_test.cc pins those by value.
   if (text.front() != '-') {
     const std::string expected =
         date::format("%FT%TZ", date::sys_seconds{std::chrono::seconds{second}});
@@ -135,7 +135,7 @@ uint64_t fnv1a(std::string_view bytes) {
 
 // The engine runs for an input with hash `h`: one default run, one segment
 // per line, and two multi-threaded runs with cuts the hash chooses; then the
-// stream path, which takes no segments.
+// stream path, which takes no segments. Three of them also count per app.
 std::vector<Run> runs_for(uint64_t h) {
   return {{false, 1, 0},
           {false, 1, 1, true},

@@ -28,10 +28,11 @@ std::string check_rfc3339(std::string_view input);
 // The input as a log file (app field "app_id", time field "timestamp"):
 // - every line (reference::split_lines) gets the same verdict from
 //   LineParser::classify, reading in place as the engine reads a mapped file,
-//   as from reference::classify;
+//   as from reference::classify, and a counted line the same app id;
 // - logagg::aggregate_buffer gets the counts, the summary by reason and the
 //   first reject samples the reference gets, for 1, 2 and 3 threads and
-//   segment sizes from 1 byte up (so all engine runs also equal each other);
+//   segment sizes from 1 byte up (so all engine runs also equal each other),
+//   and in the runs with by_app the same counts per second and app;
 // - the same holds when the input is read as a stream (through a pipe);
 // - all of the above both without a practical line limit and with a limit
 //   one below, at or one above the length of one of the lines.

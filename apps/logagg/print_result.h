@@ -15,7 +15,7 @@ namespace logagg::cli {
 struct PrintSettings {
   bool summary = true;  // the run summary on stderr
   bool stats = false;   // bucket statistics on stderr (json documents carry them anyway)
-  bool plot = false;    // a chart (plot.h) on stdout instead of the report, as wide as the terminal
+  bool plot = false;    // a chart (report/plot.h) on stdout instead of the report, as wide as the terminal
 };
 
 // "logagg: PATH: reason" on stderr for each input that could not be read.

@@ -98,8 +98,9 @@ void add_options(CLI::App& app, SplitConfig& config, LimitFlags& limit) {
       ->group("");
 }
 
-// After parsing: INPUT is a file, one limit is given (and set in `config`),
-// the pattern is valid. Throws CLI::ValidationError otherwise.
+// After parsing: INPUT is not standard input (open_input checks that it is a
+// regular file), one limit is given (and set in `config`), the pattern is
+// valid. Throws CLI::ValidationError otherwise.
 void check_flags(const LimitFlags& limit, SplitConfig& config) {
   if (config.input == "-") throw CLI::ValidationError("INPUT: standard input cannot be split, only a file");
   if (limit.size->count() > 0 && limit.lines->count() > 0) {

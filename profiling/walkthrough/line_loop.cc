@@ -18,7 +18,7 @@ bool is_blank(std::string_view line) {
   return line.find_first_not_of(" \t\r") == std::string_view::npos;
 }
 
-// The reason order of logagg/line_verdict.h, applied to what the pieces found.
+// The reason order of Reason (logagg/result.h), applied to what the pieces found.
 LineVerdict classify(const std::string& line, const Options& options, const Pieces& pieces) {
   if (is_blank(line)) return LineVerdict::blank();
   if (line.size() > options.max_line_bytes) return LineVerdict::rejected(Reason::kLineTooLong);

@@ -6,9 +6,12 @@
 //   for (auto [second, count] : r.counts) ...
 //
 // Inputs are files, folders (every regular file below, recursively, in sorted
-// path order, skipping hidden entries) or "-" for standard input. An input that
-// cannot be read is reported in Result::errors; all others are still processed.
-// The result does not depend on Options::threads or Options::segment_bytes.
+// path order, skipping hidden entries, filtered by Options::include and
+// exclude) or "-" for standard input. An input that cannot be read is
+// reported in Result::errors; all others are still processed. The result does
+// not depend on Options::threads or Options::segment_bytes (except, with
+// by_app, which ids are told apart once more than max_apps are met: then
+// Result::apps_capped says so).
 //
 // Contracts:
 // - Threads: independent calls share no state and may run at once; each call

@@ -26,7 +26,8 @@
 // zone keeps its last offset.
 //
 // Bucketing is a small immutable value: copy it, share it between threads.
-// Every function is pure; only parse_bucketing throws.
+// Every function is pure but find_time_zone, which loads and keeps zones
+// (thread-safe); only parse_bucketing and find_time_zone throw.
 #pragma once
 
 #include <cstdint>
@@ -46,7 +47,8 @@ class TimeZone;
 
 // The zone named `name`: an IANA name ("Europe/Madrid", "UTC") of the
 // system's tz database, or "local": the zone named by $TZ if set (a leading
-// ':' and a /usr/share/zoneinfo/ prefix are ignored), else the system's zone.
+// ':' and a /usr/share/zoneinfo/ or /usr/lib/zoneinfo/ prefix are ignored),
+// else the system's zone.
 // Throws std::invalid_argument "unknown time zone 'NAME'" if there is none
 // ("unknown time zone 'NAME' (TZ, for local)" when $TZ named it).
 // Thread-safe; the same name gives the same pointer.

@@ -1,4 +1,5 @@
-// Partial results added up: the documents `logagg --format json` prints are
+// Partial results added up: the documents `logagg --format json` prints
+// (write_report with Format::kJson; their fields are listed in report.h) are
 // sums over lines and inputs, so results of runs over different inputs (or
 // different --range pieces of one file) add up exactly to the result of one
 // run over all of them. `logagg merge` and the Dask driver use this.
@@ -16,22 +17,28 @@
 namespace logagg {
 
 // A result read back: the settings it was counted with (app and time
-// fields, --since / --until, --by-app), its bucketing (with the --tz zone),
-// and the counts (bucket starts, ascending) with the line accounting. Timing
-// is not part of a result document.
+// fields, --since / --until, --by-app, and --max-apps if its app table
+// filled up), its bucketing (with the --tz zone; the rest of `report` keeps
+// its defaults), and the counts (bucket starts, ascending; with --by-app also
+// per app) with the line accounting. Timing and input errors are not part of
+// a result document: summary.elapsed_seconds is 0 and result.errors empty.
 struct Partial {
   Options options;
   ReportOptions report;
   Result result;
 };
 
-// Reads one `logagg --format json` document. Throws if it is not one, or if
-// its numbers do not add up (rejected is not the sum of its reasons).
+// Reads one `logagg --format json` document. Throws if it is not one, if it
+// was made with --top (its "(other)" hides different apps in each result), or
+// if its numbers do not add up (rejected is not the sum of its reasons, lines
+// not the sum of the verdicts, or the counts not summary.counted).
 Partial parse_partial(std::string_view json);
 
-// Adds `other` into `into`: counts per bucket, every summary number, errors.
-// Throws, changing nothing, if the two were made with a different bucket,
-// --tz zone, app field, time field, --since or --until.
+// Adds `other` into `into`: counts per bucket (and per app, matched by id),
+// every summary number but the elapsed time (`into`'s stays). Throws,
+// changing nothing, if the two were made with a different bucket, --tz zone,
+// app field, time field, --since or --until, or one with --by-app and the
+// other without.
 void merge_into(Partial& into, const Partial& other);
 
 }  // namespace logagg

@@ -9,7 +9,9 @@
 // input print the same bytes. The elapsed time appears only in the summary.
 //
 // Every function here is pure (reads its arguments only) and thread-safe; none
-// fails except by std::bad_alloc, or by whatever the caller's sink throws.
+// fails except by std::bad_alloc, by whatever the caller's sink throws, or, in
+// a build without html (has_html_format() below), by std::invalid_argument
+// for Format::kHtml.
 #pragma once
 
 #include <functional>
@@ -33,32 +35,39 @@ struct ReportOptions {
 };
 
 // Rows are buckets with at least one counted line, ascending by start, written
-// as "YYYY-MM-DDThh:mm:ssZ"; with ReportOptions::fill_gaps also every empty bucket
-// between the first and the last, with count 0. COLUMN below is
+// as "YYYY-MM-DDThh:mm:ssZ" (with a --tz zone: its local time and offset,
+// "YYYY-MM-DDThh:mm:ss+hh:mm"); with ReportOptions::fill_gaps also every empty
+// bucket between the first and the last, with count 0. COLUMN below is
 // ReportOptions::bucketing.column(): "second" (the default), "minute", "hour",
 // "day", or "bucket" for other widths.
 // csv:   "COLUMN,count" then "YYYY-MM-DDThh:mm:ssZ,N" rows.
 // table: aligned columns with a header and a total line.
 // json:  {"logagg": 1, "bucket": NAME, "app_field": ..., "time_field": ...,
+//         [settings in force, see below,]
 //         "counts": [{COLUMN: "...Z", "count": N}, ...],
-//         "summary": {"files", "unreadable", "bytes", "lines", "counted", "blank",
-//                     "rejected", "rejected_by_reason": {reason_key: N, ...}},
+//         "summary": {"files", "unreadable", "bytes", "lines", "counted",
+//                     ["outside_range",] "blank", "rejected",
+//                     "rejected_by_reason": {reason_key: N, ...}},
 //         "stats": {"buckets", "empty_buckets", "total", "first", "last",
 //                   "peak": {"bucket", "count"}, "mean", "median", "p95", "p99",
 //                   "max"}}
 //        NAME is ReportOptions::bucketing.name() ("second", "minute", "5m", ...).
-//        With Options::by_app: "by_app": true (and "top": N with --top,
-//        "max_apps": N when the app table filled up) after the fields, each
-//        row {COLUMN: "...", "app_id": "...", "count": N}, and in "stats" a
+//        The settings in force follow the fields, only when given: "tz": ZONE
+//        (a --tz zone's IANA name), then with Options::by_app "by_app": true
+//        (and "top": N with --top, "max_apps": N when the app table filled
+//        up), then "since" and "until" as UTC "...Z" times; with either of
+//        those, "summary" also holds "outside_range". With by_app each row is
+//        {COLUMN: "...", "app_id": "...", "count": N}, and "stats" ends with a
 //        "top_apps" list [{"app_id", "count", "percent"}] of the top (or 10)
 //        apps by lines; csv rows are "COLUMN,app_id,count" and the table gets
 //        an app_id column. Rows go by bucket, then app id, "(other)" last.
+//        Every number in "summary" and "counts" is a sum over lines or inputs,
+//        so two documents made with the same settings merge by adding (counts
+//        per bucket start; see merge.h, whose parse_partial reads these
+//        documents back); "stats" (null values when nothing was counted) is
+//        recomputed from the merged counts, not added.
 // html:  one self-contained page with a chart, the statistics and the line
 //        accounting; the charting library is inlined, no network needed.
-//        Every number in "summary" and "counts" is a sum over lines or inputs,
-//        so two documents with the same bucket and fields merge by adding
-//        (counts per bucket start); "stats" (stats.h; null values when nothing
-//        was counted) is recomputed from the merged counts, not added.
 // Writes the report through `sink`, in chunks of about 64 KiB, so memory does
 // not grow with the number of rows: zero rows of filled gaps are made while
 // writing, never stored. A sink that throws stops the report there (and is
@@ -75,16 +84,18 @@ bool has_html_format() noexcept;
 // The whole report as one string (convenient for small results and tests).
 std::string format_report(const Result& result, const Options& counted_with, const ReportOptions& report = {});
 
-// The run summary for stderr: files, bytes, lines, counted, blank, rejected by
-// reason, elapsed time and throughput.
+// The run summary for stderr: files, bytes, lines, elapsed time and
+// throughput, then counted, outside --since/--until (if any), blank, and
+// rejected with its reasons.
 std::string format_summary(const Summary& summary);
 
 // A byte count for people: "830.8 KiB", "1.2 GiB" (powers of 1024).
 std::string human_bytes(double bytes);
 
-// The statistics of the bucketed counts (stats.h) as a text block for stderr:
-// a heading with the bucket name, count and range, then total, peak, mean
-// (rounded to 3 decimals), median, p95, p99 and max, one per line.
+// The statistics of the bucketed counts (those of the json "stats") as a text
+// block for stderr: a heading with the bucket name, count and range, then
+// total, peak, mean (rounded to 3 decimals), median, p95, p99 and max, one per
+// line; with Options::by_app, the top (or 10) apps by lines.
 std::string format_stats(const Result& result, const Options& counted_with, const ReportOptions& report);
 
 // "PATH:LINE: reason" lines for the kept reject samples.

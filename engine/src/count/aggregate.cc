@@ -2,12 +2,13 @@
 //
 // 1. Worker threads take the inputs in order from one queue and open them in
 //    parallel (thousands of small files cost no serial start-up). What a
-//    worker opens it reads itself when it cannot be split: files of one
-//    segment, compressed files (gzip, zstd: detected by their magic bytes)
-//    and streams (stdin, pipes, devices). A larger plain file is mapped and
-//    cut into line-aligned segments that go on the queue for any worker once
-//    all inputs are open, so a slow segment or a big compressed file never
-//    stalls the others.
+//    worker opens it reads itself when it is not split: files up to 1 MiB
+//    (kSmallFileBytes: read, not mapped), mapped files of one segment,
+//    compressed files (gzip, zstd: detected by their magic bytes) and streams
+//    (stdin, pipes, devices). A larger plain file is mapped and cut into
+//    line-aligned segments that go on the queue for any worker once all
+//    inputs are open, so a slow segment or a big compressed file never stalls
+//    the others.
 // 2. Per-thread counters are merged and sorted; rejected-line positions are
 //    turned into absolute line numbers from each segment's line count, and
 //    errors are reported in input order.
@@ -221,8 +222,9 @@ bool is_compressed(int fd, size_t size) {
 // more than copying it (profiling/batch_bench.sh: 10,000 files of 10 KB).
 constexpr size_t kSmallFileBytes = size_t{1} << 20;
 
-// Opens an input. A plain regular file larger than kSmallFileBytes is mapped
-// and cut into segments; anything else is read here, whole.
+// Opens an input. A plain regular file larger than kSmallFileBytes (or any
+// plain regular file, with --range) is mapped and cut into segments; anything
+// else is read here, whole.
 void open_input(Source& src, Worker& w, const Options& options, unsigned threads) {
   const bool is_stdin = src.path == "-";
   const int fd = is_stdin ? 0 : ::open(src.path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -294,8 +296,8 @@ void take_app_counts(SharedCounts& shared, const AppTable& apps, Result& result)
   sum_app_counts_per_second(result);
 }
 
-// Runs the workers over `sources` (paths to open, or an already mapped
-// buffer: text set, no path) and gathers the result.
+// Runs the workers over `sources` (paths to open, or the caller's buffer:
+// text set, no path) and gathers the result.
 Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError> errors,
            const Options& options, std::chrono::steady_clock::time_point start, Progress* progress) {
   const size_t walk_errors = errors.size();  // paths that could not be expanded: unreadable
@@ -367,6 +369,7 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
 
 }  // namespace
 
+// Summary's methods (declared in logagg/result.h).
 uint64_t Summary::rejected_total() const noexcept {
   uint64_t total = 0;
   for (const uint64_t n : rejected) total += n;

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "count/app_table.h"
-#include "logagg/result.h"  // InputError, Summary
+#include "logagg/result.h"  // Summary, SecondCount, AppCount
 #include "parse/line_verdict.h"
 
 namespace logagg {
@@ -93,7 +93,8 @@ class Counter {
     }
   }
 
-  // Moves the remaining per-second counts into the shared counts (at the end).
+  // Moves the remaining counts (per second, or per second and app) into the
+  // shared counts (at the end).
   void spill();
 
   // lines, counted, outside_range, blank and rejected; the other fields stay zero.

@@ -1,6 +1,7 @@
 // The order of a Result's rows and apps, and the per-second totals derived
-// from per-app rows: one definition for the counting core (aggregate.cc) and
-// for result documents added up (merge.cc), so both build the same Result.
+// from per-app rows: one definition for the counting core (aggregate.cc), for
+// result documents read back (report/result_json.cc) and for results added up
+// (merge/merge.cc), so all three build the same Result.
 #pragma once
 
 #include <cstdint>

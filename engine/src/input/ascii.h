@@ -1,5 +1,6 @@
-// ASCII byte classes shared by the per-line stages (line parser, RFC 3339
-// parser, stream reader), so "digit" and "blank" mean one thing everywhere.
+// ASCII byte classes shared by the line parser, the RFC 3339 parser, the
+// stream reader (input.cc) and parse_bucketing (report/buckets.cc), so "digit"
+// and "blank" mean one thing everywhere.
 #pragma once
 
 #include <string_view>

@@ -1,7 +1,10 @@
 // Where the bytes come from: paths expanded into inputs, regular files mapped
-// read-only, everything else (stdin, pipes, devices) read in blocks.
+// read-only, everything else (stdin, pipes, devices, compressed data) read in
+// blocks through a ByteSource, gzip and zstd decompressed on the fly.
 //
-// Policy in one place: choose_read_mode() decides map or read; see its comment.
+// choose_read_mode() says which files can be mapped; the counting core
+// (count/aggregate.cc) maps only those larger than 1 MiB (kSmallFileBytes)
+// that are not compressed, or any with --range, and reads the rest as streams.
 //
 // The free functions are thread-safe. A MappedFile may be read from any number
 // of threads at once; a ByteSource or StreamReader belongs to one thread at a
@@ -18,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "logagg/result.h"  // InputError, Summary
+#include "logagg/result.h"  // InputError
 
 namespace logagg {
 
@@ -30,7 +33,9 @@ inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 // skipping entries whose name starts with '.'; symlinks to files are followed,
 // symlinks to folders are not) whose path relative to the folder passes
 // `include` and `exclude` (see Options), "-" as standard input. Paths that do
-// not exist or folders that cannot be listed are appended to `errors`.
+// not exist, folders that cannot be listed and, inside folders, entries that
+// cannot be read (dangling symlinks; FIFOs, sockets and devices, which are
+// skipped) are appended to `errors`.
 std::vector<std::string> expand_paths(const std::vector<std::string>& paths, std::vector<InputError>& errors,
                                       const std::vector<std::string>& include = {},
                                       const std::vector<std::string>& exclude = {});
@@ -45,7 +50,8 @@ ReadMode choose_read_mode(const struct stat& st);
 
 // A read-only private memory mapping of a whole file. Movable; unmaps on
 // destruction. Truncating the file while it is mapped makes reads past the new
-// end fault (SIGBUS); logagg reads files that are being rotated at this risk.
+// end fault (SIGBUS), so its readers read it under run_guarded
+// (fault_guard.h), which turns the fault into an error for that input.
 class MappedFile {
  public:
   // Maps `size` bytes of `fd`; on failure returns an empty mapping and sets errno.
@@ -112,7 +118,7 @@ class ByteSource {
 std::unique_ptr<ByteSource> open_byte_source(int fd);
 
 // Reads a byte source in blocks and hands out runs of whole lines, each followed by
-// at least kLinePadding readable bytes. A UTF-8 BOM at the start of the stream
+// at least kLinePadding (lines.h) readable bytes. A UTF-8 BOM at the start of the stream
 // is skipped. A line too long to buffer (more than max_line_bytes before its
 // LF) is not kept: it is reported as one `skipped_long_line` chunk, saying
 // whether it was blank (only spaces, tabs and CRs), since blank lines are

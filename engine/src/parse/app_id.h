@@ -1,5 +1,5 @@
 // The application-id check: non-empty and ASCII [A-Za-z0-9] only.
-// Written as a plain byte loop, not a regex: it runs once per line.
+// Written as a byte loop over a lookup table, not a regex: it runs once per line.
 #pragma once
 
 #include <string_view>

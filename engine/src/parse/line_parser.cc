@@ -41,8 +41,9 @@ std::string_view string_text(std::string_view token) noexcept {
   return token.substr(1, token.size() - 2);
 }
 
-// The same for a field's key, given where its text starts (after the quote);
-// stage 1 checked that the closing quote exists.
+// The text of a field's key without its quotes, read in place, given where
+// it starts (after the opening quote); false if it holds a backslash (then it
+// must be unescaped). Stage 1 checked that the closing quote exists.
 bool plain_key(const char* start, std::string_view& key) noexcept {
   const char* p = start;
   while (*p != '"') {
@@ -93,7 +94,7 @@ struct Frame {
 struct FieldSeen {
   int count = 0;
   bool is_string = false;
-  std::string_view text;  // unescaped; points into the parser's string buffer
+  std::string_view text;  // unescaped: in the line itself, or in the parser's string buffer if it had escapes
 };
 
 }  // namespace
@@ -101,7 +102,7 @@ struct FieldSeen {
 struct LineParser::Impl {
   std::string app_field;
   std::string time_field;
-  bool fields_plain;  // neither field name needs JSON escaping to appear in a key
+  bool fields_plain;  // both field names non-empty, without quotes or backslashes: key_is() can compare them
   size_t max_line_bytes;
   // Whether the current line has a backslash anywhere. Most lines have none:
   // then every string and key is valid as it stands (stage 1 checked UTF-8,
@@ -156,9 +157,6 @@ struct LineParser::Impl {
     return false;
   }
 
-  // Walks the stacked containers to their ends, visiting every key and child.
-  // Fields and values are used in place (bound by reference), not copied: the
-  // copies cost a store-forwarding stall each on the hot path.
   // Moves a frame's iterator to its next child; false once it has none.
   template <class It>
   static bool next_child(Frame& f, It& it, const It& end) {
@@ -167,6 +165,9 @@ struct LineParser::Impl {
     return it != end;
   }
 
+  // Walks the stacked containers to their ends, visiting every key and child.
+  // Fields and values are used in place (bound by reference), not copied: the
+  // copies cost a store-forwarding stall each on the hot path.
   bool drain() {
     while (!stack.empty()) {
       Frame& f = stack.back();
@@ -196,7 +197,7 @@ struct LineParser::Impl {
     return visit(v) && drain();
   }
 
-  // The key of `field`, unescaped (nullopt if it has an invalid escape). A key
+  // The key of `field`, unescaped (false if it has an invalid escape). A key
   // without escapes is read in place; the string's closing quote is known to
   // exist because stage 1 checked that every string is closed.
   static bool key_text(od::field& field, std::string_view& key) {

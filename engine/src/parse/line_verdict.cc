@@ -1,4 +1,5 @@
-// Names of the reject reasons (see line_verdict.h).
+// Names of the reject reasons: reason_key and reason_text (declared in
+// logagg/result.h, beside Reason).
 #include "parse/line_verdict.h"
 
 namespace logagg {

@@ -23,8 +23,9 @@ namespace logagg {
 // RFC 3339 date-time as described above.
 std::optional<int64_t> parse_rfc3339(std::string_view text) noexcept;
 
-// Length of "YYYY-MM-DDThh:mm:ssZ" for years 0..9999 (longer for year 10000,
-// which "9999-12-31T23:59:59-01:00" reaches).
+// The most chars format_utc_second writes, with room to spare: 20 for years
+// 0..9999 ("YYYY-MM-DDThh:mm:ssZ"), more for a '-' sign or a fifth digit
+// (year 10000, which "9999-12-31T23:59:59-01:00" reaches).
 inline constexpr int kUtcSecondMaxChars = 32;
 
 // Writes `second` as "YYYY-MM-DDThh:mm:ssZ" (UTC, at least 4 year digits, a

@@ -1,4 +1,5 @@
-// Bucket widths: parsing, names, and summing per-second counts (see buckets.h).
+// Bucket widths and time zones: parsing, names, zone look-ups, zoned bucket
+// starts, and summing per-second counts (see buckets.h).
 #include "logagg/buckets.h"
 
 #include <date/tz.h>

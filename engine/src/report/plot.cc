@@ -38,9 +38,9 @@ int64_t local_day(const Bucketing& bucketing, int64_t t) {
 }
 
 // How round the local time of `t` is, for the middle label: the largest
-// duration of the ladder below that divides the time of day, and from
-// midnight on, rounder dates: the first of a month, of a quarter, of a year,
-// of a decade, of a century.
+// duration of the ladder below (choose_binning's, without 20m and 4h) that
+// divides the time of day, and from midnight on, rounder dates: the first of
+// a month, of a quarter, of a year, of a decade, of a century.
 int64_t roundness(const Bucketing& bucketing, int64_t t) {
   const int64_t local = bucketing.local_time(t), day = floor_div(local, kSecondsPerDay);
   const int64_t of_day = local - day * kSecondsPerDay;
@@ -218,8 +218,9 @@ Columns fit_columns(const std::vector<SecondCount>& buckets, const Bucketing& bu
 }
 
 // "1 column = 1 bucket", or the bin and its buckets: "1 column = 20m (20
-// buckets of 1m)". Bins hold a fixed number of buckets only in UTC and up to
-// whole days, so only then is the number stated.
+// buckets of 1m)". Bins hold a fixed number of buckets only in UTC and when
+// they are whole buckets or days (months vary), so only then is the number
+// stated.
 std::string binning_text(const Binning& binning, const Bucketing& bucketing) {
   if (binning.name.empty()) return "1 column = 1 bucket";
   const int64_t w = bucketing.width_seconds();

@@ -1,4 +1,6 @@
-// Report and summary formatting (see report.h).
+// The report of report.h: write_report picks the format (table and csv are
+// written here, json by result_json.cc, html by html/), and the summary,
+// statistics and reject texts for stderr.
 #include "logagg/report.h"
 
 #include <algorithm>

@@ -1,8 +1,9 @@
-// The rows of a report: the per-second counts summed into the options'
-// buckets, and with --by-app per bucket and app, the apps cut to the --top N
-// busiest (the rest summed as "(other)"). Walking them yields the empty
-// buckets between as zero rows when gaps are filled; those are generated
-// while walking, never stored, so filling a gap of years costs no memory.
+// The rows of a report: the per-second counts summed into the buckets of
+// ReportOptions::bucketing, and with --by-app per bucket and app, the apps
+// cut to the --top N busiest (the rest summed as "(other)"). Walking them
+// yields the empty buckets between as zero rows when gaps are filled; those
+// are generated while walking, never stored, so filling a gap of years costs
+// no memory.
 #pragma once
 
 #include <cstdint>

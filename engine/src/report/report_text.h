@@ -1,5 +1,6 @@
-// Small text helpers shared by the report writers (report.cc, html_data.cc,
-// plot.cc): numbers, bucket starts, padding, JSON strings and exact ratios.
+// Small text helpers shared by the report writers (report.cc,
+// result_json.cc, plot.cc, html/html_data.cc): numbers, bucket starts,
+// padding, JSON strings and exact ratios.
 #pragma once
 
 #include <charconv>

@@ -47,8 +47,6 @@ struct BucketStats {
 // rebucket() returns them) under `bucketing`.
 BucketStats compute_stats(const std::vector<SecondCount>& buckets, const Bucketing& bucketing);
 
-// The nearest-rank p-th percentile (0 < p <= 100) of a series made of `zeros`
-// zero counts and the counts in `sorted_nonzero` (ascending).
 // An app and its lines over the whole run.
 struct AppTotal {
   uint32_t app;  // index into the apps given
@@ -73,6 +71,8 @@ struct ReportStats {
 ReportStats report_stats(const Result& result, bool by_app, const std::vector<SecondCount>& buckets,
                          const Bucketing& bucketing, size_t top);
 
+// The nearest-rank p-th percentile (0 < p <= 100) of a series made of `zeros`
+// zero counts and the counts in `sorted_nonzero` (ascending).
 uint64_t nearest_rank_percentile(const std::vector<uint64_t>& sorted_nonzero, uint64_t zeros, unsigned p);
 
 }  // namespace logagg

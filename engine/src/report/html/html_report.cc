@@ -42,9 +42,10 @@ th { font-weight: 500; color: var(--muted); }
 // (the top edge) only in the legend; the legend shows each series' own count
 // at the hovered bucket.
 // For tests: window.logaggChart is the uPlot instance, and after the first
-// draw body[data-points] is the number of buckets drawn, body[data-render-ms]
-// the time from creating the chart to its first draw and body[data-ready-ms]
-// the time from the start of loading the page to it.
+// draw body[data-points] is the number of points drawn (buckets, or sums of
+// buckets_per_point of them), body[data-render-ms] the time from creating the
+// chart to its first draw and body[data-ready-ms] the time from the start of
+// loading the page to it.
 constexpr std::string_view kPageScript = R"js(
 "use strict";
 (() => {
@@ -267,8 +268,8 @@ void write_array(PageWriter& out, const std::vector<Integer>& values) {
   out.raw("]");
 }
 
-// {"zone": ..., "bucket": ..., "stacked": ..., "names": [...], "x": [bucket
-// starts], "y": [[counts of names[0]], ...]}
+// {"zone": ..., "bucket": ..., "stacked": ..., "names": [...], "x": [point
+// starts (HtmlReport::starts)], "y": [[counts of names[0]], ...]}
 void write_data(PageWriter& out, const HtmlReport& report) {
   out.raw("<script type=\"application/json\" id=\"logagg-data\">{\"zone\":");
   out.json_string(report.time_zone);

@@ -2,8 +2,8 @@
 // and its style sheet inlined, no network needed to open it) with an
 // interactive time-series chart of the report's buckets (zoom by dragging,
 // hover shows the bucket and its count), the summary statistics and the line
-// accounting. report.cc fills an HtmlReport from a Result; this file only
-// draws it.
+// accounting. make_html_report (html_data.cc, declared below) fills an
+// HtmlReport from a Result; write_html_report (html_report.cc) only draws it.
 #pragma once
 
 #include <cstdint>
@@ -24,8 +24,9 @@ struct HtmlReport {
   std::string title;        // e.g. "logagg: requests per second"
   std::string bucket_name;  // Bucketing::name(): "second", "5m", ...
   std::string time_zone;    // IANA zone the buckets are shown in ("UTC" by default)
-  // Bucket starts (UTC seconds since the epoch), ascending: every bucket from
-  // the first non-empty one to the last, empty ones included.
+  // Point starts (UTC seconds since the epoch), ascending: every bucket from
+  // the first non-empty one to the last, empty ones included, or every
+  // buckets_per_point-th of them when the report is binned.
   std::vector<int64_t> starts;
   uint64_t buckets_per_point = 1;  // more when a long report is binned (see the notes)
   // The lines of the chart, each as long as `starts`. One series ("requests")
@@ -34,7 +35,7 @@ struct HtmlReport {
   std::vector<HtmlSeries> series;
   bool stacked = false;
   // Label and value rows shown beside the chart, in order: the statistics
-  // ("peak", "2023-11-14T22:13:20Z: 42"), then the accounting ("counted", ...).
+  // ("peak", "42 at 2023-11-14T22:13:20Z"), then the accounting ("counted", ...).
   std::vector<std::pair<std::string, std::string>> stats;
   std::vector<std::pair<std::string, std::string>> accounting;
   // Sentences shown above the chart, e.g. why apps were folded into (other).
