@@ -42,8 +42,8 @@ TEST(AppId, TheWholeViewIsCheckedAndNothingPastIt) {
 }
 
 TEST(AppId, UnicodeLettersAreNotAscii) {
-  EXPECT_FALSE(is_valid_app_id("caf\xc3\xa9"));  // "café" in UTF-8
-  EXPECT_FALSE(is_valid_app_id("caf\xe9"));      // "café" in Latin-1
+  EXPECT_FALSE(is_valid_app_id("caf\xc3\xa9"));   // "café" in UTF-8
+  EXPECT_FALSE(is_valid_app_id("caf\xe9"));       // "café" in Latin-1
   EXPECT_FALSE(is_valid_app_id("\xef\xbc\xa1"));  // fullwidth 'A'
 }
 

@@ -24,9 +24,9 @@ uint64_t rejected_count(const Summary& s, Reason r) { return s.rejected[static_c
 TEST(Counter, TalliesEveryVerdict) {
   SharedCounts shared;
   Counter counter(shared);
-  for (const LineVerdict& v : {counted(5), LineVerdict::blank(), rejected(Reason::kBadTime), counted(5),
-                               rejected(Reason::kInvalidJson), rejected(Reason::kBadTime), LineVerdict::blank(),
-                               rejected(Reason::kLineTooLong), counted(-3)}) {
+  for (const LineVerdict& v :
+       {counted(5), LineVerdict::blank(), rejected(Reason::kBadTime), counted(5), rejected(Reason::kInvalidJson),
+        rejected(Reason::kBadTime), LineVerdict::blank(), rejected(Reason::kLineTooLong), counted(-3)}) {
     counter.record(v);
   }
   const Summary& s = counter.tally();
@@ -102,8 +102,7 @@ TEST(Counter, CountsPerSecondAndAppWithAnAppTable) {
   EXPECT_EQ(counter.tally().counted, 6u);
   EXPECT_TRUE(shared.take_sorted().empty()) << "with apps, lines are counted per (second, app) instead";
   // Renumbered by name: api 0, db 1, web 2.
-  EXPECT_EQ(shared.take_app_sorted({2, 0, 1}, 3),
-            (std::vector<AppCount>{{1, 0, 2}, {1, 1, 1}, {2, 0, 1}, {2, 2, 2}}));
+  EXPECT_EQ(shared.take_app_sorted({2, 0, 1}, 3), (std::vector<AppCount>{{1, 0, 2}, {1, 1, 1}, {2, 0, 1}, {2, 2, 2}}));
   EXPECT_TRUE(shared.take_app_sorted({2, 0, 1}, 3).empty()) << "taking leaves the shared counts empty";
 }
 

@@ -47,7 +47,7 @@ class FaultGuard : public ::testing::Test {
   void TearDown() override {
     if (map_ != nullptr) munmap(const_cast<char*>(map_), 2 * page_);
   }
-  const char* kept() const { return map_; }               // in the file's last page
+  const char* kept() const { return map_; }              // in the file's last page
   const char* vanished() const { return map_ + page_; }  // past the file's end
 
   size_t page_ = 0;

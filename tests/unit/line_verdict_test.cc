@@ -19,6 +19,7 @@ namespace {
 
 // The names are part of the output format: changing one breaks readers of
 // the json reports and documents merged later. Spelled out here on purpose.
+// clang-format off
 const std::pair<const char*, const char*> kWant[] = {
     {"line_too_long", "line too long"},
     {"invalid_json", "invalid JSON"},
@@ -32,6 +33,7 @@ const std::pair<const char*, const char*> kWant[] = {
     {"time_not_string", "time field not a string"},
     {"bad_time", "timestamp not RFC 3339"},
 };
+// clang-format on
 static_assert(std::size(kWant) == kReasonCount);
 
 std::vector<std::pair<std::string, std::string>> engine_names() {

@@ -104,16 +104,16 @@ TEST(ReportRows, ByAppWithoutTopShowsEveryAppAndTheResultsRows) {
 
 TEST(ReportRows, TopKeepsTheBusiestInNameOrderAndFoldsTheRestIntoOther) {
   // Lines: a 3, b 1, c 4, d 4, e 1. --top 2: c and d (4 each), then a; b and e fold.
-  const Result r = app_result({"a", "b", "c", "d", "e"},
-                              {{0, 0, 1}, {0, 1, 1}, {0, 3, 4}, {1, 0, 2}, {1, 2, 4}, {2, 4, 1}});
+  const Result r =
+      app_result({"a", "b", "c", "d", "e"}, {{0, 0, 1}, {0, 1, 1}, {0, 3, 4}, {1, 0, 2}, {1, 2, 4}, {2, 4, 1}});
   const ReportRows two(r, true, top(2));
   EXPECT_EQ(two.apps(), (std::vector<std::string>{"c", "d", "(other)"}));
-  EXPECT_EQ(walk(two), (std::vector<Row>{{0, "d", 4}, {0, "(other)", 2}, {1, "c", 4}, {1, "(other)", 2},
-                                         {2, "(other)", 1}}));
+  EXPECT_EQ(walk(two),
+            (std::vector<Row>{{0, "d", 4}, {0, "(other)", 2}, {1, "c", 4}, {1, "(other)", 2}, {2, "(other)", 1}}));
   const ReportRows three(r, true, top(3));
   EXPECT_EQ(three.apps(), (std::vector<std::string>{"a", "c", "d", "(other)"}));
-  EXPECT_EQ(three.app_buckets(), (std::vector<AppCount>{{0, 0, 1}, {0, 2, 4}, {0, 3, 1}, {1, 0, 2}, {1, 1, 4},
-                                                        {2, 3, 1}}));
+  EXPECT_EQ(three.app_buckets(),
+            (std::vector<AppCount>{{0, 0, 1}, {0, 2, 4}, {0, 3, 1}, {1, 0, 2}, {1, 1, 4}, {2, 3, 1}}));
 }
 
 TEST(ReportRows, TopFoldsTheResultsOwnOtherWithTheRest) {
@@ -128,7 +128,8 @@ TEST(ReportRows, TopFoldsTheResultsOwnOtherWithTheRest) {
 }
 
 TEST(ReportRows, ByAppRowsAreSummedPerBucket) {
-  const Result r = app_result({"a", "b", "c"}, {{0, 1, 1}, {30, 0, 2}, {30, 1, 1}, {59, 2, 1}, {60, 2, 3}, {130, 0, 1}});
+  const Result r =
+      app_result({"a", "b", "c"}, {{0, 1, 1}, {30, 0, 2}, {30, 1, 1}, {59, 2, 1}, {60, 2, 3}, {130, 0, 1}});
   const ReportRows minute(r, true, bucketed("1m", false));
   EXPECT_EQ(minute.buckets(), (std::vector<SecondCount>{{0, 5}, {60, 3}, {120, 1}}));
   EXPECT_EQ(walk(minute), (std::vector<Row>{{0, "a", 2}, {0, "b", 2}, {0, "c", 1}, {60, "c", 3}, {120, "a", 1}}));
@@ -142,8 +143,8 @@ TEST(ReportRows, ByAppFillGapsGivesEveryAppShownARowInEveryBucket) {
             (std::vector<Row>{{0, "a", 2}, {0, "b", 1}, {60, "a", 0}, {60, "b", 0}, {120, "a", 0}, {120, "b", 4}}));
   const Result seconds = app_result({"a", "c"}, {{10, 1, 1}, {12, 0, 1}});
   EXPECT_EQ(walk(ReportRows(seconds, true, top(1, "1s", true))),  // a 1, c 1: a by name
-            (std::vector<Row>{{10, "a", 0}, {10, "(other)", 1}, {11, "a", 0}, {11, "(other)", 0}, {12, "a", 1},
-                              {12, "(other)", 0}}));
+            (std::vector<Row>{
+                {10, "a", 0}, {10, "(other)", 1}, {11, "a", 0}, {11, "(other)", 0}, {12, "a", 1}, {12, "(other)", 0}}));
   EXPECT_TRUE(walk(ReportRows(Result{}, true, bucketed("1s", true))).empty());
 }
 

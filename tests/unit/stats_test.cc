@@ -21,7 +21,6 @@
 namespace logagg {
 namespace {
 
-
 // The obvious computation: materialise every bucket from first to last,
 // zeros included, sort, and take the smallest value with at least p% of the
 // series at or below it.
