@@ -1,11 +1,9 @@
-// Tests for buckets and statistics: duration parsing and names, alignment to
-// the UTC epoch (before 1970 too), rebucketing, gap filling in every report
-// format, and the statistics against a slow, obvious computation over random
-// series (a differential test that materialises every empty bucket).
+// Tests for buckets: duration parsing and names, alignment to the UTC epoch
+// (before 1970 too), rebucketing, and gap filling in every report format. The
+// statistics of bucketed series are in stats_test.cc.
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
 #include <random>
 #include <stdexcept>
 
@@ -13,8 +11,8 @@
 #include "parse/civil_time.h"
 #include "logagg/report.h"
 #include "support/report_as.h"
+#include "support/report_inputs.h"
 #include "parse/rfc3339.h"
-#include "report/stats.h"
 
 namespace logagg {
 namespace {
@@ -23,8 +21,6 @@ std::string utc(int64_t second) {
   char buf[kUtcSecondMaxChars];
   return std::string(buf, static_cast<size_t>(format_utc_second(second, buf)));
 }
-
-int64_t at(const char* rfc3339) { return *parse_rfc3339(rfc3339); }
 
 TEST(Bucketing, ParsesDurationsAndNamesThemCanonically) {
   const std::pair<const char*, std::pair<int64_t, const char*>> cases[] = {
@@ -141,21 +137,6 @@ TEST(Rebucket, SumsSortedSecondsIntoBuckets) {
   EXPECT_TRUE(rebucket({}, Bucketing::of_seconds(60)).empty());
 }
 
-Result with_counts(std::vector<SecondCount> counts) {
-  Result r;
-  r.counts = std::move(counts);
-  for (const SecondCount& c : r.counts) r.summary.counted += c.count;
-  r.summary.lines = r.summary.counted;
-  return r;
-}
-
-ReportOptions bucketed(const char* duration, bool fill_gaps) {
-  ReportOptions o;
-  o.bucketing = parse_bucketing(duration);
-  o.fill_gaps = fill_gaps;
-  return o;
-}
-
 TEST(BucketReport, CsvHeaderNamesTheBucketAndRowsHoldItsStart) {
   const int64_t t = at("2023-11-14T22:13:20Z");
   const Result r = with_counts({{t, 2}, {t + 50, 3}, {t + 200, 1}});
@@ -222,175 +203,6 @@ TEST(BucketReport, AThrowingSinkStopsTheReport) {
                             }),
                Stop);
   EXPECT_EQ(calls, 3u) << "the report went on after the sink threw";
-}
-
-// ---- statistics ----------------------------------------------------------
-
-// The obvious computation: materialise every bucket from first to last,
-// zeros included, sort, and take the smallest value with at least p% of the
-// series at or below it.
-struct Slow {
-  uint64_t n = 0, empty = 0, total = 0, max = 0, median = 0, p95 = 0, p99 = 0;
-  int64_t first = 0, last = 0, peak = 0;
-};
-Slow slow_stats(const std::vector<SecondCount>& buckets, int64_t width) {
-  Slow s;
-  if (buckets.empty()) return s;
-  s.first = buckets.front().second;
-  s.last = buckets.back().second;
-  std::vector<uint64_t> series;
-  size_t next = 0;
-  for (int64_t start = s.first; start <= s.last; start += width) {
-    uint64_t count = 0;
-    if (buckets[next].second == start) count = buckets[next++].count;
-    series.push_back(count);
-    if (count == 0) ++s.empty;
-    s.total += count;
-    if (count > s.max) {
-      s.max = count;
-      s.peak = start;
-    }
-  }
-  s.n = series.size();
-  std::sort(series.begin(), series.end());
-  const auto percentile = [&](double p) {
-    for (size_t i = 0; i < series.size(); ++i) {
-      if (static_cast<double>(i + 1) >= p / 100.0 * static_cast<double>(series.size()) - 1e-9) return series[i];
-    }
-    return series.back();
-  };
-  s.median = percentile(50);
-  s.p95 = percentile(95);
-  s.p99 = percentile(99);
-  return s;
-}
-
-TEST(Stats, MatchesTheObviousComputationOnRandomSeries) {
-  std::mt19937_64 rng(2024);
-  for (int round = 0; round < 3000; ++round) {
-    const int64_t width = std::array<int64_t, 4>{1, 5, 60, 3600}[rng() % 4];
-    const Bucketing b = Bucketing::of_seconds(width);
-    std::vector<SecondCount> buckets;
-    int64_t start = b.start_of(static_cast<int64_t>(rng() % 2000000) - 1000000);
-    const size_t n = rng() % 60;
-    const int shape = static_cast<int>(rng() % 3);  // dense, sparse, or ties of a few values
-    for (size_t i = 0; i < n; ++i) {
-      const uint64_t count = shape == 2 ? 1 + rng() % 3 : 1 + rng() % (shape == 0 ? 1000 : 5);
-      buckets.push_back({start, count});
-      start += width * static_cast<int64_t>(1 + (shape == 1 ? rng() % 50 : rng() % 2));
-    }
-    const BucketStats got = compute_stats(buckets, b);
-    const Slow want = slow_stats(buckets, width);
-    ASSERT_EQ(got.buckets, want.n) << round;
-    ASSERT_EQ(got.empty, want.empty) << round;
-    ASSERT_EQ(got.total, want.total) << round;
-    if (n == 0) continue;
-    ASSERT_EQ(got.first, want.first) << round;
-    ASSERT_EQ(got.last, want.last) << round;
-    ASSERT_EQ(got.peak, want.peak) << round;
-    ASSERT_EQ(got.max, want.max) << round;
-    ASSERT_EQ(got.median, want.median) << round;
-    ASSERT_EQ(got.p95, want.p95) << round;
-    ASSERT_EQ(got.p99, want.p99) << round;
-  }
-}
-
-TEST(Stats, NearestRankOnSmallSeries) {
-  // 1..100: the p-th percentile is p.
-  std::vector<uint64_t> hundred(100);
-  for (uint64_t i = 0; i < 100; ++i) hundred[i] = i + 1;
-  for (unsigned p : {1u, 50u, 95u, 99u, 100u}) EXPECT_EQ(nearest_rank_percentile(hundred, 0, p), p);
-  // {0, 0, 7}: rank ceil(0.5 * 3) = 2 is a zero; p95 is rank 3.
-  EXPECT_EQ(nearest_rank_percentile({7}, 2, 50), 0u);
-  EXPECT_EQ(nearest_rank_percentile({7}, 2, 95), 7u);
-  // One bucket: every percentile is its count.
-  EXPECT_EQ(nearest_rank_percentile({4}, 0, 50), 4u);
-  // {3, 5}: median is the lower (rank 1), never an average.
-  EXPECT_EQ(nearest_rank_percentile({3, 5}, 0, 50), 3u);
-}
-
-TEST(Stats, EarliestPeakWinsTiesAndEmptyIsAllZero) {
-  const BucketStats s = compute_stats({{0, 5}, {60, 9}, {180, 9}}, Bucketing::of_seconds(60));
-  EXPECT_EQ(s.peak, 60);
-  EXPECT_EQ(s.max, 9u);
-  EXPECT_EQ(s.buckets, 4u);
-  EXPECT_EQ(s.empty, 1u);
-  const BucketStats none = compute_stats({}, Bucketing{});
-  EXPECT_EQ(none.buckets, 0u);
-  EXPECT_EQ(none.total, 0u);
-}
-
-TEST(Stats, CountsYearsOfEmptyBucketsWithoutStoringThem) {
-  // 0000-01-01 to 9999-12-31 per second: ~3.2e11 buckets, two of them non-empty.
-  const int64_t first = at("0000-01-01T00:00:00Z"), last = at("9999-12-31T23:59:59Z");
-  const BucketStats s = compute_stats({{first, 3}, {last, 1}}, Bucketing{});
-  EXPECT_EQ(s.buckets, static_cast<uint64_t>(last - first + 1));
-  EXPECT_EQ(s.empty, s.buckets - 2);
-  EXPECT_EQ(s.median, 0u);
-  EXPECT_EQ(s.p99, 0u);
-  EXPECT_EQ(s.max, 3u);
-  EXPECT_EQ(s.peak, first);
-}
-
-TEST(StatsReport, JsonAlwaysCarriesStatsAndNullsWhenNothingCounted) {
-  const int64_t t = at("2023-11-14T22:13:00Z");
-  const Result r = with_counts({{t, 2}, {t + 60, 3}, {t + 180, 2}});
-  const std::string json = format_report(r, Options{}, as(bucketed("1m", false), Format::kJson));
-  EXPECT_NE(json.find("  },\n  \"stats\": {\n"
-                      "    \"buckets\": 4,\n"
-                      "    \"empty_buckets\": 1,\n"
-                      "    \"total\": 7,\n"
-                      "    \"first\": \"2023-11-14T22:13:00Z\",\n"
-                      "    \"last\": \"2023-11-14T22:16:00Z\",\n"
-                      "    \"peak\": {\"bucket\": \"2023-11-14T22:14:00Z\", \"count\": 3},\n"
-                      "    \"mean\": 1.750,\n"
-                      "    \"median\": 2,\n"
-                      "    \"p95\": 3,\n"
-                      "    \"p99\": 3,\n"
-                      "    \"max\": 3\n"
-                      "  }\n}\n"),
-            std::string::npos)
-      << json;
-  const std::string empty = format_report(Result{}, Options{}, as(Format::kJson));
-  EXPECT_NE(empty.find("\"buckets\": 0,\n    \"empty_buckets\": 0,\n    \"total\": 0,\n    \"first\": null,\n"),
-            std::string::npos)
-      << empty;
-  EXPECT_NE(empty.find("\"max\": null\n  }\n}\n"), std::string::npos) << empty;
-}
-
-TEST(StatsReport, MeanIsRoundedHalfUpToThreeDecimals) {
-  const auto mean_of = [](std::vector<SecondCount> buckets) {
-    const std::string json = format_report(with_counts(std::move(buckets)), Options{}, as(Format::kJson));
-    const size_t at = json.find("\"mean\": ") + 8;
-    return json.substr(at, json.find(',', at) - at);
-  };
-  // Per-second buckets from 0 to the last start: N = last + 1.
-  EXPECT_EQ(mean_of({{0, 2}, {2, 1}}), "1.000");                          // 3 / 3
-  EXPECT_EQ(mean_of({{0, 1}, {2, 1}}), "0.667");                          // 2 / 3
-  EXPECT_EQ(mean_of({{0, 1}, {7, 1}}), "0.250");                          // 2 / 8
-  EXPECT_EQ(mean_of({{0, 1}, {1999, 1}}), "0.001");                       // 2 / 2000
-  EXPECT_EQ(mean_of({{0, 1}, {3999, 1}}), "0.001");                       // 2 / 4000 = 0.0005, half up
-  EXPECT_EQ(mean_of({{0, 1}, {4000, 1}}), "0.000");                       // 2 / 4001
-  EXPECT_EQ(mean_of({{0, 1999}, {1, 1999}, {2, 1}}), "1333.000");         // 3999 / 3
-  EXPECT_EQ(mean_of({{0, 2000}, {1999, 1}}), "1.001");                    // 2001 / 2000 = 1.0005, half up
-  EXPECT_EQ(mean_of({{0, 1998}, {1999, 1}}), "1.000");                    // 1999 / 2000 = 0.9995, carries
-  EXPECT_EQ(mean_of({{0, 7999}, {3, 1}}), "2000.000");                    // 8000 / 4
-  EXPECT_EQ(mean_of({{0, 1}, {1, 1}, {2, 1}, {1000, 1996}}), "1.997");    // 1999 / 1001 = 1.99700...
-}
-
-TEST(StatsReport, TextBlockHasHeadingAndAlignedRows) {
-  const int64_t t = at("2023-11-14T22:13:00Z");
-  const Result r = with_counts({{t, 2}, {t + 60, 3}, {t + 180, 2}});
-  EXPECT_EQ(format_stats(r, Options{}, bucketed("1m", false)),
-            "logagg: stats per minute: 4 buckets, 2023-11-14T22:13:00Z to 2023-11-14T22:16:00Z (1 empty)\n"
-            "  total                                   7\n"
-            "  peak at 2023-11-14T22:14:00Z            3\n"
-            "  mean                                1.750\n"
-            "  median                                  2\n"
-            "  p95                                     3\n"
-            "  p99                                     3\n"
-            "  max                                     3\n");
-  EXPECT_EQ(format_stats(Result{}, Options{}, bucketed("5s", false)), "logagg: stats per 5s: no counted lines\n");
 }
 
 }  // namespace

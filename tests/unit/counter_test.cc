@@ -1,0 +1,189 @@
+// Tests for count/counter.h: a Counter tallies every verdict (counted, outside
+// [since, until), blank, rejected by reason) and counts lines per UTC second,
+// or per (second, app) with an app table; when its map reaches the cap it
+// empties it into the SharedCounts at once; SharedCounts adds what every
+// counter spills and hands the counts back sorted (take_sorted), the apps
+// renumbered (take_app_sorted).
+#include "count/counter.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+#include <vector>
+
+#include "support/print_counts.h"
+
+namespace logagg {
+namespace {
+
+LineVerdict counted(int64_t second, std::string_view app = {}) { return LineVerdict::counted(second, app); }
+LineVerdict rejected(Reason r) { return LineVerdict::rejected(r); }
+
+uint64_t rejected_count(const Summary& s, Reason r) { return s.rejected[static_cast<size_t>(r)]; }
+
+TEST(Counter, TalliesEveryVerdict) {
+  SharedCounts shared;
+  Counter counter(shared);
+  for (const LineVerdict& v :
+       {counted(5), LineVerdict::blank(), rejected(Reason::kBadTime), counted(5), rejected(Reason::kInvalidJson),
+        rejected(Reason::kBadTime), LineVerdict::blank(), rejected(Reason::kLineTooLong), counted(-3)}) {
+    counter.record(v);
+  }
+  const Summary& s = counter.tally();
+  EXPECT_EQ(s.lines, 9u);
+  EXPECT_EQ(s.counted, 3u);
+  EXPECT_EQ(s.blank, 2u);
+  EXPECT_EQ(s.outside_range, 0u);
+  EXPECT_EQ(s.rejected_total(), 4u);
+  EXPECT_EQ(rejected_count(s, Reason::kBadTime), 2u);
+  EXPECT_EQ(rejected_count(s, Reason::kInvalidJson), 1u);
+  EXPECT_EQ(rejected_count(s, Reason::kLineTooLong), 1u);
+  EXPECT_EQ(rejected_count(s, Reason::kNotObject), 0u);
+  EXPECT_EQ(s.files, 0u);
+  EXPECT_EQ(s.bytes, 0u);
+  EXPECT_EQ(s.lines, s.counted + s.outside_range + s.blank + s.rejected_total());
+}
+
+TEST(Counter, EveryReasonHasItsOwnSlot) {
+  SharedCounts shared;
+  Counter counter(shared);
+  for (size_t r = 0; r < kReasonCount; ++r) {
+    for (size_t k = 0; k <= r; ++k) counter.record(rejected(static_cast<Reason>(r)));
+  }
+  for (size_t r = 0; r < kReasonCount; ++r) EXPECT_EQ(counter.tally().rejected[r], r + 1) << r;
+  EXPECT_EQ(counter.tally().counted, 0u);
+}
+
+TEST(Counter, CountsPerSecondSortedAfterTheSpill) {
+  SharedCounts shared;
+  Counter counter(shared);
+  for (const int64_t s : {7, -1, 7, 0, 7, 1700000000, -1}) counter.record(counted(s));
+  counter.record(LineVerdict::blank());
+  counter.record(rejected(Reason::kBadApp));
+  counter.spill();
+  EXPECT_EQ(shared.take_sorted(), (std::vector<SecondCount>{{-1, 2}, {0, 1}, {7, 3}, {1700000000, 1}}));
+  EXPECT_TRUE(shared.take_sorted().empty()) << "taking leaves the shared counts empty";
+}
+
+TEST(Counter, SinceIsIncludedUntilIsNot) {
+  SharedCounts shared;
+  Counter counter(shared, /*since=*/100, /*until=*/200);
+  for (const int64_t s : {99, 100, 150, 199, 200, 5000, -100}) counter.record(counted(s));
+  counter.spill();
+  EXPECT_EQ(counter.tally().lines, 7u);
+  EXPECT_EQ(counter.tally().counted, 3u);
+  EXPECT_EQ(counter.tally().outside_range, 4u);
+  EXPECT_EQ(shared.take_sorted(), (std::vector<SecondCount>{{100, 1}, {150, 1}, {199, 1}}));
+}
+
+TEST(Counter, TheRangeAppliesPerAppToo) {
+  SharedCounts shared;
+  AppTable apps(10);
+  Counter counter(shared, 10, 20, &apps);
+  counter.record(counted(9, "early"));
+  counter.record(counted(10, "kept"));
+  counter.record(counted(20, "late"));
+  counter.spill();
+  EXPECT_EQ(counter.tally().outside_range, 2u);
+  EXPECT_EQ(apps.names(), std::vector<std::string>{"kept"}) << "apps of lines outside the range are not numbered";
+  EXPECT_EQ(shared.take_app_sorted({0}, 1), (std::vector<AppCount>{{10, 0, 1}}));
+}
+
+TEST(Counter, CountsPerSecondAndAppWithAnAppTable) {
+  SharedCounts shared;
+  AppTable apps(10);
+  Counter counter(shared, INT64_MIN, INT64_MAX, &apps);
+  // Numbered in the order met: web 0, api 1, db 2.
+  for (const auto& [s, app] : std::vector<std::pair<int64_t, std::string_view>>{
+           {2, "web"}, {1, "api"}, {2, "web"}, {2, "api"}, {1, "db"}, {1, "api"}}) {
+    counter.record(counted(s, app));
+  }
+  counter.spill();
+  EXPECT_EQ(counter.tally().counted, 6u);
+  EXPECT_TRUE(shared.take_sorted().empty()) << "with apps, lines are counted per (second, app) instead";
+  // Renumbered by name: api 0, db 1, web 2.
+  EXPECT_EQ(shared.take_app_sorted({2, 0, 1}, 3), (std::vector<AppCount>{{1, 0, 2}, {1, 1, 1}, {2, 0, 1}, {2, 2, 2}}));
+  EXPECT_TRUE(shared.take_app_sorted({2, 0, 1}, 3).empty()) << "taking leaves the shared counts empty";
+}
+
+TEST(Counter, IdsLeftOutOfAFullTableAreCountedAsOther) {
+  SharedCounts shared;
+  AppTable apps(1);
+  Counter counter(shared, INT64_MIN, INT64_MAX, &apps);
+  for (const std::string_view app : {"a", "b", "c", "a", "b"}) counter.record(counted(5, app));
+  counter.spill();
+  EXPECT_TRUE(apps.capped());
+  // b and c share one count under the number given for kOther.
+  EXPECT_EQ(shared.take_app_sorted({0}, 7), (std::vector<AppCount>{{5, 0, 2}, {5, 7, 3}}));
+}
+
+TEST(Counter, AFullMapSpillsIntoTheSharedCountsAtOnce) {
+  SharedCounts shared;
+  Counter counter(shared, INT64_MIN, INT64_MAX, nullptr, /*max_seconds=*/3);
+  counter.record(counted(1));
+  counter.record(counted(2));
+  counter.record(counted(1));
+  EXPECT_TRUE(shared.take_sorted().empty()) << "below the cap nothing is spilled before the end";
+  counter.record(counted(3));  // the third distinct second: the map is full
+  EXPECT_EQ(shared.take_sorted(), (std::vector<SecondCount>{{1, 2}, {2, 1}, {3, 1}}));
+  // The emptied map goes on; a second already spilled adds up with the next spill.
+  counter.record(counted(1));
+  counter.record(counted(4));
+  counter.record(counted(2));
+  counter.record(counted(1));
+  counter.record(counted(9));
+  EXPECT_EQ(shared.take_sorted(), (std::vector<SecondCount>{{1, 1}, {2, 1}, {4, 1}}));
+  counter.spill();
+  EXPECT_EQ(shared.take_sorted(), (std::vector<SecondCount>{{1, 1}, {9, 1}}));
+  EXPECT_EQ(counter.tally().counted, 9u);
+}
+
+TEST(Counter, AFullAppMapSpillsToo) {
+  SharedCounts shared;
+  AppTable apps(10);
+  Counter counter(shared, INT64_MIN, INT64_MAX, &apps, /*max_seconds=*/2);
+  counter.record(counted(1, "a"));
+  counter.record(counted(1, "a"));
+  EXPECT_TRUE(shared.take_app_sorted({0, 1}, 2).empty());
+  counter.record(counted(1, "b"));  // the second distinct (second, app): full
+  EXPECT_EQ(shared.take_app_sorted({0, 1}, 2), (std::vector<AppCount>{{1, 0, 2}, {1, 1, 1}}));
+  counter.record(counted(1, "a"));
+  counter.spill();
+  EXPECT_EQ(shared.take_app_sorted({0, 1}, 2), (std::vector<AppCount>{{1, 0, 1}}));
+}
+
+TEST(SharedCounts, AddsWhatEveryCounterSpills) {
+  // Two workers over one SharedCounts, the second spilling twice on its cap.
+  SharedCounts shared;
+  std::thread one([&] {
+    Counter counter(shared);
+    for (int i = 0; i < 100; ++i) counter.record(counted(i % 4));
+    counter.spill();
+  });
+  std::thread two([&] {
+    Counter counter(shared, INT64_MIN, INT64_MAX, nullptr, 2);
+    for (int i = 0; i < 100; ++i) counter.record(counted(2 + i % 3));
+    counter.spill();
+  });
+  one.join();
+  two.join();
+  EXPECT_EQ(shared.take_sorted(), (std::vector<SecondCount>{{0, 25}, {1, 25}, {2, 25 + 34}, {3, 25 + 33}, {4, 33}}));
+}
+
+TEST(SharedCounts, TakeAppSortedOrdersBySecondThenNewNumber) {
+  SharedCounts shared;
+  AppSecondMap counts;
+  counts[{3, 0}] = 1;
+  counts[{1, 0}] = 2;
+  counts[{1, 1}] = 3;
+  counts[{1, AppTable::kOther}] = 4;
+  counts[{-5, 2}] = 5;
+  shared.add(counts);
+  shared.add(counts);  // adds up
+  // Old 0 -> new 2, old 1 -> new 0, old 2 -> new 1, kOther -> 3.
+  EXPECT_EQ(shared.take_app_sorted({2, 0, 1}, 3),
+            (std::vector<AppCount>{{-5, 1, 10}, {1, 0, 6}, {1, 2, 4}, {1, 3, 8}, {3, 2, 2}}));
+}
+
+}  // namespace
+}  // namespace logagg
