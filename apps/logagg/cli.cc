@@ -11,7 +11,7 @@
 #include "count_flag.h"
 #include "format_option.h"
 #include "logagg/version.h"
-#include "parse/line_parser.h"
+#include "parse/line_parser.h"  // LineRules
 #include "parse/rfc3339.h"
 
 namespace logagg::cli {
@@ -121,9 +121,9 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
                  "Print the first N rejected lines to stderr as PATH:LINE: reason")
       ->type_name("N");
   app.add_flag("-q,--quiet", config.quiet, "No summary on stderr");
-  app.add_option("--app-field", o.app_field, "App id field (default app_id); --time-field NAME: timestamp")
+  app.add_option("--app-field", o.app_field, "App id field, or /json/pointer (default app_id); --time-field NAME")
       ->type_name("NAME");
-  app.add_option("--time-field", o.time_field, "Field holding the timestamp (default timestamp)")->group("");
+  app.add_option("--time-field", o.time_field, "Timestamp field, or /json/pointer (default timestamp)")->group("");
   app.add_option("--progress-delay-ms", raw.progress_delay_ms, "Milliseconds before progress shows (for tests)")
       ->group("");
   app.add_option("--segment-bytes", o.segment_bytes, "Nominal segment size (for tests)")
@@ -139,8 +139,10 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
 // Checks what CLI11 cannot check alone and fills what needs more than one flag.
 void apply_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
   Options& o = config.options;
-  if (o.app_field == o.time_field) {
-    throw CLI::ValidationError("--app-field and --time-field must name different fields");
+  try {
+    LineRules::of(o);  // field paths valid and apart
+  } catch (const std::invalid_argument& e) {
+    throw CLI::ValidationError(e.what());
   }
   apply_bucket_flags(app, raw.duration, config.report.bucketing);
   if (app.count("--top") > 0) config.report.top = parse_count("--top", raw.top);

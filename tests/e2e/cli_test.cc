@@ -104,6 +104,20 @@ TEST_F(Files, CustomFieldNames) {
   EXPECT_EQ(logagg({"--format", "csv", a}).out, "second,count\n");
 }
 
+TEST_F(Files, JsonPointerFieldsReachNestedValues) {
+  const std::string a = write("a.log", R"({"request":{"host":"web","tags":["x","y"]},"t":{"at":"2023-11-14T22:13:20Z"}})"
+                                       "\n" R"({"request":{"host":"web","host":"api"},"t":{"at":"2023-11-14T22:13:21Z"}})"
+                                       "\n");
+  const ProcessResult r = logagg({"--format", "csv", "--app-field", "/request/host", "--time-field", "/t/at", a});
+  EXPECT_EQ(r.out, "second,count\n2023-11-14T22:13:20Z,1\n");
+  EXPECT_NE(r.err.find("app field duplicated"), std::string::npos) << r.err;
+  EXPECT_EQ(logagg({"--format", "csv", "-q", "--app-field", "/request/tags/1", "--time-field", "/t/at", a}).out,
+            "second,count\n2023-11-14T22:13:20Z,1\n");
+  const ProcessResult bad = logagg({"--app-field", "/a~2b", a});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--app-field: '/a~2b' is not a JSON Pointer"), std::string::npos) << bad.err;
+}
+
 TEST_F(Files, ShowRejectsPrintsFirstNLocations) {
   const std::string a = write("a.log", "x\n" + line("A", "2023-11-14T22:13:20Z") + line("A_", "2023-11-14T22:13:20Z") +
                                            line("A", "2023-11-14T22:13:20") + "[]\n");
@@ -176,7 +190,8 @@ TEST_F(Files, ListInputsNamesAMissingPathAndStillListsTheOthers) {
 TEST(Cli, UsageErrorsExitTwoWithAHint) {
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
            {}, {"--format", "xml", "x"}, {"--threads", "0", "x"}, {"--bogus", "x"},
-           {"--app-field", "t", "--time-field", "t", "x"}}) {
+           {"--app-field", "t", "--time-field", "t", "x"}, {"--app-field", "/a~2b", "x"},
+           {"--app-field", "/r", "--time-field", "/r/ts", "x"}}) {
     const ProcessResult r = logagg(args);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("Try 'logagg --help'"), std::string::npos) << r.err;

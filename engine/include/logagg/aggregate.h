@@ -17,8 +17,10 @@
 // - Threads: independent calls share no state and may run at once; each call
 //   runs Options::threads workers of its own and joins them before it returns.
 // - Errors: inputs that cannot be read go to Result::errors, never thrown;
-//   only std::bad_alloc (or std::system_error if no thread can be started)
-//   escapes.
+//   std::invalid_argument is thrown, before anything is read, for options
+//   that name no valid field (a malformed JSON Pointer, overlapping app and
+//   time fields); otherwise only std::bad_alloc (or std::system_error if no
+//   thread can be started) escapes.
 // - Memory: mapped files are read in segments whose pages are released as
 //   they are done, so resident memory does not grow with file size; counts
 //   take memory per distinct second (and per app with by_app), not per line.

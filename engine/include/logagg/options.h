@@ -14,8 +14,13 @@
 namespace logagg {
 
 struct Options {
-  std::string app_field = "app_id";     // top-level field holding the application id
-  std::string time_field = "timestamp"; // top-level field holding the RFC 3339 timestamp
+  // The fields holding the application id and the timestamp: a top-level key
+  // as it is ("app_id", "service.name"), or with a leading '/' an RFC 6901
+  // JSON Pointer into nested objects and arrays ("/request/host", "/tags/0";
+  // "~1" for '/', "~0" for '~'). aggregate() throws std::invalid_argument for
+  // a malformed pointer or for two fields whose paths overlap.
+  std::string app_field = "app_id";
+  std::string time_field = "timestamp";
   unsigned threads = 0;                 // worker threads; 0 = the machine's hardware threads
   size_t segment_bytes = 0;             // nominal segment size; 0 = chosen from input size and threads
   size_t max_reject_samples = 0;        // keep the locations of the first N rejected lines

@@ -304,9 +304,10 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
   const unsigned threads = resolve_threads(options.threads);
   SharedCounts shared;
   AppTable apps(options.max_apps);
+  const LineRules rules = LineRules::of(options);
   std::vector<Worker> workers;
   for (unsigned t = 0; t < threads; ++t) {
-    workers.push_back({LineParser(options.app_field, options.time_field, options.max_line_bytes),
+    workers.push_back({LineParser(rules, options.max_line_bytes),
                        Counter(shared, options.since.value_or(INT64_MIN), options.until.value_or(INT64_MAX),
                                options.by_app ? &apps : nullptr),
                        {}, progress});

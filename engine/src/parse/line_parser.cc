@@ -14,6 +14,7 @@
 
 #include <cstring>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -93,15 +94,44 @@ struct Frame {
 // What the walk found for the app or the time field.
 struct FieldSeen {
   int count = 0;
+  bool step_twice = false;  // a key on the field's path met twice in one object
   bool is_string = false;
   std::string_view text;  // unescaped: in the line itself, or in the parser's string buffer if it had escapes
 };
 
+// The app or the time field: where it is, and what the walk of a line found.
+struct Target {
+  FieldPath path;
+  std::vector<std::optional<size_t>> indexes;  // each step's array index, if it is one
+  FieldSeen seen;
+};
+
+constexpr int kApp = 0, kTime = 1;
+
 }  // namespace
 
+LineRules LineRules::of(const Options& options) {
+  LineRules rules;
+  const auto path = [](const char* option, const std::string& name) {
+    try {
+      return parse_field_path(name);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string(option) + ": " + e.what());
+    }
+  };
+  rules.app = path("--app-field", options.app_field);
+  rules.time = path("--time-field", options.time_field);
+  if (paths_overlap(rules.app, rules.time)) {
+    throw std::invalid_argument("--app-field and --time-field must name different fields");
+  }
+  return rules;
+}
+
 struct LineParser::Impl {
-  std::string app_field;
+  std::string app_field;   // the first step of each field's path
   std::string time_field;
+  Target targets[2];       // kApp, kTime
+  bool nested = false;     // a field's path has more than one step
   bool fields_plain;  // both field names non-empty, without quotes or backslashes: key_is() can compare them
   size_t max_line_bytes;
   // Whether the current line has a backslash anywhere. Most lines have none:
@@ -211,6 +241,64 @@ struct LineParser::Impl {
     return key + n < line_end && key[0] == name[0] && key[n] == '"' && std::memcmp(key, name.data(), n) == 0;
   }
 
+  // A value whose key (or index) is step `depth` of the paths of the targets
+  // in `mask`: the field itself after the last step, else a container to look
+  // into. `matched` has the targets the enclosing container matched before:
+  // a key met twice on a field's path makes the field a duplicate. Paths do
+  // not overlap (LineRules), so a step is the last for all of `mask` or none.
+  bool enter(od::value& v, unsigned mask, size_t depth, unsigned& matched) {
+    for (int t : {kApp, kTime}) {
+      if ((mask & matched) & (1u << t)) targets[t].seen.step_twice = true;
+    }
+    matched |= mask;
+    const int first = (mask & (1u << kApp)) != 0 ? kApp : kTime;
+    if (depth + 1 == targets[first].path.steps.size()) return capture(v, targets[first].seen);
+    return descend(v, mask, depth + 1);
+  }
+
+  // Looks for step `depth` of the targets in `mask` among the children of
+  // `v`, checking every child completely; a scalar has no children, so the
+  // fields stay missing.
+  bool descend(od::value& v, unsigned mask, size_t depth) {
+    od::json_type type;
+    if (v.type().get(type)) return false;
+    unsigned matched = 0;
+    if (type == od::json_type::object) {
+      od::object obj;
+      if (v.get_object().get(obj)) return false;
+      for (auto result : obj) {
+        if (result.error()) return false;
+        od::field&& field = std::move(result).value_unsafe();
+        std::string_view key;
+        if (!key_text(field, key)) return false;
+        unsigned hit = 0;
+        for (int t : {kApp, kTime}) {
+          if ((mask & (1u << t)) != 0 && targets[t].path.steps[depth] == key) hit |= 1u << t;
+        }
+        od::value& child = field.value();
+        if (!(hit != 0 ? enter(child, hit, depth, matched) : check(child))) return false;
+      }
+      return true;
+    }
+    if (type == od::json_type::array) {
+      od::array arr;
+      if (v.get_array().get(arr)) return false;
+      size_t index = 0;
+      for (auto result : arr) {
+        if (result.error()) return false;
+        od::value&& child = std::move(result).value_unsafe();
+        unsigned hit = 0;
+        for (int t : {kApp, kTime}) {
+          if ((mask & (1u << t)) != 0 && targets[t].indexes[depth] == index) hit |= 1u << t;
+        }
+        if (!(hit != 0 ? enter(child, hit, depth, matched) : check(child))) return false;
+        ++index;
+      }
+      return true;
+    }
+    return check(v);
+  }
+
   // Records an occurrence of the app or time field and checks its value.
   bool capture(od::value& v, FieldSeen& seen) {
     if (++seen.count > 1) return check(v);
@@ -289,7 +377,10 @@ struct LineParser::Impl {
 
     od::object obj;
     if (doc.get_object().get(obj)) return invalid;
-    FieldSeen app, time;
+    for (Target& t : targets) t.seen = FieldSeen{};
+    unsigned top_matched = 0;  // targets whose first step this object has had
+    FieldSeen& app = targets[kApp].seen;
+    FieldSeen& time = targets[kTime].seen;
     for (auto result : obj) {
       if (result.error()) return invalid;
       od::field&& field = std::move(result).value_unsafe();
@@ -297,7 +388,7 @@ struct LineParser::Impl {
       if (!escapes && fields_plain) {
         const char* key = field.key().raw();
         is_app = key_is(key, app_field);
-        is_time = !is_app && key_is(key, time_field);
+        is_time = (nested || !is_app) && key_is(key, time_field);
       } else {
         std::string_view key;
         if (!key_text(field, key)) return invalid;
@@ -305,15 +396,20 @@ struct LineParser::Impl {
         is_time = key == time_field;
       }
       od::value& v = field.value();
-      const bool ok = is_app ? capture(v, app) : is_time ? capture(v, time) : check(v);
+      const bool ok = !is_app && !is_time ? check(v)
+                      : nested            ? enter(v, (is_app ? 1u << kApp : 0u) | (is_time ? 1u << kTime : 0u), 0,
+                                                  top_matched)
+                                          : capture(v, is_app ? app : time);
       if (!ok) return invalid;
     }
     if (!at_end(doc)) return invalid;
 
+    if (app.step_twice) return LineVerdict::rejected(Reason::kDuplicateApp);
     if (app.count == 0) return LineVerdict::rejected(Reason::kMissingApp);
     if (app.count > 1) return LineVerdict::rejected(Reason::kDuplicateApp);
     if (!app.is_string) return LineVerdict::rejected(Reason::kAppNotString);
     if (!is_valid_app_id(app.text)) return LineVerdict::rejected(Reason::kBadApp);
+    if (time.step_twice) return LineVerdict::rejected(Reason::kDuplicateTime);
     if (time.count == 0) return LineVerdict::rejected(Reason::kMissingTime);
     if (time.count > 1) return LineVerdict::rejected(Reason::kDuplicateTime);
     if (!time.is_string) return LineVerdict::rejected(Reason::kTimeNotString);
@@ -323,14 +419,24 @@ struct LineParser::Impl {
   }
 };
 
-LineParser::LineParser(std::string app_field, std::string time_field, size_t max_line_bytes)
-    : impl_(std::make_unique<Impl>()) {
-  impl_->fields_plain = !app_field.empty() && !time_field.empty() &&
-                        (app_field + time_field).find_first_of("\"\\") == std::string::npos;
-  impl_->app_field = std::move(app_field);
-  impl_->time_field = std::move(time_field);
-  impl_->max_line_bytes = max_line_bytes;
+LineParser::LineParser(const LineRules& rules, size_t max_line_bytes) : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.targets[kApp].path = rules.app;
+  m.targets[kTime].path = rules.time;
+  for (Target& t : m.targets) {
+    for (const std::string& step : t.path.steps) t.indexes.push_back(FieldPath::index(step));
+  }
+  m.app_field = rules.app.steps.front();
+  m.time_field = rules.time.steps.front();
+  m.nested = rules.app.steps.size() > 1 || rules.time.steps.size() > 1;
+  m.fields_plain = !m.app_field.empty() && !m.time_field.empty() &&
+                   (m.app_field + m.time_field).find_first_of("\"\\") == std::string::npos;
+  m.max_line_bytes = max_line_bytes;
 }
+
+LineParser::LineParser(std::string_view app_field, std::string_view time_field, size_t max_line_bytes)
+    : LineParser(LineRules{parse_field_path(app_field), parse_field_path(time_field)}, max_line_bytes) {}
+
 LineParser::~LineParser() = default;
 LineParser::LineParser(LineParser&&) noexcept = default;
 LineParser& LineParser::operator=(LineParser&&) noexcept = default;

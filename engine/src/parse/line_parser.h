@@ -8,9 +8,12 @@
 //   complete: every number, literal, string escape and key in the line is
 //   checked, also in fields that are not used. Numbers of any magnitude are
 //   valid JSON. Nesting depth is not limited.
-// - The object holds the app field and the time field each exactly once at the
-//   top level, both strings; the app id (unescaped) passes is_valid_app_id and
-//   the timestamp (unescaped) parses with parse_rfc3339.
+// - The object holds the app field and the time field each exactly once, where
+//   their paths say (field_path.h: a top-level key, or a JSON Pointer whose
+//   every step is there once: a key met twice on the way is a duplicate, a
+//   step that is absent or into a scalar leaves the field missing), both
+//   strings; the app id (unescaped) passes is_valid_app_id and the timestamp
+//   (unescaped) parses with parse_rfc3339.
 //
 // Padding contract (simdjson reads up to kLinePadding bytes past a value):
 // `readable` is how many bytes from line.data() the caller guarantees are
@@ -29,14 +32,28 @@
 #include <string_view>
 
 #include "input/lines.h"  // kLinePadding
+#include "logagg/options.h"
+#include "parse/field_path.h"
 #include "parse/line_verdict.h"
 
 namespace logagg {
 
+// Where the two fields are, compiled once from the Options.
+struct LineRules {
+  FieldPath app = parse_field_path("app_id");
+  FieldPath time = parse_field_path("timestamp");
+
+  // Throws std::invalid_argument, with a message naming the option, for a
+  // field that is not a valid path or fields whose paths overlap.
+  static LineRules of(const Options& options);
+};
+
 class LineParser {
  public:
   // `max_line_bytes`: longer lines are rejected as kLineTooLong without parsing.
-  LineParser(std::string app_field, std::string time_field, size_t max_line_bytes);
+  LineParser(const LineRules& rules, size_t max_line_bytes);
+  // The rules of two field names (plain names or pointers), for tests and tools.
+  LineParser(std::string_view app_field, std::string_view time_field, size_t max_line_bytes);
   ~LineParser();
   LineParser(LineParser&&) noexcept;
   LineParser& operator=(LineParser&&) noexcept;
