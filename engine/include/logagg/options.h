@@ -9,9 +9,13 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace logagg {
+
+// Letters and digits: the app ids that count unless Options::app_pattern says otherwise.
+inline constexpr std::string_view kDefaultAppPattern = "[A-Za-z0-9]+";
 
 struct Options {
   // The fields holding the application id and the timestamp: a top-level key
@@ -21,6 +25,17 @@ struct Options {
   // a malformed pointer or for two fields whose paths overlap.
   std::string app_field = "app_id";
   std::string time_field = "timestamp";
+  // How the time field is written: "rfc3339"; "unix", "unix-ms", "unix-us",
+  // "unix-ns" (a JSON number, or a string holding one, floored to the second
+  // exactly); "clf" (Apache %t, nginx $time_local); or a strptime-style
+  // pattern with '%' directives. `input_tz`: the zone of a pattern without
+  // %z ("UTC", "Europe/Berlin", "local"). aggregate() throws
+  // std::invalid_argument for a format or zone it cannot use.
+  std::string time_format = "rfc3339";
+  std::string input_tz;
+  // Which app ids count: the decoded id must match this RE2 pattern whole.
+  // aggregate() throws std::invalid_argument for one that does not compile.
+  std::string app_pattern = std::string(kDefaultAppPattern);
   unsigned threads = 0;                 // worker threads; 0 = the machine's hardware threads
   size_t segment_bytes = 0;             // nominal segment size; 0 = chosen from input size and threads
   size_t max_reject_samples = 0;        // keep the locations of the first N rejected lines

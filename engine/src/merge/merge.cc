@@ -79,6 +79,9 @@ void merge_into(Partial& into, const Partial& other) {
   if (ab.width_seconds() != bb.width_seconds()) differ("bucket", ab.name(), bb.name());
   if (a.app_field != b.app_field) differ("app field", a.app_field, b.app_field);
   if (a.time_field != b.time_field) differ("time field", a.time_field, b.time_field);
+  if (a.time_format != b.time_format) differ("--time-format", a.time_format, b.time_format);
+  if (a.input_tz != b.input_tz) differ("--input-tz", a.input_tz, b.input_tz);
+  if (a.app_pattern != b.app_pattern) differ("--app-pattern", a.app_pattern, b.app_pattern);
   if (a.since != b.since) differ("--since", describe(a.since), describe(b.since));
   if (a.until != b.until) differ("--until", describe(a.until), describe(b.until));
   if (a.by_app != b.by_app) {

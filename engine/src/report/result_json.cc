@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -176,6 +177,10 @@ void read_settings(const object& doc, Partial& p) {
   p.options.app_field = std::string(text);
   if (doc["time_field"].get(text) != simdjson::SUCCESS) fail("no \"time_field\"");
   p.options.time_field = std::string(text);
+  // Present only when not the default (so documents of default runs are as they were).
+  if (doc["time_format"].get(text) == simdjson::SUCCESS) p.options.time_format = std::string(text);
+  if (doc["input_tz"].get(text) == simdjson::SUCCESS) p.options.input_tz = std::string(text);
+  if (doc["app_pattern"].get(text) == simdjson::SUCCESS) p.options.app_pattern = std::string(text);
   if (doc["tz"].get(text) == simdjson::SUCCESS) {  // made with --tz: buckets in that zone
     try {
       p.report.bucketing = p.report.bucketing.in_zone(find_time_zone(text));
@@ -262,6 +267,15 @@ void write_settings(const Result& r, const ReportRows& rows, const Options& opti
   append_json_string(out, options.app_field);
   out.append(",\n  \"time_field\": ");
   append_json_string(out, options.time_field);
+  const Options defaults;
+  for (const auto& [key, value, fallback] :
+       {std::tuple{"time_format", &options.time_format, &defaults.time_format},
+        std::tuple{"input_tz", &options.input_tz, &defaults.input_tz},
+        std::tuple{"app_pattern", &options.app_pattern, &defaults.app_pattern}}) {
+    if (*value == *fallback) continue;  // only when not the default, so merges can refuse others
+    out.append(",\n  \"").append(key).append("\": ");
+    append_json_string(out, *value);
+  }
   if (const TimeZone* zone = rows.bucketing().zone()) {  // only with --tz, so merges can refuse others
     out.append(",\n  \"tz\": ");
     append_json_string(out, time_zone_name(*zone));
