@@ -1,7 +1,8 @@
 // Google Benchmark micro-benchmarks of the engine's per-line stages: RFC 3339
-// parsing (ours against date::parse), the app id check, classifying one line
-// (JSON validation and field extraction), counting into the per-thread map,
-// and segment cutting.
+// parsing (ours against date::parse), the app id check (is_valid_app_id, and
+// the app pattern on its byte table and on RE2), classifying one line (JSON
+// validation and field extraction), counting into the per-thread map, and
+// segment cutting.
 #include <benchmark/benchmark.h>
 #include <date/date.h>
 
@@ -12,6 +13,7 @@
 
 #include "count/counter.h"
 #include "parse/app_id.h"
+#include "parse/app_pattern.h"
 #include "parse/line_parser.h"
 #include "parse/rfc3339.h"
 #include "input/segmenter.h"
@@ -57,13 +59,43 @@ void BM_Rfc3339_DateParse(benchmark::State& state) {
 }
 BENCHMARK(BM_Rfc3339_DateParse);
 
+// App ids as the generator writes them, and one that is rejected.
+const std::string kAppIds[] = {"FmgKIyt", "jPdUGB7WqoFbM", "Tou1khdhNU", "bad_id"};
+
 void BM_AppId(benchmark::State& state) {
-  const std::string ids[] = {"FmgKIyt", "jPdUGB7WqoFbM", "Tou1khdhNU", "bad_id"};
   size_t i = 0;
-  for (auto _ : state) benchmark::DoNotOptimize(logagg::is_valid_app_id(ids[i++ & 3]));
+  for (auto _ : state) benchmark::DoNotOptimize(logagg::is_valid_app_id(kAppIds[i++ & 3]));
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_AppId);
+
+// The default app pattern on the same ids: its byte table, then the same rule
+// on RE2, to be compared with BM_AppId.
+void BM_AppPattern_DefaultTable(benchmark::State& state) {
+  const logagg::AppPattern pattern = logagg::AppPattern::compile();
+  size_t i = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(pattern.matches(kAppIds[i++ & 3]));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_AppPattern_DefaultTable);
+
+void BM_AppPattern_DefaultOnRe2(benchmark::State& state) {
+  const logagg::AppPattern pattern = logagg::AppPattern::compile_with_re2(logagg::AppPattern::kDefault);
+  size_t i = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(pattern.matches(kAppIds[i++ & 3]));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_AppPattern_DefaultOnRe2);
+
+// A pattern that is not one class (Traefik's router names), on RE2.
+void BM_AppPattern_GeneralRe2(benchmark::State& state) {
+  const logagg::AppPattern pattern = logagg::AppPattern::compile("[a-z0-9-]+@[a-z]+");
+  const std::string ids[] = {"checkout-api@docker", "web@file", "api-gateway-7@kubernetes", "bad_id"};
+  size_t i = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(pattern.matches(ids[i++ & 3]));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_AppPattern_GeneralRe2);
 
 // One realistic ~240-byte line, validated completely and its fields extracted.
 void BM_ClassifyLine(benchmark::State& state) {

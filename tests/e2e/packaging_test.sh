@@ -5,7 +5,8 @@
 #    tree) and must count like the logagg binary; `man` finds the page there.
 # 2. `cpack` makes the .deb packages; the logagg package is unpacked into a
 #    scratch root with `dpkg -x`, its binary runs on the sample log, and its
-#    Depends name the Debian runtime libraries it links.
+#    Depends name the Debian runtime libraries it links; liblogagg-dev's
+#    Depends name what a program linking the static engine needs.
 #
 #   tests/e2e/packaging_test.sh BUILD_DIR SOURCE_DIR
 set -eu
@@ -44,7 +45,11 @@ tail -n +5 "$work/example.out" | cmp - "$work/expected.csv" || fail "the example
 echo "== cpack, dpkg -x, the installed binary"
 (cd "$build" && cpack -B "$work/packages" > "$work/cpack.log" 2>&1) || { cat "$work/cpack.log"; fail "cpack failed"; }
 deb=$(ls "$work"/packages/logagg_*.deb)
-ls "$work"/packages/liblogagg-dev_*.deb > /dev/null || fail "no liblogagg-dev package"
+dev_deb=$(ls "$work"/packages/liblogagg-dev_*.deb) || fail "no liblogagg-dev package"
+# The static engine's users link RE2, which they find with pkg-config.
+for dep in libre2-dev pkg-config; do
+  dpkg-deb -f "$dev_deb" Depends | grep -q "$dep" || fail "liblogagg-dev does not depend on $dep"
+done
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
 for lib in libsimdjson libabsl libstdc++6 libc6; do

@@ -1,5 +1,7 @@
 // Checks that the hot path allocates nothing per line: classifying lines of
-// every kind and counting them, after a warm-up, makes no heap allocation.
+// every kind and counting them, after a warm-up, makes no heap allocation;
+// nor does matching app ids against an app pattern, on the byte table at all
+// and on RE2 once its DFA has seen the ids.
 // Counted with a replacement global operator new for this test binary.
 #include <gtest/gtest.h>
 
@@ -9,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "parse/app_pattern.h"
 #include "parse/line_parser.h"
 
 namespace {
@@ -66,6 +69,22 @@ TEST(Allocation, ClassifyingLinesAllocatesNothingPerLine) {
   ASSERT_GT(before, 0) << "the counting operator new must be in use (the parser allocated at construction)";
   for (int i = 0; i < 1000; ++i) classify_all();
   EXPECT_EQ(g_allocations.load() - before, 0) << "allocations while classifying " << 1000 * lines.size() << " lines";
+}
+
+TEST(Allocation, MatchingAppPatternsAllocatesNothing) {
+  const std::vector<std::string> ids = {
+      "FmgKIyt", "", "bad_id", "caf\u00e9", "api@docker", "checkout-api@docker", std::string(300, 'a') + "@b"};
+  for (const char* regex : {"[A-Za-z0-9]+", "[^ ]+", "[a-z0-9-]+@[a-z]+"}) {
+    const AppPattern pattern = AppPattern::compile(regex);
+    int matched = 0;
+    for (const std::string& id : ids) matched += pattern.matches(id);  // warm-up: RE2 builds its DFA states
+    const long before = g_allocations.load();
+    for (int i = 0; i < 1000; ++i) {
+      for (const std::string& id : ids) matched += pattern.matches(id);
+    }
+    EXPECT_EQ(g_allocations.load() - before, 0) << "allocations while matching " << regex;
+    EXPECT_GT(matched, 0) << regex;
+  }
 }
 
 }  // namespace
