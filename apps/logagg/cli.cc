@@ -124,6 +124,8 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
   app.add_option("--app-field", o.app_field, "App id field, or /json/pointer (default app_id); --time-field NAME")
       ->type_name("NAME");
   app.add_option("--time-field", o.time_field, "Timestamp field, or /json/pointer (default timestamp)")->group("");
+  app.add_option("--app-pattern", o.app_pattern, "Ids that count, an RE2 regex (default [A-Za-z0-9]+)")
+      ->type_name("REGEX");
   app.add_option("--progress-delay-ms", raw.progress_delay_ms, "Milliseconds before progress shows (for tests)")
       ->group("");
   app.add_option("--segment-bytes", o.segment_bytes, "Nominal segment size (for tests)")

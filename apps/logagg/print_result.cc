@@ -78,8 +78,8 @@ int print_result(const Result& result, const Options& options, const ReportOptio
                  "run\n",
                  options.max_apps, options.max_apps, std::string(kOtherApp).c_str());
   }
-  write_stderr(format_rejects(result));
-  if (settings.summary) write_stderr(format_summary(result.summary));
+  write_stderr(format_rejects(result, options));
+  if (settings.summary) write_stderr(format_summary(result.summary, options));
   if (settings.stats && report.format != Format::kJson) write_stderr(format_stats(result, options, report));
   if (out.error != 0 && out.error != EPIPE) {
     std::fprintf(stderr, "logagg: cannot write the report: %s\n", std::strerror(out.error));

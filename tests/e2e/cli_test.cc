@@ -104,6 +104,21 @@ TEST_F(Files, CustomFieldNames) {
   EXPECT_EQ(logagg({"--format", "csv", a}).out, "second,count\n");
 }
 
+TEST_F(Files, AppPatternDecidesWhichIdsCountAndNamesItselfInRejects) {
+  const std::string a = write("a.log", line("checkout-api", "2023-11-14T22:13:20Z") +
+                                           line("api@docker", "2023-11-14T22:13:20Z") + line("Web1", "2023-11-14T22:13:21Z"));
+  EXPECT_EQ(logagg({"--format", "csv", "-q", a}).out, "second,count\n2023-11-14T22:13:21Z,1\n");
+  const ProcessResult r = logagg({"--format", "csv", "--app-pattern", "[a-z0-9-]+(@[a-z]+)?", "--show-rejects", "5", a});
+  EXPECT_EQ(r.out, "second,count\n2023-11-14T22:13:20Z,2\n");
+  EXPECT_NE(r.err.find(a + ":3: app id does not match [a-z0-9-]+(@[a-z]+)?\n"), std::string::npos) << r.err;
+  const std::string json = logagg({"--format", "json", "--app-pattern", "[a-z0-9-]+", a}).out;
+  EXPECT_NE(json.find("\"app_pattern\": \"[a-z0-9-]+\""), std::string::npos) << json;
+  EXPECT_EQ(logagg({"--format", "json", a}).out.find("app_pattern"), std::string::npos) << "the default is not written";
+  const ProcessResult bad = logagg({"--app-pattern", "[a-z", a});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--app-pattern: missing ]: [a-z"), std::string::npos) << bad.err;
+}
+
 TEST_F(Files, JsonPointerFieldsReachNestedValues) {
   const std::string a = write("a.log", R"({"request":{"host":"web","tags":["x","y"]},"t":{"at":"2023-11-14T22:13:20Z"}})"
                                        "\n" R"({"request":{"host":"web","host":"api"},"t":{"at":"2023-11-14T22:13:21Z"}})"

@@ -193,16 +193,6 @@ TEST(AppPattern, CompileErrorsCarryRe2sMessage) {
   }
 }
 
-TEST(AppPattern, RejectTexts) {
-  EXPECT_EQ(AppPattern::compile().bad_app_text(), "app id not alphanumeric");
-  EXPECT_EQ(AppPattern::compile("[a-z0-9.-]+").bad_app_text(), "app id does not match [a-z0-9.-]+");
-  EXPECT_EQ(AppPattern::compile("[a-z0-9-]+@[a-z]+").bad_app_text(), "app id does not match [a-z0-9-]+@[a-z]+");
-  // The default is the text kDefault: the same rule written otherwise is not.
-  const AppPattern same_rule = AppPattern::compile("[a-zA-Z0-9]+");
-  EXPECT_FALSE(same_rule.is_default());
-  EXPECT_EQ(same_rule.bad_app_text(), "app id does not match [a-zA-Z0-9]+");
-}
-
 TEST(AppPattern, CopiesAndThreadsShareOneCompiledPattern) {
   const AppPattern original = AppPattern::compile("[a-z0-9-]+@[a-z]+");
   const AppPattern table = AppPattern::compile("[a-z0-9.-]+");

@@ -97,3 +97,26 @@ TEST(LineVerdict, ConstructorsSetStatusAndTheirOneField) {
 
 }  // namespace
 }  // namespace logagg
+
+namespace logagg {
+namespace {
+
+TEST(ReasonText, NamesANonDefaultPatternOrFormat) {
+  Options o;
+  EXPECT_EQ(reason_text(Reason::kBadApp, o), "app id not alphanumeric");
+  EXPECT_EQ(reason_text(Reason::kBadTime, o), "timestamp not RFC 3339");
+  o.app_pattern = "[a-z0-9.-]+";
+  o.time_format = "unix-ms";
+  EXPECT_EQ(reason_text(Reason::kBadApp, o), "app id does not match [a-z0-9.-]+");
+  EXPECT_EQ(reason_text(Reason::kBadTime, o), "time not in unix-ms");
+  o.app_pattern = "[a-zA-Z0-9]+";  // the same rule, written otherwise, is not the default
+  o.time_format = "%Y-%m-%d %H:%M:%S";
+  EXPECT_EQ(reason_text(Reason::kBadApp, o), "app id does not match [a-zA-Z0-9]+");
+  EXPECT_EQ(reason_text(Reason::kBadTime, o), "time not in %Y-%m-%d %H:%M:%S");
+  for (const Reason r : {Reason::kInvalidJson, Reason::kMissingApp, Reason::kTimeNotString}) {
+    EXPECT_EQ(reason_text(r, o), reason_text(r)) << "only bad_app and bad_time name the option";
+  }
+}
+
+}  // namespace
+}  // namespace logagg

@@ -25,7 +25,7 @@ _logagg() {
       zones=$(grep '/' <<< "$zones" | grep -v '^posix/\|^right/')
       COMPREPLY=($(compgen -W "UTC local $zones" -- "$cur"))
       return;;
-    --threads | --show-rejects | --app-field | --time-field | --max-size | --lines | --pattern | \
+    --threads | --show-rejects | --app-field | --time-field | --app-pattern | --max-size | --lines | --pattern | \
     --since | --until | --include | --exclude | --range | --top | --max-apps)
       COMPREPLY=()  # a value the user types
       return;;
@@ -40,7 +40,7 @@ _logagg() {
     else
       options="--format --per-second --per-minute --per-hour --per-day --bucket --tz --fill-gaps --stats --plot
                --by-app --top --max-apps --since
-               --until --include --exclude --list-inputs --range --threads --app-field --time-field --show-rejects
+               --until --include --exclude --list-inputs --range --threads --app-field --time-field --app-pattern --show-rejects
                -q --quiet -h --help --version"
     fi
     COMPREPLY=($(compgen -W "$options" -- "$cur"))

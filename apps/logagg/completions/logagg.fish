@@ -39,6 +39,7 @@ complete -c logagg -n $main -l range -x -d 'Only the lines starting in START:END
 complete -c logagg -n $main -l threads -x -d 'Worker threads'
 complete -c logagg -n $main -l app-field -x -d 'Field holding the application id'
 complete -c logagg -n $main -l time-field -x -d 'Field holding the timestamp'
+complete -c logagg -n $main -l app-pattern -x -d 'RE2 regex the app ids must match'
 complete -c logagg -n $main -l show-rejects -x -d 'Print the first N rejected lines'
 complete -c logagg -n $main -s q -l quiet -d 'No summary on stderr'
 complete -c logagg -n $main -s h -l help -d 'Print help and exit'

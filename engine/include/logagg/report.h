@@ -87,7 +87,7 @@ std::string format_report(const Result& result, const Options& counted_with, con
 // The run summary for stderr: files, bytes, lines, elapsed time and
 // throughput, then counted, outside --since/--until (if any), blank, and
 // rejected with its reasons.
-std::string format_summary(const Summary& summary);
+std::string format_summary(const Summary& summary, const Options& counted_with = {});
 
 // A byte count for people: "830.8 KiB", "1.2 GiB" (powers of 1024).
 std::string human_bytes(double bytes);
@@ -99,6 +99,6 @@ std::string human_bytes(double bytes);
 std::string format_stats(const Result& result, const Options& counted_with, const ReportOptions& report);
 
 // "PATH:LINE: reason" lines for the kept reject samples.
-std::string format_rejects(const Result& result);
+std::string format_rejects(const Result& result, const Options& counted_with = {});
 
 }  // namespace logagg

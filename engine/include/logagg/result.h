@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "logagg/options.h"
+
 namespace logagg {
 
 // One row of counts: a UTC second (or the start of a bucket, see buckets.h)
@@ -50,6 +52,10 @@ inline constexpr size_t kReasonCount = 11;
 std::string_view reason_key(Reason r) noexcept;
 // Short human description, used on stderr: "invalid JSON", ...
 std::string_view reason_text(Reason r) noexcept;
+// The same for a run counted with `counted_with`: a time or an app id that
+// does not match a non-default format or pattern names it ("time not in
+// unix-ms", "app id does not match [a-z0-9.-]+"); the keys never change.
+std::string reason_text(Reason r, const Options& counted_with);
 
 using ReasonCounts = std::array<uint64_t, kReasonCount>;
 

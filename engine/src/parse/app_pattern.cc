@@ -184,9 +184,4 @@ bool AppPattern::matches(std::string_view id) const noexcept {
   return true;
 }
 
-std::string AppPattern::bad_app_text() const {
-  if (is_default()) return std::string(reason_text(Reason::kBadApp));
-  return "app id does not match " + source_;
-}
-
 }  // namespace logagg

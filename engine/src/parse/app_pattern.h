@@ -32,6 +32,8 @@
 #include <string>
 #include <string_view>
 
+#include "logagg/options.h"  // kDefaultAppPattern
+
 namespace re2 {
 class RE2;
 }  // namespace re2
@@ -43,7 +45,7 @@ namespace logagg {
 class AppPattern {
  public:
   // Today's rule: non-empty ASCII letters and digits (parse/app_id.h).
-  static constexpr std::string_view kDefault = "[A-Za-z0-9]+";
+  static constexpr std::string_view kDefault = kDefaultAppPattern;  // logagg/options.h
 
   // Compiles `regex` (RE2 syntax with RE2's default options: UTF-8, case
   // sensitive, `.` not matching \n), to be matched against the WHOLE id.
@@ -64,9 +66,6 @@ class AppPattern {
   bool is_default() const noexcept { return source_ == kDefault; }
   // The pattern as given.
   const std::string& source() const noexcept { return source_; }
-  // The text of the bad_app reason: "app id not alphanumeric" for the
-  // default, else "app id does not match " followed by the pattern.
-  std::string bad_app_text() const;
 
  private:
   AppPattern(std::string source, std::shared_ptr<const re2::RE2> re2);

@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "input/ascii.h"
-#include "parse/app_id.h"
 #include "parse/rfc3339.h"
 
 namespace logagg {
@@ -124,6 +123,11 @@ LineRules LineRules::of(const Options& options) {
   if (paths_overlap(rules.app, rules.time)) {
     throw std::invalid_argument("--app-field and --time-field must name different fields");
   }
+  try {
+    rules.app_pattern = AppPattern::compile(options.app_pattern);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("--app-pattern: ") + e.what());
+  }
   return rules;
 }
 
@@ -131,6 +135,7 @@ struct LineParser::Impl {
   std::string app_field;   // the first step of each field's path
   std::string time_field;
   Target targets[2];       // kApp, kTime
+  AppPattern app_pattern = AppPattern::compile();
   bool nested = false;     // a field's path has more than one step
   bool fields_plain;  // both field names non-empty, without quotes or backslashes: key_is() can compare them
   size_t max_line_bytes;
@@ -408,7 +413,7 @@ struct LineParser::Impl {
     if (app.count == 0) return LineVerdict::rejected(Reason::kMissingApp);
     if (app.count > 1) return LineVerdict::rejected(Reason::kDuplicateApp);
     if (!app.is_string) return LineVerdict::rejected(Reason::kAppNotString);
-    if (!is_valid_app_id(app.text)) return LineVerdict::rejected(Reason::kBadApp);
+    if (!app_pattern.matches(app.text)) return LineVerdict::rejected(Reason::kBadApp);
     if (time.step_twice) return LineVerdict::rejected(Reason::kDuplicateTime);
     if (time.count == 0) return LineVerdict::rejected(Reason::kMissingTime);
     if (time.count > 1) return LineVerdict::rejected(Reason::kDuplicateTime);
@@ -423,6 +428,7 @@ LineParser::LineParser(const LineRules& rules, size_t max_line_bytes) : impl_(st
   Impl& m = *impl_;
   m.targets[kApp].path = rules.app;
   m.targets[kTime].path = rules.time;
+  m.app_pattern = rules.app_pattern;
   for (Target& t : m.targets) {
     for (const std::string& step : t.path.steps) t.indexes.push_back(FieldPath::index(step));
   }

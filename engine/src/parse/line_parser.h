@@ -12,7 +12,8 @@
 //   their paths say (field_path.h: a top-level key, or a JSON Pointer whose
 //   every step is there once: a key met twice on the way is a duplicate, a
 //   step that is absent or into a scalar leaves the field missing), both
-//   strings; the app id (unescaped) passes is_valid_app_id and the timestamp
+//   strings; the app id (unescaped) matches the app pattern whole
+//   (app_pattern.h; by default letters and digits) and the timestamp
 //   (unescaped) parses with parse_rfc3339.
 //
 // Padding contract (simdjson reads up to kLinePadding bytes past a value):
@@ -33,18 +34,22 @@
 
 #include "input/lines.h"  // kLinePadding
 #include "logagg/options.h"
+#include "parse/app_pattern.h"
 #include "parse/field_path.h"
 #include "parse/line_verdict.h"
 
 namespace logagg {
 
-// Where the two fields are, compiled once from the Options.
+// Where the two fields are and which app ids count, compiled once from the
+// Options. Copies share the compiled pattern; thread-safe to share.
 struct LineRules {
   FieldPath app = parse_field_path("app_id");
   FieldPath time = parse_field_path("timestamp");
+  AppPattern app_pattern = AppPattern::compile();
 
   // Throws std::invalid_argument, with a message naming the option, for a
-  // field that is not a valid path or fields whose paths overlap.
+  // field that is not a valid path, fields whose paths overlap, or a pattern
+  // that does not compile.
   static LineRules of(const Options& options);
 };
 

@@ -29,4 +29,15 @@ constexpr ReasonName kNames[kReasonCount] = {
 std::string_view reason_key(Reason r) noexcept { return kNames[static_cast<size_t>(r)].key; }
 std::string_view reason_text(Reason r) noexcept { return kNames[static_cast<size_t>(r)].text; }
 
+std::string reason_text(Reason r, const Options& counted_with) {
+  const Options defaults;
+  if (r == Reason::kBadApp && counted_with.app_pattern != defaults.app_pattern) {
+    return "app id does not match " + counted_with.app_pattern;
+  }
+  if (r == Reason::kBadTime && counted_with.time_format != defaults.time_format) {
+    return "time not in " + counted_with.time_format;
+  }
+  return std::string(reason_text(r));
+}
+
 }  // namespace logagg

@@ -124,7 +124,7 @@ std::string human_bytes(double bytes) {
   return buf;
 }
 
-std::string format_summary(const Summary& s) {
+std::string format_summary(const Summary& s, const Options& counted_with) {
   char buf[256];
   const double secs = std::max(s.elapsed_seconds, 1e-9);
   std::snprintf(buf, sizeof buf,
@@ -144,7 +144,7 @@ std::string format_summary(const Summary& s) {
   row(2, "blank", s.blank);
   row(2, "rejected", s.rejected_total());
   for (size_t i = 0; i < kReasonCount; ++i) {
-    if (s.rejected[i] != 0) row(4, reason_text(static_cast<Reason>(i)), s.rejected[i]);
+    if (s.rejected[i] != 0) row(4, reason_text(static_cast<Reason>(i), counted_with), s.rejected[i]);
   }
   return out;
 }
@@ -194,12 +194,12 @@ std::string format_stats(const Result& result, const Options& options, const Rep
   return out;
 }
 
-std::string format_rejects(const Result& result) {
+std::string format_rejects(const Result& result, const Options& counted_with) {
   std::string out;
   for (const RejectSample& r : result.rejects) {
     out.append(r.path).push_back(':');
     append_number(out, r.line);
-    out.append(": ").append(reason_text(r.reason)).push_back('\n');
+    out.append(": ").append(reason_text(r.reason, counted_with)).push_back('\n');
   }
   return out;
 }

@@ -78,7 +78,7 @@ void fill_accounting(const Result& result, const Options& options, HtmlReport& p
   out.emplace_back("blank", std::to_string(s.blank));
   out.emplace_back("rejected", std::to_string(s.rejected_total()));
   for (size_t i = 0; i < kReasonCount; ++i) {
-    if (s.rejected[i] != 0) out.emplace_back("  " + std::string(reason_text(static_cast<Reason>(i))), std::to_string(s.rejected[i]));
+    if (s.rejected[i] != 0) out.emplace_back("  " + reason_text(static_cast<Reason>(i), options), std::to_string(s.rejected[i]));
   }
 }
 
