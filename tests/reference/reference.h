@@ -52,8 +52,8 @@ struct JsonDocument {
 bool is_valid_utf8(std::string_view bytes);
 
 // Parses `text` as exactly one RFC 8259 JSON value with optional whitespace
-// around it, into the tree of all its values; nullopt if it is anything else. Unpaired UTF-16 surrogate escapes
-// ("\ud800") are rejected.
+// around it, into the tree of all its values; nullopt if it is anything else.
+// Unpaired UTF-16 surrogate escapes ("\ud800") are rejected.
 std::optional<JsonDocument> parse_json(std::string_view text);
 
 // The floored UTC second of an RFC 3339 date-time (local year 0000..9999), or
