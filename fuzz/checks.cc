@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -98,8 +99,27 @@ std::string check_format(int64_t second) {
 // ---------------------------------------------------------------------------
 // Whole buffers
 
-const std::string kAppField = "app_id";
-const std::string kTimeField = "timestamp";
+// The app and time fields a log is read with.
+struct Fields {
+  std::string app, time;
+};
+
+// The pair a first byte 0x01..0x04 chooses; index 0 is for every other input.
+const Fields kFieldPairs[] = {
+    {"app_id", "timestamp"},      // the defaults
+    {"/request/host", "/ts"},     // a nested field beside a top-level one
+    {"/r/app", "/r/t"},           // both in one object
+    {"/a~1b/0", "/t~0"},          // ~1 and ~0; an array index
+    {"svc.name", "/svc/name/1"},  // a plain name with a dot beside a pointer
+};
+
+// The fields `input` asks for, and the log in it (see check_engine in checks.h).
+std::pair<Fields, std::string_view> fields_and_log(std::string_view input) {
+  const size_t pick = input.empty() ? 0 : static_cast<unsigned char>(input.front());
+  if (pick == 0 || pick >= std::size(kFieldPairs)) return {kFieldPairs[0], input};
+  return {kFieldPairs[pick], input.substr(1)};
+}
+
 const size_t kNoLimit = logagg::Options{}.max_line_bytes;  // the default, far above any fuzz input
 constexpr size_t kRejectSamples = 5;
 
@@ -154,18 +174,22 @@ size_t tight_limit(std::string_view data, uint64_t h) {
   return length + step == 0 ? 0 : length + step - 1;
 }
 
-std::string run_text(const Run& run, size_t max_line_bytes) {
-  return std::string(run.stream ? "stream" : "aggregate_buffer") + " (threads " +
-         std::to_string(run.threads) + ", segment_bytes " + std::to_string(run.segment_bytes) +
-         ", max_line_bytes " + std::to_string(max_line_bytes) + (run.by_app ? ", by app" : "") + ")";
+std::string fields_text(const Fields& fields) {
+  return "fields " + reference::quoted(fields.app) + ", " + reference::quoted(fields.time);
+}
+
+std::string run_text(const Run& run, const Fields& fields, size_t max_line_bytes) {
+  return std::string(run.stream ? "stream" : "aggregate_buffer") + " (" + fields_text(fields) + ", threads " +
+         std::to_string(run.threads) + ", segment_bytes " + std::to_string(run.segment_bytes) + ", max_line_bytes " +
+         std::to_string(max_line_bytes) + (run.by_app ? ", by app" : "") + ")";
 }
 
 // Classifies every line of `data` with the engine's LineParser, reading in
 // place with the rest of `data` readable after the line (as the engine reads a
 // mapped file: near the end it must copy), and with the reference. Returns the
 // first disagreement; fills `expected` from the reference.
-std::string check_lines(std::string_view data, size_t max_line_bytes, Expected& expected) {
-  logagg::LineParser parser(kAppField, kTimeField, max_line_bytes);
+std::string check_lines(std::string_view data, const Fields& fields, size_t max_line_bytes, Expected& expected) {
+  logagg::LineParser parser(fields.app, fields.time, max_line_bytes);
   const char* const data_end = data.data() + data.size();
   uint64_t number = 0;
   for (const std::string_view line : reference::split_lines(data)) {
@@ -173,22 +197,21 @@ std::string check_lines(std::string_view data, size_t max_line_bytes, Expected& 
     const logagg::LineVerdict got =
         parser.classify(line, static_cast<size_t>(data_end - line.data()));
     std::string want_app;
-    const logagg::LineVerdict want =
-        reference::classify(line, kAppField, kTimeField, max_line_bytes, &want_app);
+    const logagg::LineVerdict want = reference::classify(line, fields.app, fields.time, max_line_bytes, &want_app);
     if (want.status == logagg::LineStatus::kCounted && got.status == want.status && got.app != want_app) {
       return "line " + std::to_string(number) + " " + shown(line) + ": LineParser app " + shown(got.app) +
-             ", reference " + shown(want_app);
+             ", reference " + shown(want_app) + " (" + fields_text(fields) + ")";
     }
     if (!reference::same_verdict(got, want)) {
-      return "line " + std::to_string(number) + " " + shown(line) + ": LineParser " +
-             reference::describe(got) + ", reference " + reference::describe(want) +
-             " (max_line_bytes " + std::to_string(max_line_bytes) + ")";
+      return "line " + std::to_string(number) + " " + shown(line) + ": LineParser " + reference::describe(got) +
+             ", reference " + reference::describe(want) + " (" + fields_text(fields) + ", max_line_bytes " +
+             std::to_string(max_line_bytes) + ")";
     }
     if (want.status == logagg::LineStatus::kRejected && expected.rejects.size() < kRejectSamples) {
       expected.rejects.push_back({number, want.reason});
     }
   }
-  expected.tally = reference::aggregate_buffer(data, kAppField, kTimeField, max_line_bytes);
+  expected.tally = reference::aggregate_buffer(data, fields.app, fields.time, max_line_bytes);
   return {};
 }
 
@@ -269,11 +292,11 @@ std::optional<logagg::Result> aggregate_stream(std::string_view data,
 }
 
 // Runs the engine once as `run` says; nullopt if the run had to be skipped.
-std::optional<logagg::Result> run_engine(std::string_view data, const Run& run,
+std::optional<logagg::Result> run_engine(std::string_view data, const Run& run, const Fields& fields,
                                          size_t max_line_bytes) {
   logagg::Options options;
-  options.app_field = kAppField;
-  options.time_field = kTimeField;
+  options.app_field = fields.app;
+  options.time_field = fields.time;
   options.threads = run.threads;
   options.segment_bytes = run.segment_bytes;
   options.max_line_bytes = max_line_bytes;
@@ -305,29 +328,30 @@ std::string check_rfc3339(std::string_view text) {
   return format_problem.empty() ? format_problem : where + format_problem;
 }
 
-std::string check_engine(std::string_view data) {
-  const uint64_t h = fnv1a(data);
+std::string check_engine(std::string_view input) {
+  const uint64_t h = fnv1a(input);
+  const auto [fields, data] = fields_and_log(input);
   for (const size_t max_line_bytes : {kNoLimit, tight_limit(data, h)}) {
     Expected want;
-    if (std::string problem = check_lines(data, max_line_bytes, want); !problem.empty()) {
-      return problem + "; input " + shown(data);
+    if (std::string problem = check_lines(data, fields, max_line_bytes, want); !problem.empty()) {
+      return problem + "; input " + shown(input);
     }
     // Every run must match the reference, so all runs also match each other.
     for (const Run& run : runs_for(h)) {
-      const std::optional<logagg::Result> got = run_engine(data, run, max_line_bytes);
+      const std::optional<logagg::Result> got = run_engine(data, run, fields, max_line_bytes);
       if (!got) continue;
       // Streams that start with a gzip or zstd magic number are decompressed,
       // which the reference does not do: only the accounting is checked.
       if (run.stream && logagg::detect_compression(data.substr(0, 4)) != logagg::Compression::kNone) {
         const logagg::Summary& s = got->summary;
         if (s.lines != s.counted + s.blank + s.rejected_total()) {
-          return run_text(run, max_line_bytes) + " on compressed-looking input: lines not accounted; input " +
-                 shown(data);
+          return run_text(run, fields, max_line_bytes) + " on compressed-looking input: lines not accounted; input " +
+                 shown(input);
         }
         continue;
       }
       if (std::string diff = differences(*got, want, data.size(), run.by_app); !diff.empty()) {
-        return run_text(run, max_line_bytes) + " vs reference:" + diff + " input " + shown(data);
+        return run_text(run, fields, max_line_bytes) + " vs reference:" + diff + " input " + shown(input);
       }
     }
   }

@@ -25,7 +25,12 @@ namespace logagg_fuzz {
 //   (years >= 0) and, within years 0..9999, parses back to itself.
 std::string check_rfc3339(std::string_view input);
 
-// The input as a log file (app field "app_id", time field "timestamp"):
+// The input as a log file, read with the fields its first byte chooses: 0x01
+// ("/request/host", "/ts"), 0x02 ("/r/app", "/r/t"), 0x03 ("/a~1b/0",
+// "/t~0") or 0x04 ("svc.name", "/svc/name/1"), and the log is the rest of the
+// input; any other input is a log read whole with the default fields
+// ("app_id", "timestamp"), so inputs written before the choice existed are
+// checked as they always were. Then:
 // - every line (reference::split_lines) gets the same verdict from
 //   LineParser::classify, reading in place as the engine reads a mapped file,
 //   as from reference::classify, and a counted line the same app id;

@@ -8,8 +8,12 @@
 // 24, minute 60, misplaced leap seconds, days past the month's end, offsets
 // +-24:00 and minutes 60). Half the buffers keep most timestamps within ten
 // seconds, so seconds repeat across segments and threads and the per-thread
-// counts must be added when they merge. A disagreement is shrunk and printed
-// as an escaped literal, ready to become a unit test.
+// counts must be added when they merge. A second suite, differential_pointers,
+// puts the two fields at the ends of JSON Pointer paths (NestedLineGenerator:
+// nested objects and arrays, escaped keys, decoys beside every step, missing
+// and repeated steps, scalars in the way) and runs the engine and the
+// reference with those pointers as the field options. A disagreement is
+// shrunk and printed as an escaped literal, ready to become a unit test.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,6 +24,7 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -58,8 +63,9 @@ class LineGenerator {
  public:
   LineGenerator(uint64_t seed, const Fields& fields, bool narrow = false)
       : rng_(seed), fields_(fields), narrow_(narrow) {}
+  virtual ~LineGenerator() = default;
 
-  std::string line() {
+  virtual std::string line() {
     std::string out;
     switch (uniform(0, 39)) {
       case 0:
@@ -94,7 +100,7 @@ class LineGenerator {
     return out;
   }
 
- private:
+ protected:
   int uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
   bool one_in(int n) { return uniform(1, n) == 1; }
   template <typename T>
@@ -446,6 +452,207 @@ class LineGenerator {
   bool narrow_;
 };
 
+// A field option and the keys and indexes it names, spelt out here rather
+// than derived, so that the engine's and the reference's readings of the
+// pointer are both held to them.
+struct FieldName {
+  std::u32string option;
+  std::vector<std::u32string> steps;
+};
+
+struct PathFields {
+  FieldName app, time;
+
+  Fields options() const { return {app.option, time.option, size_t{1} << 30}; }
+};
+
+const PathFields kPathFieldSets[] = {
+    {{U"/request/host", {U"request", U"host"}}, {U"/ts", {U"ts"}}},
+    // One object on both paths; "~01" is "~1", not "/" (~1 is read before ~0).
+    {{U"/a~1b/~0x", {U"a/b", U"~x"}}, {U"/a~1b/t~01", {U"a/b", U"t~1"}}},
+    {{U"/logs/1/app", {U"logs", U"1", U"app"}}, {U"/logs/0", {U"logs", U"0"}}},
+    // A plain name keeps its dot, beside a pointer through "svc" to index 10.
+    {{U"svc.name", {U"svc.name"}}, {U"/svc/name/10", {U"svc", U"name", U"10"}}},
+    // An index at the top, which is an object, is a key; keys that must be
+    // escaped in JSON (quote, backslash) and the empty key.
+    {{U"/0/A", {U"0", U"A"}}, {U"/\u00e9\"\\/", {U"\u00e9\"\\", U""}}},
+    {{U"/k/k/k/A", {U"k", U"k", U"k", U"A"}}, {U"/k/k/T", {U"k", U"k", U"T"}}},
+    // "01" is no index: only a key; in an array, element 1 is a decoy for it.
+    {{U"/a/2/id", {U"a", U"2", U"id"}}, {U"/a/01", {U"a", U"01"}}},
+};
+
+// The number a step of digits spells, leading zeros and all; nullopt for
+// other steps. Only "0" and digits without a leading zero name an element of
+// an array, but the generator puts a field whose step is any number at that
+// element, so that a step such as "01" is tried there too.
+std::optional<size_t> number_of(std::u32string_view step) {
+  const bool digits =
+      !step.empty() && std::all_of(step.begin(), step.end(), [](char32_t c) { return c >= U'0' && c <= U'9'; });
+  if (!digits) return std::nullopt;
+  return std::stoul(std::string(step.begin(), step.end()));
+}
+
+// Lines whose two fields sit at the ends of JSON Pointer paths: nested objects
+// and arrays, the paths' keys written with random escapes ("\u0041" for "A"),
+// decoys next to each step (keys a slip would take for it: the pointer's own
+// spelling, the pointer decoded in the wrong order, another case, a trailing
+// space, a leading zero; the elements beside an index), and in half the lines
+// faults along the way: a step missing, a scalar or the wrong kind of
+// container in its place, a step's key twice in one object (the second copy
+// holding the rest of the path, a scalar or an empty container), a field
+// moved one element along. Some lines are byte-mutated, and some come from
+// LineGenerator, which writes the options' names as top-level keys.
+class NestedLineGenerator : public LineGenerator {
+ public:
+  NestedLineGenerator(uint64_t seed, const PathFields& paths, bool narrow = false)
+      : LineGenerator(seed, paths.options(), narrow), paths_(paths) {}
+
+  std::string line() override {
+    if (one_in(16)) return LineGenerator::line();
+    faults_ = one_in(2);
+    std::string out = ws() + object({{paths_.app.steps, true}, {paths_.time.steps, false}}) + ws();
+    if (one_in(5)) {
+      // Bytes that matter to JSON and to pointer steps; never LF.
+      constexpr std::string_view kPalette = "{}[]\":,\\u0041~/ kAT"sv;
+      reference::mutate(out, rng_, kPalette, uniform(1, 3));
+    }
+    if (one_in(12)) splice(out);
+    return out;
+  }
+
+ private:
+  // A field still to be placed: the steps left of its path, and which field.
+  struct Placement {
+    std::span<const std::u32string> steps;  // at least one
+    bool is_app;
+  };
+  using Group = std::vector<Placement>;  // fields whose next step is the same
+
+  // A fault, in the lines that have them.
+  bool fault(int one_in_n) { return faults_ && one_in(one_in_n); }
+
+  static std::vector<Group> groups(const std::vector<Placement>& fields) {
+    std::vector<Group> out;
+    for (const Placement& f : fields) {
+      const auto same = std::find_if(out.begin(), out.end(),
+                                     [&](const Group& g) { return g.front().steps.front() == f.steps.front(); });
+      if (same == out.end()) {
+        out.push_back({f});
+      } else {
+        same->push_back(f);
+      }
+    }
+    return out;
+  }
+
+  // The value a group's next step leads to: the field itself if the step is
+  // its last (paths do not overlap, so then the group is that one field),
+  // else a container holding the rest of the paths. Each call draws new
+  // values, so decoys differ from the field.
+  std::string subtree(const Group& group) {
+    if (group.front().steps.size() == 1) {
+      return group.front().is_app ? field_value(app_id()) : field_value(timestamp());
+    }
+    std::vector<Placement> rest;
+    for (const Placement& f : group) rest.push_back({f.steps.subspan(1), f.is_app});
+    const bool numbers = std::all_of(rest.begin(), rest.end(),
+                                     [](const Placement& f) { return number_of(f.steps.front()).has_value(); });
+    return (numbers ? one_in(2) : fault(12)) ? array(rest) : object(rest);
+  }
+
+  // A scalar where a container or a field belongs.
+  std::string scalar() { return value(3); }
+
+  // `key` as a JSON string: usually encode(), sometimes every character
+  // escaped.
+  std::string key_text(std::u32string_view key) {
+    if (!one_in(4)) return encode(key);
+    std::string out = "\"";
+    for (const char32_t c : key) out += unicode_escape(c);
+    return out + "\"";
+  }
+
+  std::string keyed(std::u32string_view key, const std::string& value) {
+    return ws() + key_text(key) + ws() + ":" + ws() + value + ws();
+  }
+
+  // Keys a slip in reading the pointer or comparing keys would take for `step`.
+  static std::vector<std::u32string> decoys(const std::u32string& step) {
+    auto replace_all = [](std::u32string text, std::u32string_view from, std::u32string_view to) {
+      for (size_t at = text.find(from); at != std::u32string::npos; at = text.find(from, at + to.size())) {
+        text.replace(at, from.size(), to);
+      }
+      return text;
+    };
+    const std::u32string spelt = replace_all(replace_all(step, U"~", U"~0"), U"/", U"~1");
+    std::vector<std::u32string> out = {spelt, replace_all(replace_all(spelt, U"~0", U"~"), U"~1", U"/"), step + U" "};
+    if (!step.empty() && ((step[0] >= U'a' && step[0] <= U'z') || (step[0] >= U'A' && step[0] <= U'Z'))) {
+      std::u32string other_case = step;
+      other_case[0] ^= 0x20;
+      out.push_back(other_case);
+    }
+    if (number_of(step)) out.push_back(U"0" + step);
+    return out;
+  }
+
+  // An object holding `fields` below their next steps, among decoys and
+  // other members.
+  std::string object(const std::vector<Placement>& fields) {
+    const std::vector<Group> level = groups(fields);
+    std::vector<std::u32string> steps;  // this level's keys: no decoy may be one
+    for (const Group& g : level) steps.push_back(g.front().steps.front());
+    std::vector<std::string> members;
+    for (const Group& g : level) {
+      const std::u32string& step = g.front().steps.front();
+      if (!fault(15)) members.push_back(keyed(step, fault(15) ? scalar() : subtree(g)));
+      if (fault(10)) {  // the step's key twice
+        static const std::vector<std::string> kEmpty = {"{}", "[]"};
+        members.push_back(keyed(step, one_in(2) ? subtree(g) : one_in(2) ? scalar() : pick(kEmpty)));
+      }
+      for (const std::u32string& decoy : decoys(step)) {
+        if (std::find(steps.begin(), steps.end(), decoy) == steps.end() && one_in(4)) {
+          members.push_back(keyed(decoy, subtree(g)));
+        }
+      }
+    }
+    for (int n = uniform(0, 2); n > 0; --n) members.push_back(member(text(), value(1)));
+    if (!one_in(4)) std::shuffle(members.begin(), members.end(), rng_);
+    return braced(members);
+  }
+
+  // An array holding `fields` at the elements their next steps number (a step
+  // that is no number goes anywhere: it cannot be found in an array), the
+  // other elements decoys or other values.
+  std::string array(const std::vector<Placement>& fields) {
+    const std::vector<Group> level = groups(fields);
+    std::map<size_t, const Group*> placed;  // element index -> the group there
+    size_t size = 0;
+    for (const Group& g : level) {
+      size_t at = number_of(g.front().steps.front()).value_or(static_cast<size_t>(uniform(0, 3)));
+      if (fault(15)) at = at == 0 || one_in(2) ? at + 1 : at - 1;  // one element along
+      placed[at] = &g;
+      size = std::max(size, at + 1);
+    }
+    size += static_cast<size_t>(uniform(0, 2));
+    std::string out = "[" + ws();
+    for (size_t i = 0; i < size; ++i) {
+      const auto here = placed.find(i);
+      std::string element;
+      if (here != placed.end()) {
+        element = fault(15) ? scalar() : subtree(*here->second);
+      } else {
+        element =
+            one_in(2) ? subtree(level[static_cast<size_t>(uniform(0, static_cast<int>(level.size()) - 1))]) : value(2);
+      }
+      out += element + ws() + (i + 1 < size ? "," + ws() : "");
+    }
+    return out + "]";
+  }
+
+  PathFields paths_;
+  bool faults_ = false;  // whether the current line has faults
+};
+
 // A random log file: lines ended by LF or CRLF, blank lines, sometimes a BOM
 // and sometimes no final newline.
 std::string random_buffer(LineGenerator& lines, std::mt19937_64& rng) {
@@ -531,11 +738,10 @@ class differential : public testing::TestWithParam<uint64_t> {
   const Fields& fields() const { return kFieldSets[GetParam() % std::size(kFieldSets)]; }
 };
 
-// Lines one at a time, each read from a buffer that holds the rest of the
-// file after it, as the engine reads a mapped file.
-TEST_P(differential, ClassifyMatchesReference) {
-  LineGenerator generator(GetParam(), fields());
-  Classifier classifier(fields());
+// Classifies 2000 lines of `generator` one at a time, each read from a buffer
+// that holds the rest of the file after it, as the engine reads a mapped
+// file; fails on the first disagreement, shrunk.
+void expect_same_verdicts(LineGenerator& generator, Classifier& classifier) {
   std::vector<std::string> lines;
   std::string file;
   for (int i = 0; i < 2000; ++i) {
@@ -556,6 +762,12 @@ TEST_P(differential, ClassifyMatchesReference) {
   }
   // A generator that stopped producing countable lines would prove little.
   EXPECT_GT(counted, 100u);
+}
+
+TEST_P(differential, ClassifyMatchesReference) {
+  LineGenerator generator(GetParam(), fields());
+  Classifier classifier(fields());
+  expect_same_verdicts(generator, classifier);
 }
 
 std::vector<logagg::SecondCount> as_counts(const std::map<int64_t, uint64_t>& counts) {
@@ -644,16 +856,42 @@ void expect_same_aggregate(const std::string& data, const std::string& app, cons
   }
 }
 
-TEST_P(differential, AggregateBufferMatchesReference) {
-  LineGenerator wide(GetParam(), fields()), narrow(GetParam(), fields(), /*narrow=*/true);
-  std::mt19937_64 rng(GetParam());
-  for (int i = 0; i < 4 && !HasFailure(); ++i) {
-    expect_same_aggregate(random_buffer(i % 2 == 0 ? wide : narrow, rng), reference::utf8(fields().app),
-                          reference::utf8(fields().time), fields().max_line_bytes);
+// Four random buffers, from the wide and the narrow generator in turn,
+// through aggregate_buffer and the reference (expect_same_aggregate).
+void expect_same_aggregates(LineGenerator& wide, LineGenerator& narrow, uint64_t seed, const Fields& fields) {
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 4 && !testing::Test::HasFailure(); ++i) {
+    expect_same_aggregate(random_buffer(i % 2 == 0 ? wide : narrow, rng), reference::utf8(fields.app),
+                          reference::utf8(fields.time), fields.max_line_bytes);
   }
 }
 
+TEST_P(differential, AggregateBufferMatchesReference) {
+  LineGenerator wide(GetParam(), fields()), narrow(GetParam(), fields(), /*narrow=*/true);
+  expect_same_aggregates(wide, narrow, GetParam(), fields());
+}
+
 INSTANTIATE_TEST_SUITE_P(Seeds, differential, testing::Range<uint64_t>(0, 60));
+
+// The same with the fields at JSON Pointer paths (NestedLineGenerator), a
+// field set per seed.
+class differential_pointers : public testing::TestWithParam<uint64_t> {
+ protected:
+  const PathFields& paths() const { return kPathFieldSets[GetParam() % std::size(kPathFieldSets)]; }
+};
+
+TEST_P(differential_pointers, ClassifyMatchesReference) {
+  NestedLineGenerator generator(GetParam(), paths());
+  Classifier classifier(paths().options());
+  expect_same_verdicts(generator, classifier);
+}
+
+TEST_P(differential_pointers, AggregateBufferMatchesReference) {
+  NestedLineGenerator wide(GetParam(), paths()), narrow(GetParam(), paths(), /*narrow=*/true);
+  expect_same_aggregates(wide, narrow, GetParam(), paths().options());
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, differential_pointers, testing::Range<uint64_t>(0, 42));
 
 // Buffer edges, pinned and compared: BOMs, line ends, the last line.
 TEST(differential_buffers, EdgesOfTheFile) {

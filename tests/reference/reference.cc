@@ -1,7 +1,9 @@
 // The reference implementation of the line rules (see reference.h): a plain
-// RFC 8259 parser, a positional RFC 3339 check on top of the date library, and
-// the line splitting and tallying of a whole buffer. Independent of the
-// engine's parser, timestamp and app-id code by design.
+// RFC 8259 parser that builds the whole document, field names and JSON
+// Pointers walked over it step by step, a positional RFC 3339 check on top of
+// the date library, and the line splitting and tallying of a whole buffer.
+// Independent of the engine's parser, field path, timestamp and app-id code by
+// design.
 #include "reference/reference.h"
 
 #include <date/date.h>
@@ -11,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <utility>
 
 namespace reference {
@@ -45,8 +48,9 @@ void append_utf8(std::string& out, uint32_t cp) {
   }
 }
 
-// RFC 8259 over a UTF-8-valid text. Containers are tracked on an explicit
-// stack instead of the call stack, so any nesting depth parses.
+// RFC 8259 over a UTF-8-valid text, into a JsonDocument. Containers are
+// tracked on an explicit stack instead of the call stack, so any nesting
+// depth parses.
 class JsonParser {
  public:
   explicit JsonParser(std::string_view text) : text_(text) {}
@@ -70,46 +74,38 @@ class JsonParser {
   };
 
   // Reads a scalar whole, or opens a container (and reads the first key of an
-  // object); records the kind of the top-level value and of top-level members.
+  // object); adds the value to the document, as the next child of the
+  // innermost open container.
   Step begin_value() {
     skip_whitespace();
     if (at_end()) return Step::kFail;
-    const bool is_top_member = stack_.size() == 1 && stack_.back() == '}';
+    if (!stack_.empty()) doc_.values[stack_.back().value].children.push_back(doc_.values.size());
+    JsonValue& value = doc_.values.emplace_back();
     const char c = text_[pos_];
-    JsonKind kind;
-    Step step = Step::kValueDone;
-    std::string string_value;
     if (c == '{' || c == '[') {
-      kind = c == '{' ? JsonKind::kObject : JsonKind::kArray;
+      value.kind = c == '{' ? JsonKind::kObject : JsonKind::kArray;
       ++pos_;
-      stack_.push_back(c == '{' ? '}' : ']');
+      stack_.push_back({c == '{' ? '}' : ']', doc_.values.size() - 1});
       skip_whitespace();
-      if (consume(stack_.back())) {
+      if (consume(stack_.back().close)) {
         stack_.pop_back();
-      } else if (kind == JsonKind::kObject && !parse_key()) {
-        return Step::kFail;
-      } else {
-        step = Step::kNextValue;
+        return Step::kValueDone;
       }
-    } else if (c == '"') {
-      kind = JsonKind::kString;
+      return value.kind == JsonKind::kObject && !parse_key() ? Step::kFail : Step::kNextValue;
+    }
+    if (c == '"') {
+      value.kind = JsonKind::kString;
       auto s = parse_string();
       if (!s) return Step::kFail;
-      string_value = std::move(*s);
+      value.text = std::move(*s);
     } else if (c == '-' || is_digit(c)) {
-      kind = JsonKind::kNumber;
+      value.kind = JsonKind::kNumber;
       if (!parse_number()) return Step::kFail;
     } else {
-      kind = JsonKind::kLiteral;
+      value.kind = JsonKind::kLiteral;
       if (!parse_literal()) return Step::kFail;
     }
-    if (is_top_value_) doc_.kind = kind;
-    is_top_value_ = false;
-    if (is_top_member) {
-      doc_.members.back().is_string = kind == JsonKind::kString;
-      doc_.members.back().value = std::move(string_value);
-    }
-    return step;
+    return Step::kValueDone;
   }
 
   // After a value: closes its container, moves past a comma (and the next
@@ -118,9 +114,9 @@ class JsonParser {
     skip_whitespace();
     if (stack_.empty()) return at_end() ? Step::kEnd : Step::kFail;
     if (consume(',')) {
-      return stack_.back() == '}' && !parse_key() ? Step::kFail : Step::kNextValue;
+      return stack_.back().close == '}' && !parse_key() ? Step::kFail : Step::kNextValue;
     }
-    if (!consume(stack_.back())) return Step::kFail;
+    if (!consume(stack_.back().close)) return Step::kFail;
     stack_.pop_back();
     return Step::kValueDone;
   }
@@ -137,7 +133,7 @@ class JsonParser {
     return true;
   }
 
-  // `"key" :` of an object member; records the members of the top-level object.
+  // `"key" :` of a member of the innermost open object, whose keys it joins.
   bool parse_key() {
     skip_whitespace();
     if (at_end() || text_[pos_] != '"') return false;
@@ -145,7 +141,7 @@ class JsonParser {
     if (!key) return false;
     skip_whitespace();
     if (!consume(':')) return false;
-    if (stack_.size() == 1) doc_.members.push_back(Member{std::move(*key), false, {}});
+    doc_.values[stack_.back().value].keys.push_back(std::move(*key));
     return true;
   }
 
@@ -259,9 +255,13 @@ class JsonParser {
 
   std::string_view text_;
   size_t pos_ = 0;
-  std::vector<char> stack_;  // the closing bracket of each open container
+  // An open container: its closing bracket and its place in doc_.values.
+  struct Open {
+    char close;
+    size_t value;
+  };
+  std::vector<Open> stack_;  // innermost last
   JsonDocument doc_{};
-  bool is_top_value_ = true;
 };
 
 // Decodes the UTF-8 sequence at bytes[i], advancing i; false if invalid.
@@ -310,27 +310,36 @@ struct FieldReasons {
   logagg::Reason missing, duplicate, not_string;
 };
 
-// The unescaped string value of the top-level field `name`, or why the line is
+// The unescaped string value of the field at `steps`, or why the line is
 // rejected for it.
 struct FieldLookup {
   std::optional<logagg::Reason> error;
   std::string value;
 };
 
-FieldLookup unique_string_field(const JsonDocument& doc, const std::string& name,
-                                const FieldReasons& reasons) {
-  const Member* found = nullptr;
-  int count = 0;
-  for (const Member& m : doc.members) {
-    if (m.key == name) {
-      ++count;
-      found = &m;
+FieldLookup find_field(const JsonDocument& doc, const std::vector<std::string>& steps,
+                       const FieldReasons& reasons) {
+  const JsonValue* at = &doc.top();
+  for (const std::string& step : steps) {
+    // The children this step names: members with the step as key, or the
+    // element whose index the step spells (std::to_string writes no leading
+    // zeros); a scalar has no children.
+    std::vector<size_t> named;
+    if (at->kind == JsonKind::kObject) {
+      for (size_t i = 0; i < at->keys.size(); ++i) {
+        if (at->keys[i] == step) named.push_back(at->children[i]);
+      }
+    } else if (at->kind == JsonKind::kArray) {
+      for (size_t i = 0; i < at->children.size(); ++i) {
+        if (std::to_string(i) == step) named.push_back(at->children[i]);
+      }
     }
+    if (named.size() > 1) return {reasons.duplicate, {}};
+    if (named.empty()) return {reasons.missing, {}};
+    at = &doc.values[named.front()];
   }
-  if (count == 0) return {reasons.missing, {}};
-  if (count > 1) return {reasons.duplicate, {}};
-  if (!found->is_string) return {reasons.not_string, {}};
-  return {std::nullopt, found->value};
+  if (at->kind != JsonKind::kString) return {reasons.not_string, {}};
+  return {std::nullopt, at->text};
 }
 
 int number_at(std::string_view text, size_t pos, size_t len) {
@@ -357,6 +366,26 @@ bool is_valid_utf8(std::string_view bytes) {
 std::optional<JsonDocument> parse_json(std::string_view text) {
   if (!is_valid_utf8(text)) return std::nullopt;
   return JsonParser(text).parse();
+}
+
+std::optional<std::vector<std::string>> field_steps(std::string_view name) {
+  if (!name.starts_with('/')) return std::vector<std::string>{std::string(name)};
+  std::vector<std::string> steps;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    const char next = i + 1 < name.size() ? name[i + 1] : '\0';
+    if (c == '/') {
+      steps.emplace_back();
+    } else if (c != '~') {
+      steps.back() += c;
+    } else if (next == '0' || next == '1') {
+      steps.back() += next == '0' ? '~' : '/';
+      ++i;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return steps;
 }
 
 std::optional<int64_t> rfc3339_second(std::string_view text) {
@@ -414,21 +443,26 @@ logagg::LineVerdict classify(std::string_view line, const std::string& app_field
                              const std::string& time_field, size_t max_line_bytes, std::string* app_out) {
   using logagg::LineVerdict;
   using logagg::Reason;
+  const std::optional<std::vector<std::string>> app_steps = field_steps(app_field);
+  const std::optional<std::vector<std::string>> time_steps = field_steps(time_field);
+  if (!app_steps || !time_steps) {
+    throw std::invalid_argument("not a field name: " + quoted(app_steps ? time_field : app_field));
+  }
   // A blank line is blank at any length; the limit applies to the others.
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) return LineVerdict::blank();
   if (line.size() > max_line_bytes) return LineVerdict::rejected(Reason::kLineTooLong);
 
   const std::optional<JsonDocument> doc = parse_json(line);
   if (!doc) return LineVerdict::rejected(Reason::kInvalidJson);
-  if (doc->kind != JsonKind::kObject) return LineVerdict::rejected(Reason::kNotObject);
+  if (doc->top().kind != JsonKind::kObject) return LineVerdict::rejected(Reason::kNotObject);
 
-  const FieldLookup app = unique_string_field(
-      *doc, app_field, {Reason::kMissingApp, Reason::kDuplicateApp, Reason::kAppNotString});
+  const FieldLookup app = find_field(
+      *doc, *app_steps, {Reason::kMissingApp, Reason::kDuplicateApp, Reason::kAppNotString});
   if (app.error) return LineVerdict::rejected(*app.error);
   if (!is_valid_app_id(app.value)) return LineVerdict::rejected(Reason::kBadApp);
 
-  const FieldLookup time = unique_string_field(
-      *doc, time_field, {Reason::kMissingTime, Reason::kDuplicateTime, Reason::kTimeNotString});
+  const FieldLookup time = find_field(
+      *doc, *time_steps, {Reason::kMissingTime, Reason::kDuplicateTime, Reason::kTimeNotString});
   if (time.error) return LineVerdict::rejected(*time.error);
   const std::optional<int64_t> second = rfc3339_second(time.value);
   if (!second) return LineVerdict::rejected(Reason::kBadTime);

@@ -5,8 +5,10 @@
 //
 // Nothing here is fast or clever on purpose: the JSON parser is a textbook
 // RFC 8259 recursive descent (with an explicit stack, so nesting depth is only
-// limited by memory), and the RFC 3339 check tests each character position and
-// leaves the calendar to Howard Hinnant's date library.
+// limited by memory) that keeps the whole document, fields are found by
+// walking it one step of their path at a time, and the RFC 3339 check tests
+// each character position and leaves the calendar to Howard Hinnant's date
+// library.
 #pragma once
 
 #include <cstddef>
@@ -26,18 +28,23 @@ namespace reference {
 // ---------------------------------------------------------------------------
 // The oracle.
 
-// One member of the top-level object, in document order.
-struct Member {
-  std::string key;    // JSON-unescaped
-  bool is_string;     // whether the value is a JSON string
-  std::string value;  // the JSON-unescaped value when is_string, else empty
-};
-
 enum class JsonKind { kObject, kArray, kString, kNumber, kLiteral };
 
+// One value of a document. Containers name their children by their place in
+// JsonDocument::values, so a document of any depth is one flat vector (and is
+// built and destroyed without recursion).
+struct JsonValue {
+  JsonKind kind;
+  std::string text;               // kString: the JSON-unescaped string
+  std::vector<std::string> keys;  // kObject: each member's JSON-unescaped key, in document order
+  std::vector<size_t> children;   // kObject: each member's value (keys[i] : children[i]);
+                                  // kArray: the elements, in order
+};
+
 struct JsonDocument {
-  JsonKind kind;                // of the top-level value
-  std::vector<Member> members;  // the top-level members when kind == kObject
+  std::vector<JsonValue> values;  // values[0] is the top-level value
+
+  const JsonValue& top() const { return values.front(); }
 };
 
 // True when `bytes` is valid UTF-8 (RFC 3629: shortest form, no surrogates,
@@ -45,17 +52,31 @@ struct JsonDocument {
 bool is_valid_utf8(std::string_view bytes);
 
 // Parses `text` as exactly one RFC 8259 JSON value with optional whitespace
-// around it; nullopt if it is anything else. Unpaired UTF-16 surrogate escapes
-// ("\ud800") are rejected.
+// around it, into the tree of all its values; nullopt if it is anything else.
+// Unpaired UTF-16 surrogate escapes ("\ud800") are rejected.
 std::optional<JsonDocument> parse_json(std::string_view text);
 
 // The floored UTC second of an RFC 3339 date-time (local year 0000..9999), or
 // nullopt if `text` is not one. See logagg/rfc3339.h for the exact grammar.
 std::optional<int64_t> rfc3339_second(std::string_view text);
 
+// The keys (and array indexes) a field option names: a name without a
+// leading '/' is the one top-level key it spells, as it is; a name with one is
+// an RFC 6901 JSON Pointer, one step after each '/', with "~1" read as '/' and
+// "~0" as '~'. nullopt for a pointer with a '~' followed by anything else.
+std::optional<std::vector<std::string>> field_steps(std::string_view name);
+
 // The verdict for one line (without its LF and final CR), per the rules in
-// logagg/line_parser.h. The verdict's app is left empty; a counted line's
-// app id goes to `app` if given.
+// logagg/line_parser.h: the line validated whole, then each field walked from
+// the top-level object one step at a time. A step names an object's member by
+// its unescaped key (a key there twice makes the field a duplicate, even if
+// one of the two leads nowhere) or an array's element by its index ("0", or
+// digits without a leading zero); a step that is not there, or into a scalar,
+// leaves the field missing; the value at the end must be a string. The app
+// field is judged before the time field. The verdict's app is left empty; a
+// counted line's app id goes to `app` if given. Throws std::invalid_argument
+// if a field is not a valid name (field_steps); the two fields must not
+// overlap (neither path a prefix of the other), which the engine refuses.
 logagg::LineVerdict classify(std::string_view line, const std::string& app_field,
                              const std::string& time_field, size_t max_line_bytes,
                              std::string* app = nullptr);

@@ -10,6 +10,7 @@
 
 #include <initializer_list>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -449,6 +450,59 @@ TEST_F(line_parser, FieldNamesAreConfigurable) {
   expect_rejected({log_line()}, Reason::kMissingApp);
   expect_rejected({R"({"service":"api","timestamp":"2021-06-15T12:34:56Z"})"},
                   Reason::kMissingTime);
+}
+
+// Field paths (parse/field_path.h): the verdicts of nested fields, pinned for
+// the parser and, above all, for the reference the differential tests trust.
+TEST_F(line_parser, PointersWalkNestedObjectsAndArrays) {
+  const std::string ts = R"("2021-06-15T12:34:56Z")";
+  configure("/request/host", "/ts", kNoLimit);
+  expect_counted({
+      R"({"request":{"host":"web1"},"ts":)" + ts + "}",
+      R"({"ts":)" + ts + R"(,"request":{"uri":"/","host":"web1"},"x":{"request":{"host":1}}})",
+      R"({"re\u0071uest":{"\u0068ost":"web1"},"\u0074s":)" + ts + "}",
+  });
+  expect_rejected({R"({"request":{"uri":"/"},"ts":)" + ts + "}", R"({"request":"web1","ts":)" + ts + "}",
+                   R"({"request":[{"host":"web1"}],"ts":)" + ts + "}", R"({"host":"web1","ts":)" + ts + "}",
+                   R"({"request/host":"web1","ts":)" + ts + "}", R"({"request":{},"ts":1})"},
+                  Reason::kMissingApp);
+  expect_rejected({R"({"request":{"host":"web1"},"request":{},"ts":)" + ts + "}",
+                   R"({"request":1,"request":{"host":"web1"},"ts":)" + ts + "}",
+                   R"({"request":{"host":"web1","host":"web1"},"ts":)" + ts + "}",
+                   R"({"request":{"host":"a"},"re\u0071uest":{"host":"b"},"ts":)" + ts + "}",
+                   R"({"request":1,"request":2,"ts":)" + ts + "}"},
+                  Reason::kDuplicateApp);
+  expect_rejected({R"({"request":{"host":["web1"]},"ts":)" + ts + "}"}, Reason::kAppNotString);
+  expect_rejected({R"({"request":{"host":"web1"}})", R"({"request":{"host":"web1"},"x":{"ts":)" + ts + "}}"},
+                  Reason::kMissingTime);
+  expect_rejected({R"({"request":{"host":"web1"},"ts":)" + ts + R"(,"ts":1})"}, Reason::kDuplicateTime);
+  expect_rejected({R"({"request":{"host":"web1"},"ts":1})"}, Reason::kTimeNotString);
+  expect_rejected({R"({"request":{"host":"web1","x":01},"ts":)" + ts + "}"}, Reason::kInvalidJson);
+
+  configure("/a~1b/~0x", "/a~1b/t~01", kNoLimit);  // keys "a/b", "~x" and "t~1"
+  expect_counted({R"({"a/b":{"~x":"web1","t~1":)" + ts + "}}"});
+  expect_rejected({R"({"a~1b":{"~0x":"web1","t~1":)" + ts + "}}"}, Reason::kMissingApp);
+  expect_rejected({R"({"a/b":{"~x":"web1","t/":)" + ts + "}}"}, Reason::kMissingTime);
+  expect_rejected({R"({"a/b":{"~x":"web1","t~1":)" + ts + R"(},"a/b":{}})"}, Reason::kDuplicateApp);
+
+  configure("/logs/1/app", "/logs/0", kNoLimit);
+  expect_counted({"{\"logs\":[" + ts + R"(,{"app":"web1"},{"app":"x"}]})",
+                  R"({"logs":{"0":)" + ts + R"(,"1":{"app":"web1"}}})"});
+  expect_rejected({"{\"logs\":[" + ts + "]}", "{\"logs\":[" + ts + R"(,"web1"]})",
+                   R"({"logs":{"0":)" + ts + R"(,"01":{"app":"web1"}}})"},
+                  Reason::kMissingApp);
+  configure("/logs/01", "t", kNoLimit);  // "01" is no index: a key only
+  expect_counted({R"({"logs":{"01":"web1"},"t":)" + ts + "}"});
+  expect_rejected({R"({"logs":["x","web1"],"t":)" + ts + "}"}, Reason::kMissingApp);
+
+  configure("~1a.b", "/", kNoLimit);  // a plain name as it is; the pointer "/" is the key ""
+  expect_counted({R"({"~1a.b":"web1","":)" + ts + "}"});
+  expect_rejected({R"({"/a.b":"web1","":)" + ts + "}"}, Reason::kMissingApp);
+
+  // A malformed pointer is refused before any line is read.
+  EXPECT_THROW(LineParser("/a~2", "t", kNoLimit), std::invalid_argument);
+  EXPECT_THROW(reference::classify("{}", "/a~2", "t", kNoLimit), std::invalid_argument);
+  EXPECT_THROW(reference::classify("{}", "a", "/t~", kNoLimit), std::invalid_argument);
 }
 
 TEST_F(line_parser, ParserIsMovable) {
