@@ -131,3 +131,27 @@ TEST(Merge, RefusesRowsOutOfOrder) {
 
 }  // namespace
 }  // namespace logagg
+
+namespace logagg {
+namespace {
+
+TEST(Merge, IdsAreCheckedAgainstTheDocumentsOwnPattern) {
+  Options o;
+  o.by_app = true;
+  o.app_pattern = "[a-z-]+@[a-z]+";
+  const std::string log = line("api@docker", "2023-11-14T22:13:20Z") + line("web-1@k8s", "2023-11-14T22:13:20Z") +
+                          line("checkout@docker", "2023-11-14T22:13:21Z");
+  const std::string json = json_of(log, o);
+  ASSERT_EQ(refusal(json), "") << json;
+  const Partial p = parse_partial(json);
+  EXPECT_EQ(p.options.app_pattern, o.app_pattern);
+  EXPECT_EQ(p.result.apps, (std::vector<std::string>{"api@docker", "checkout@docker"}));
+  std::string other = json;
+  other.replace(other.find("api@docker"), 10, "api@DOCKER");
+  EXPECT_NE(refusal(other).find("not an app id of its app_pattern"), std::string::npos) << refusal(other);
+  Partial plain = parse_partial(json_of(kLog, Options{.by_app = true}));
+  EXPECT_THROW(merge_into(plain, p), std::runtime_error) << "made with another --app-pattern";
+}
+
+}  // namespace
+}  // namespace logagg

@@ -16,7 +16,7 @@
 
 #include "count/result_order.h"
 #include "logagg/merge.h"
-#include "parse/app_id.h"
+#include "parse/app_pattern.h"
 #include "parse/civil_time.h"
 #include "parse/rfc3339.h"
 #include "report/report_text.h"
@@ -150,10 +150,10 @@ void add_up_app_rows(std::vector<AppCount>& rows, Result& result) {
 
 // Numbers the apps of a --by-app document's rows (result.apps: by name,
 // "(other)" last) and fills the result's counts from them.
-void take_app_rows(std::vector<std::pair<std::string_view, AppCount>>& rows, Result& result) {
+void take_app_rows(std::vector<std::pair<std::string_view, AppCount>>& rows, const AppPattern& ids, Result& result) {
   std::vector<std::string_view> names;
   for (const auto& [app, row] : rows) {
-    if (app != kOtherApp && !is_valid_app_id(app)) fail("\"" + std::string(app) + "\" is not an app id");
+    if (app != kOtherApp && !ids.matches(app)) fail("\"" + std::string(app) + "\" is not an app id of its app_pattern");
     names.push_back(app);
   }
   std::sort(names.begin(), names.end(), app_before);
@@ -232,7 +232,12 @@ void read_counts(const object& doc, Partial& p) {
       p.result.counts.push_back({second, count});
     }
   }
-  if (by_app) take_app_rows(app_rows, p.result);
+  if (!by_app) return;
+  try {
+    take_app_rows(app_rows, AppPattern::compile(p.options.app_pattern), p.result);
+  } catch (const std::invalid_argument& e) {
+    fail(std::string("app_pattern: ") + e.what());
+  }
 }
 
 // The "summary" line accounting, which must add up.
