@@ -1,0 +1,74 @@
+// Zones of the system's tz database: the look-up by name and the periods of
+// one offset (see time_zone.h).
+#include "parse/time_zone.h"
+
+#include <date/tz.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string_view>
+
+namespace logagg {
+namespace {
+
+std::string zone_name_from_tz_variable(std::string_view tz) {
+  if (!tz.empty() && tz.front() == ':') tz.remove_prefix(1);
+  for (std::string_view prefix : {"/usr/share/zoneinfo/", "/usr/lib/zoneinfo/"}) {
+    if (tz.substr(0, prefix.size()) == prefix) tz.remove_prefix(prefix.size());
+  }
+  return std::string(tz);
+}
+
+}  // namespace
+
+TimeZone::Period TimeZone::period_at(int64_t t) const {
+  thread_local const TimeZone* cached_zone = nullptr;
+  thread_local Period cached{};
+  if (cached_zone == this && t >= cached.begin && t < cached.end) return cached;
+  const date::sys_info info = zone_->get_info(date::sys_seconds{std::chrono::seconds{t}});
+  cached = {info.begin.time_since_epoch().count(), info.end.time_since_epoch().count(), info.offset.count()};
+  cached_zone = this;
+  return cached;
+}
+
+const TimeZone* find_time_zone(std::string_view name) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<TimeZone>, std::less<>> zones;  // by the name asked for
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (const auto it = zones.find(name); it != zones.end()) return it->second.get();
+  std::string zone_name(name);
+  const date::time_zone* zone = nullptr;
+  try {
+    if (name == "local") {
+      const char* tz = std::getenv("TZ");
+      if (tz != nullptr && *tz != '\0') {
+        zone_name = zone_name_from_tz_variable(tz);
+        try {
+          zone = date::locate_zone(zone_name);
+        } catch (const std::exception&) {
+          throw std::invalid_argument("unknown time zone '" + zone_name + "' (TZ, for local)");
+        }
+      } else {
+        zone = date::current_zone();
+        zone_name = std::string(zone->name());
+      }
+    } else {
+      zone = date::locate_zone(zone_name);
+    }
+  } catch (const std::invalid_argument&) {
+    throw;
+  } catch (const std::exception&) {
+    throw std::invalid_argument("unknown time zone '" + zone_name + "'");
+  }
+  auto& slot = zones[std::string(name)];
+  slot = std::make_unique<TimeZone>(zone, zone_name);
+  return slot.get();
+}
+
+const std::string& time_zone_name(const TimeZone& zone) { return zone.name(); }
+
+}  // namespace logagg
