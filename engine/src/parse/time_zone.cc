@@ -1,9 +1,10 @@
-// Zones of the system's tz database: the look-up by name and the periods of
-// one offset (see time_zone.h).
+// Zones of the system's tz database: the look-up by name and the conversions
+// between UTC and a zone's wall clock (see time_zone.h).
 #include "parse/time_zone.h"
 
 #include <date/tz.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -14,6 +15,10 @@
 
 namespace logagg {
 namespace {
+
+// More than any zone's offset from UTC, so the UTC instant of a local time
+// lies within this much of it.
+constexpr int64_t kMaxOffset = 86400;
 
 std::string zone_name_from_tz_variable(std::string_view tz) {
   if (!tz.empty() && tz.front() == ':') tz.remove_prefix(1);
@@ -33,6 +38,37 @@ TimeZone::Period TimeZone::period_at(int64_t t) const {
   cached = {info.begin.time_since_epoch().count(), info.end.time_since_epoch().count(), info.offset.count()};
   cached_zone = this;
   return cached;
+}
+
+std::optional<int64_t> TimeZone::utc_of_local(int64_t local) const {
+  // The local times [begin, end) whose earliest instant is local - offset.
+  struct Stretch {
+    int64_t begin, end, offset;
+  };
+  thread_local const TimeZone* cached_zone = nullptr;
+  thread_local Stretch cached{};
+  if (cached_zone == this && local >= cached.begin && local < cached.end) return local - cached.offset;
+
+  // Periods in UTC order: the first that holds local - its offset holds the
+  // earliest instant showing `local`.
+  Period p = period_at(local - kMaxOffset);
+  while (local - p.offset < p.begin || local - p.offset >= p.end) {
+    if (p.end > local + kMaxOffset) return std::nullopt;  // skipped by a jump forward
+    p = period_at(p.end);
+  }
+  // Its local times, less those an earlier period shows first.
+  Stretch s{p.begin + p.offset, p.end + p.offset, p.offset};
+  for (int64_t before = p.begin; before > s.begin - kMaxOffset;) {
+    const Period q = period_at(before - 1);
+    if (q.begin >= before) break;  // the zone's first period: nothing before it
+    s.begin = std::max(s.begin, q.end + q.offset);
+    before = q.begin;
+  }
+  if (local >= s.begin) {
+    cached = s;
+    cached_zone = this;
+  }
+  return local - p.offset;
 }
 
 const TimeZone* find_time_zone(std::string_view name) {
