@@ -9,6 +9,7 @@
 
 #include "input/ascii.h"
 #include "logagg/result.h"
+#include "parse/byte_ranges.h"
 #include "parse/civil_time.h"
 #include "parse/time_zone.h"
 
@@ -43,25 +44,49 @@ struct Step {
   uint32_t literal_begin = 0, literal_size = 0;
 };
 
-// A compiled pattern (clf is one too).
+// The most bytes of a pattern's head (below).
+constexpr size_t kHeadBytes = 32;
+
+// A number in the head: `width` digits at byte `at`.
+struct HeadNumber {
+  uint8_t at, width;
+  Field field;
+};
+
+// A compiled pattern (clf is one too). Its head, the steps of fixed width
+// at its start (up to kHeadBytes bytes), is checked with two loads of
+// sixteen bytes against templates of byte ranges, and its numbers are read
+// at their offsets; the steps after the head run one by one.
 struct Pattern {
   std::vector<Step> steps;
   std::string literals;
   bool brackets = false;      // clf: optionally inside '[' ']'
   bool has_offset = false;    // %z
   bool has_year_day = false;  // %j instead of a month and a day
+
+  size_t head_size = 0;   // bytes
+  size_t head_steps = 0;  // steps[0, head_steps) are the head
+  // Byte i of the head lies in [lo[i], lo[i] + span[i]] (unsigned); past
+  // head_size, and where checked apart (%e's tens, %b), anything does.
+  uint8_t lo[kHeadBytes] = {}, span[kHeadBytes] = {};
+  HeadNumber numbers[kFieldCount] = {};
+  size_t number_count = 0;
+  int space_day_at = -1;  // %e in the head: its tens, a space or a digit
+  int month_at = -1;      // %b in the head
 };
 
-constexpr char kMonthNames[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
-
-// The month 1..12 of the abbreviation in p[0..2], or 0.
+// The month 1..12 of the English abbreviation in p[0..2], or 0.
 int month_named(const char* p) noexcept {
-  for (int m = 0; m < 12; ++m) {
-    if (p[0] == kMonthNames[3 * m] && p[1] == kMonthNames[3 * m + 1] && p[2] == kMonthNames[3 * m + 2]) {
-      return m + 1;
-    }
-  }
-  return 0;
+  constexpr auto key = [](const char* m) {
+    return static_cast<uint32_t>(static_cast<uint8_t>(m[0])) | static_cast<uint32_t>(static_cast<uint8_t>(m[1])) << 8 |
+           static_cast<uint32_t>(static_cast<uint8_t>(m[2])) << 16;
+  };
+  constexpr uint32_t kKeys[12] = {key("Jan"), key("Feb"), key("Mar"), key("Apr"), key("May"), key("Jun"),
+                                  key("Jul"), key("Aug"), key("Sep"), key("Oct"), key("Nov"), key("Dec")};
+  const uint32_t k = key(p);
+  int month = 0;
+  for (int m = 0; m < 12; ++m) month |= (kKeys[m] == k) * (m + 1);
+  return month;
 }
 
 inline int two_digits(const char* p) noexcept { return (p[0] - '0') * 10 + (p[1] - '0'); }
@@ -88,11 +113,54 @@ std::optional<int64_t> run_pattern(const Pattern& pattern, const TimeZone* zone,
   if (pattern.brackets && text.size() >= 2 && text.front() == '[' && text.back() == ']') {
     text = text.substr(1, text.size() - 2);
   }
-  const char* p = text.data();
-  const char* const end = p + text.size();
+  const size_t size = pattern.head_size;
+  if (text.size() < size) return std::nullopt;
+  const char* const t = text.data();
+  // The head's first sixteen bytes, and its last sixteen when it is longer
+  // (both loads inside the text); a text under sixteen bytes is copied.
+  Bytes16 bad;
+  if (text.size() >= 16) {
+    bad = outside(load16(t), load16(pattern.lo), load16(pattern.span));
+  } else {
+    char copy[16] = {};
+    std::memcpy(copy, t, text.size());
+    bad = outside(load16(copy), load16(pattern.lo), load16(pattern.span));
+  }
+  if (size > 16)
+    bad |= outside(load16(t + size - 16), load16(pattern.lo + size - 16), load16(pattern.span + size - 16));
+  if (!none(bad)) return std::nullopt;
+
   int value[kFieldCount] = {0, 1, 1, 1, 0, 0, 0};  // what a pattern leaves out: January 1st, 00:00:00
+  for (size_t i = 0; i < pattern.number_count; ++i) {
+    const HeadNumber& number = pattern.numbers[i];
+    const char* d = t + number.at;
+    switch (number.width) {
+      case 1:
+        value[number.field] = d[0] - '0';
+        break;
+      case 2:
+        value[number.field] = two_digits(d);
+        break;
+      case 3:
+        value[number.field] = (d[0] - '0') * 100 + two_digits(d + 1);
+        break;
+      default:
+        value[number.field] = two_digits(d) * 100 + two_digits(d + 2);
+        break;  // 4
+    }
+  }
+  if (pattern.space_day_at >= 0) {
+    const char tens = t[pattern.space_day_at];
+    if (tens != ' ' && !is_digit(tens)) return std::nullopt;
+    value[kDay] += tens == ' ' ? 0 : (tens - '0') * 10;
+  }
+  if (pattern.month_at >= 0 && (value[kMonth] = month_named(t + pattern.month_at)) == 0) return std::nullopt;
+
+  const char* p = text.data() + pattern.head_size;
+  const char* const end = text.data() + text.size();
   int64_t offset = 0;
-  for (const Step& step : pattern.steps) {
+  for (size_t s = pattern.head_steps; s < pattern.steps.size(); ++s) {
+    const Step& step = pattern.steps[s];
     switch (step.op) {
       case Op::kLiteral:
         if (static_cast<size_t>(end - p) < step.literal_size ||
@@ -151,6 +219,23 @@ std::optional<int64_t> run_pattern(const Pattern& pattern, const TimeZone* zone,
   return zone->utc_of_local(local);  // the zone's data was loaded by compile(), so this does not throw
 }
 
+// The floored second of (-)units.fraction units, kPerSecond units a second,
+// if it lies in the years 0000..9999.
+template <uint64_t kPerSecond>
+std::optional<int64_t> floor_units(uint64_t units, bool negative, const char* fraction,
+                                   const char* fraction_end) noexcept {
+  if (!negative) {
+    const uint64_t second = units / kPerSecond;
+    if (second > static_cast<uint64_t>(kLastSecond)) return std::nullopt;
+    return static_cast<int64_t>(second);
+  }
+  bool nonzero = false;  // -(units.fraction) / kPerSecond is floored to -ceil(units.fraction / kPerSecond)
+  for (; fraction != fraction_end; ++fraction) nonzero |= *fraction != '0';
+  const uint64_t before = (units + (nonzero ? kPerSecond : kPerSecond - 1)) / kPerSecond;
+  if (before > static_cast<uint64_t>(-kFirstSecond)) return std::nullopt;
+  return -static_cast<int64_t>(before);
+}
+
 // The floored second of the RFC 8259 number `text` counting units of
 // 10^-digits seconds, if it is one and in the years 0000..9999.
 std::optional<int64_t> floor_epoch(std::string_view text, int digits) noexcept {
@@ -161,8 +246,10 @@ std::optional<int64_t> floor_epoch(std::string_view text, int digits) noexcept {
   // -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
   const char* const int_begin = p;
   if (p == end || !is_digit(*p)) return std::nullopt;
+  uint64_t int_value = 0;  // the integer part's value, while it has at most 19 digits
   if (*p++ != '0') {
-    while (p != end && is_digit(*p)) ++p;
+    int_value = static_cast<uint64_t>(p[-1] - '0');
+    for (; p != end && is_digit(*p); ++p) int_value = int_value * 10 + static_cast<uint64_t>(*p - '0');
   }
   const char* const int_end = p;
   const char* frac_begin = p;
@@ -173,7 +260,8 @@ std::optional<int64_t> floor_epoch(std::string_view text, int digits) noexcept {
   }
   const char* const frac_end = p;
   int64_t exponent = 0;
-  if (p != end && (*p == 'e' || *p == 'E')) {
+  const bool has_exponent = p != end && (*p == 'e' || *p == 'E');
+  if (has_exponent) {
     ++p;
     const bool exponent_negative = p != end && *p == '-';
     if (p != end && (*p == '+' || *p == '-')) ++p;
@@ -186,9 +274,23 @@ std::optional<int64_t> floor_epoch(std::string_view text, int digits) noexcept {
   }
   if (p != end) return std::nullopt;
 
-  // The digits d[0..n) of int and fraction in one row; the value is
-  // 0.d * 10^point seconds, so d[0..point) is the integer part.
-  const int64_t int_digits = int_end - int_begin, n = int_digits + (frac_end - frac_begin);
+  const int64_t int_digits = int_end - int_begin;
+  if (!has_exponent && int_digits <= 19) {  // the usual case: a whole number of units, and maybe a fraction
+    switch (digits) {                       // constant divisors, which compile to multiplications
+      case 0:
+        return floor_units<1>(int_value, negative, frac_begin, frac_end);
+      case 3:
+        return floor_units<1000>(int_value, negative, frac_begin, frac_end);
+      case 6:
+        return floor_units<1000000>(int_value, negative, frac_begin, frac_end);
+      default:
+        return floor_units<1000000000>(int_value, negative, frac_begin, frac_end);
+    }
+  }
+
+  // Otherwise the digits d[0..n) of integer part and fraction in one row;
+  // the value is 0.d * 10^point seconds, so d[0..point) is the integer part.
+  const int64_t n = int_digits + (frac_end - frac_begin);
   const auto digit = [&](int64_t i) { return i < int_digits ? int_begin[i] - '0' : frac_begin[i - int_digits] - '0'; };
   int64_t first_nonzero = 0;
   while (first_nonzero < n && digit(first_nonzero) == 0) ++first_nonzero;
@@ -208,6 +310,61 @@ std::optional<int64_t> floor_epoch(std::string_view text, int digits) noexcept {
 
 [[noreturn]] void refuse(std::string_view spec, const std::string& why) {
   throw std::invalid_argument("time format '" + std::string(spec) + "' " + why);
+}
+
+// The width of `step` if it is fixed, else 0.
+size_t fixed_width(const Step& step) {
+  switch (step.op) {
+    case Op::kLiteral:
+      return step.literal_size;
+    case Op::kDigits:
+      return step.width;
+    case Op::kSpaceDigit:
+      return 2;
+    case Op::kMonthName:
+      return 3;
+    default:
+      return 0;
+  }
+}
+
+// Takes the steps of fixed width at the start of `pattern`, up to
+// kHeadBytes bytes, into its head.
+void plan_head(Pattern& pattern) {
+  for (size_t& i = pattern.head_steps; i < pattern.steps.size(); ++i) {
+    const Step& step = pattern.steps[i];
+    const size_t at = pattern.head_size, width = fixed_width(step);
+    if (width == 0 || at + width > kHeadBytes) break;
+    for (size_t k = 0; k < width; ++k) pattern.span[at + k] = 255;  // checked apart, unless set below
+    switch (step.op) {
+      case Op::kLiteral:
+        for (size_t k = 0; k < width; ++k) {
+          pattern.lo[at + k] = static_cast<uint8_t>(pattern.literals[step.literal_begin + k]);
+          pattern.span[at + k] = 0;
+        }
+        break;
+      case Op::kDigits:
+        for (size_t k = 0; k < width; ++k) {
+          pattern.lo[at + k] = '0';
+          pattern.span[at + k] = 9;
+        }
+        pattern.numbers[pattern.number_count++] = {static_cast<uint8_t>(at), step.width, step.field};
+        break;
+      case Op::kSpaceDigit:  // the units digit a number, the tens checked apart
+        pattern.lo[at + 1] = '0';
+        pattern.span[at + 1] = 9;
+        pattern.numbers[pattern.number_count++] = {static_cast<uint8_t>(at + 1), 1, step.field};
+        pattern.space_day_at = static_cast<int>(at);
+        break;
+      case Op::kMonthName:
+        pattern.month_at = static_cast<int>(at);
+        break;
+      default:
+        break;
+    }
+    pattern.head_size += width;
+  }
+  for (size_t k = pattern.head_size; k < kHeadBytes; ++k) pattern.span[k] = 255;
 }
 
 // Compiles `text` into a Pattern (for clf, %z is the +hhmm form alone) and
@@ -307,6 +464,7 @@ Pattern compile_pattern(std::string_view text, bool clf) {
       refuse(text, "has a digit right after %f, which takes every digit");
     }
   }
+  plan_head(pattern);
   return pattern;
 }
 
