@@ -470,6 +470,14 @@ TEST(TimeFormat, TwoZonesInTurnOnOneThread) {
   }
 }
 
+TEST(TimeFormat, ZoneConversionEndsWithDatesTimeLine) {
+  // Patterns read 4-digit years only; a zone asked about a local time far
+  // past date's years -32767..32767 says no instead of walking on.
+  const TimeZone& berlin = *find_time_zone("Europe/Berlin");
+  EXPECT_EQ(berlin.utc_of_local(int64_t{1} << 50), kNo);
+  EXPECT_EQ(berlin.utc_of_local(1700003600), 1700000000);
+}
+
 TEST(TimeFormat, LocalIsTheZoneOfTz) {
   ::setenv("TZ", ":America/New_York", 1);
   const TimeFormat local = TimeFormat::compile("%Y-%m-%d %H:%M:%S", "local");

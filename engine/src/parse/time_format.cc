@@ -126,8 +126,9 @@ std::optional<int64_t> run_pattern(const Pattern& pattern, const TimeZone* zone,
     std::memcpy(copy, t, text.size());
     bad = outside(load16(copy), load16(pattern.lo), load16(pattern.span));
   }
-  if (size > 16)
+  if (size > 16) {
     bad |= outside(load16(t + size - 16), load16(pattern.lo + size - 16), load16(pattern.span + size - 16));
+  }
   if (!none(bad)) return std::nullopt;
 
   int value[kFieldCount] = {0, 1, 1, 1, 0, 0, 0};  // what a pattern leaves out: January 1st, 00:00:00

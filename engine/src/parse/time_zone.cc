@@ -54,9 +54,12 @@ std::optional<int64_t> TimeZone::utc_of_local(int64_t local) const {
   Period p = period_at(local - kMaxOffset);
   while (local - p.offset < p.begin || local - p.offset >= p.end) {
     if (p.end > local + kMaxOffset) return std::nullopt;  // skipped by a jump forward
-    p = period_at(p.end);
+    const Period next = period_at(p.end);
+    if (next.begin <= p.begin) return std::nullopt;  // past the end of date's time line
+    p = next;
   }
-  // Its local times, less those an earlier period shows first.
+  // Its local times, less those an earlier period shows first: only periods
+  // ending (in UTC) within kMaxOffset of its first local time can.
   Stretch s{p.begin + p.offset, p.end + p.offset, p.offset};
   for (int64_t before = p.begin; before > s.begin - kMaxOffset;) {
     const Period q = period_at(before - 1);
@@ -64,10 +67,8 @@ std::optional<int64_t> TimeZone::utc_of_local(int64_t local) const {
     s.begin = std::max(s.begin, q.end + q.offset);
     before = q.begin;
   }
-  if (local >= s.begin) {
-    cached = s;
-    cached_zone = this;
-  }
+  cached = s;
+  cached_zone = this;
   return local - p.offset;
 }
 

@@ -42,7 +42,8 @@ class TimeZone {
   // (the clock jumps forward past it); for one the zone shows twice (the
   // clock goes back) the earlier of the two instants. Each thread keeps the
   // last stretch of local times with one answer's offset, so a log within
-  // one period costs two compares per call.
+  // one period costs two compares per call. Local times past date's time
+  // line (years -32767..32767) are nullopt too.
   std::optional<int64_t> utc_of_local(int64_t local) const;
 
  private:
