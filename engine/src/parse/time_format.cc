@@ -145,9 +145,9 @@ std::optional<int64_t> run_pattern(const Pattern& pattern, const TimeZone* zone,
       case 3:
         value[number.field] = (d[0] - '0') * 100 + two_digits(d + 1);
         break;
-      default:
+      default:  // 4
         value[number.field] = two_digits(d) * 100 + two_digits(d + 2);
-        break;  // 4
+        break;
     }
   }
   if (pattern.space_day_at >= 0) {
@@ -157,8 +157,8 @@ std::optional<int64_t> run_pattern(const Pattern& pattern, const TimeZone* zone,
   }
   if (pattern.month_at >= 0 && (value[kMonth] = month_named(t + pattern.month_at)) == 0) return std::nullopt;
 
-  const char* p = text.data() + pattern.head_size;
-  const char* const end = text.data() + text.size();
+  const char* p = t + size;
+  const char* const end = t + text.size();
   int64_t offset = 0;
   for (size_t s = pattern.head_steps; s < pattern.steps.size(); ++s) {
     const Step& step = pattern.steps[s];
@@ -351,7 +351,7 @@ void plan_head(Pattern& pattern) {
         }
         pattern.numbers[pattern.number_count++] = {static_cast<uint8_t>(at), step.width, step.field};
         break;
-      case Op::kSpaceDigit:  // the units digit a number, the tens checked apart
+      case Op::kSpaceDigit:  // the units digit is a number, the tens are checked apart
         pattern.lo[at + 1] = '0';
         pattern.span[at + 1] = 9;
         pattern.numbers[pattern.number_count++] = {static_cast<uint8_t>(at + 1), 1, step.field};

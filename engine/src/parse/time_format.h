@@ -10,8 +10,8 @@
 //   the whole text and nothing else (no spaces, no '+', no leading zeros).
 //   The instant is floored to the second exactly from the decimal digits,
 //   never through a double (1700000000.9999999 is second 1700000000; -0.5 is
-//   second -1), and must lie in the years 0000..9999 UTC
-//   (-62167219200 ..= 253402300799).
+//   second -1), and must lie in the years 0000..9999 UTC (seconds
+//   -62167219200 to 253402300799).
 // - "clf": the Common Log Format time (Apache %t, nginx $time_local),
 //   dd/Mon/yyyy:hh:mm:ss +hhmm, with or without '[' before and ']' after it
 //   (both or neither). Month abbreviations in English and in exactly the
@@ -90,8 +90,9 @@ class TimeFormat {
   // numeric format a JSON number token's text), floored; nullopt if it does
   // not match. Allocation-free.
   std::optional<int64_t> second(std::string_view text) const noexcept {
-    if (kind_ == Kind::kRfc3339) [[likely]]
+    if (kind_ == Kind::kRfc3339) [[likely]] {
       return parse_rfc3339(text);
+    }
     return kind_ == Kind::kEpoch ? epoch_second(text) : pattern_second(text);
   }
 
