@@ -1,11 +1,12 @@
 // Google Benchmark micro-benchmarks of the engine's per-line stages: RFC 3339
-// parsing (ours against date::parse), the app id check (is_valid_app_id, and
-// the app pattern on its byte table and on RE2), classifying one line (JSON
-// validation and field extraction), counting into the per-thread map, and
-// segment cutting.
+// parsing (ours against date::parse), every other time format's second(),
+// the app id check (is_valid_app_id, and the app pattern on its byte table
+// and on RE2), classifying one line (JSON validation and field extraction),
+// counting into the per-thread map, and segment cutting.
 #include <benchmark/benchmark.h>
 #include <date/date.h>
 
+#include <algorithm>
 #include <random>
 #include <sstream>
 #include <string>
@@ -14,8 +15,10 @@
 #include "count/counter.h"
 #include "parse/app_id.h"
 #include "parse/app_pattern.h"
+#include "parse/civil_time.h"
 #include "parse/line_parser.h"
 #include "parse/rfc3339.h"
+#include "parse/time_format.h"
 #include "input/segmenter.h"
 
 namespace {
@@ -61,6 +64,112 @@ BENCHMARK(BM_Rfc3339_DateParse);
 
 // App ids as the generator writes them, and one that is rejected.
 const std::string kAppIds[] = {"FmgKIyt", "jPdUGB7WqoFbM", "Tou1khdhNU", "bad_id"};
+// 1024 times in one format, in ascending order as in a log: `write` prints
+// a UTC second of 2023 into the buffer (and returns its length).
+template <typename Write>
+std::vector<std::string> times(Write write) {
+  std::mt19937_64 rng(3);
+  std::vector<int64_t> seconds(1024);
+  for (int64_t& s : seconds) s = 1672531200 + static_cast<int64_t>(rng() % (365 * 86400));
+  std::sort(seconds.begin(), seconds.end());
+  std::vector<std::string> out;
+  for (const int64_t second : seconds) {
+    char buf[96];
+    out.emplace_back(buf, static_cast<size_t>(write(buf, sizeof buf, second, rng)));
+  }
+  return out;
+}
+
+struct Civil {
+  int year, month, day, hour, minute, second;
+};
+Civil civil(int64_t second) {
+  const logagg::CivilDate d = logagg::civil_from_days(second / 86400);
+  const auto sod = static_cast<int>(second % 86400);
+  return {static_cast<int>(d.year), static_cast<int>(d.month), static_cast<int>(d.day), sod / 3600, sod / 60 % 60,
+          sod % 60};
+}
+
+// TimeFormat::second over `texts`, parsed with `format`.
+void run_time_format(benchmark::State& state, const logagg::TimeFormat& format, const std::vector<std::string>& texts) {
+  size_t i = 0, matched = 0;
+  for (auto _ : state) {
+    const auto second = format.second(texts[i++ & 1023]);
+    matched += second.has_value();
+    benchmark::DoNotOptimize(second);
+  }
+  if (matched != static_cast<size_t>(state.iterations())) state.SkipWithError("a time did not match its format");
+  state.SetItemsProcessed(state.iterations());
+}
+
+void BM_TimeFormat_Rfc3339(benchmark::State& state) { run_time_format(state, logagg::TimeFormat(), timestamps()); }
+BENCHMARK(BM_TimeFormat_Rfc3339);
+
+// Caddy's and zap's float seconds, 0 to 9 fraction digits.
+void BM_TimeFormat_Unix(benchmark::State& state) {
+  run_time_format(state, logagg::TimeFormat::compile("unix"), times([](char* b, size_t n, int64_t s, auto& rng) {
+                    const int digits = static_cast<int>(rng() % 10);
+                    return std::snprintf(b, n, "%lld%s%.*s", static_cast<long long>(s), digits ? "." : "", digits,
+                                         "123456789");
+                  }));
+}
+BENCHMARK(BM_TimeFormat_Unix);
+
+// Pino's integer milliseconds.
+void BM_TimeFormat_UnixMs(benchmark::State& state) {
+  run_time_format(state, logagg::TimeFormat::compile("unix-ms"), times([](char* b, size_t n, int64_t s, auto& rng) {
+                    return std::snprintf(b, n, "%lld%03d", static_cast<long long>(s), static_cast<int>(rng() % 1000));
+                  }));
+}
+BENCHMARK(BM_TimeFormat_UnixMs);
+
+// Cloudflare's integer nanoseconds.
+void BM_TimeFormat_UnixNs(benchmark::State& state) {
+  run_time_format(state, logagg::TimeFormat::compile("unix-ns"), times([](char* b, size_t n, int64_t s, auto& rng) {
+                    return std::snprintf(b, n, "%lld%09d", static_cast<long long>(s),
+                                         static_cast<int>(rng() % 1000000000));
+                  }));
+}
+BENCHMARK(BM_TimeFormat_UnixNs);
+
+// nginx's $time_local, in various offsets.
+void BM_TimeFormat_Clf(benchmark::State& state) {
+  run_time_format(state, logagg::TimeFormat::compile("clf"), times([](char* b, size_t n, int64_t s, auto& rng) {
+                    const char* months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                            "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+                    const char* offsets[] = {"+0000", "-0500", "+0530", "+0100"};
+                    const Civil c = civil(s);
+                    return std::snprintf(b, n, "%02d/%s/%04d:%02d:%02d:%02d %s", c.day, months[c.month - 1], c.year,
+                                         c.hour, c.minute, c.second, offsets[rng() % 4]);
+                  }));
+}
+BENCHMARK(BM_TimeFormat_Clf);
+
+// Local times in a pattern without %z: in UTC, and in a zone with DST (a
+// year of times, so both offsets and the changes between them).
+void pattern_in_zone(benchmark::State& state, const char* zone) {
+  run_time_format(state, logagg::TimeFormat::compile("%Y-%m-%d %H:%M:%S", zone),
+                  times([](char* b, size_t n, int64_t s, auto&) {
+                    const Civil c = civil(s);
+                    return std::snprintf(b, n, "%04d-%02d-%02d %02d:%02d:%02d", c.year, c.month, c.day, c.hour,
+                                         c.minute, c.second);
+                  }));
+}
+void BM_TimeFormat_PatternUtc(benchmark::State& state) { pattern_in_zone(state, "UTC"); }
+BENCHMARK(BM_TimeFormat_PatternUtc);
+void BM_TimeFormat_PatternBerlin(benchmark::State& state) { pattern_in_zone(state, "Europe/Berlin"); }
+BENCHMARK(BM_TimeFormat_PatternBerlin);
+
+// The same with a fraction and an offset, as ISO 8601 writers without RFC 3339's colon do.
+void BM_TimeFormat_PatternOffset(benchmark::State& state) {
+  run_time_format(state, logagg::TimeFormat::compile("%Y-%m-%dT%H:%M:%S.%f%z"),
+                  times([](char* b, size_t n, int64_t s, auto& rng) {
+                    const Civil c = civil(s);
+                    return std::snprintf(b, n, "%04d-%02d-%02dT%02d:%02d:%02d.%06d+0000", c.year, c.month, c.day,
+                                         c.hour, c.minute, c.second, static_cast<int>(rng() % 1000000));
+                  }));
+}
+BENCHMARK(BM_TimeFormat_PatternOffset);
 
 void BM_AppId(benchmark::State& state) {
   size_t i = 0;

@@ -121,11 +121,14 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
                  "Print the first N rejected lines to stderr as PATH:LINE: reason")
       ->type_name("N");
   app.add_flag("-q,--quiet", config.quiet, "No summary on stderr");
-  app.add_option("--app-field", o.app_field, "App id field, or /json/pointer (default app_id); --time-field NAME")
+  app.add_option("--app-field", o.app_field, "App id field or /json/pointer (default app_id); --app-pattern REGEX")
       ->type_name("NAME");
-  app.add_option("--time-field", o.time_field, "Timestamp field, or /json/pointer (default timestamp)")->group("");
-  app.add_option("--app-pattern", o.app_pattern, "Ids that count, an RE2 regex (default [A-Za-z0-9]+)")
-      ->type_name("REGEX");
+  app.add_option("--app-pattern", o.app_pattern, "Ids that count, an RE2 regex (default [A-Za-z0-9]+)")->group("");
+  app.add_option("--time-field", o.time_field, "Time field (default timestamp); --time-format FORMAT, --input-tz ZONE")
+      ->type_name("NAME");
+  app.add_option("--time-format", o.time_format, "rfc3339 (default), unix, unix-ms, unix-us, unix-ns, clf, %Y-%m-%d...")
+      ->group("");
+  app.add_option("--input-tz", o.input_tz, "The zone of a --time-format pattern without %z")->group("");
   app.add_option("--progress-delay-ms", raw.progress_delay_ms, "Milliseconds before progress shows (for tests)")
       ->group("");
   app.add_option("--segment-bytes", o.segment_bytes, "Nominal segment size (for tests)")

@@ -119,6 +119,48 @@ TEST_F(Files, AppPatternDecidesWhichIdsCountAndNamesItselfInRejects) {
   EXPECT_NE(bad.err.find("--app-pattern: missing ]: [a-z"), std::string::npos) << bad.err;
 }
 
+TEST_F(Files, TheIssuesFiveCommandsCountRealServersLines) {
+  const auto csv = [&](const std::string& log, std::vector<std::string> args) {
+    args.insert(args.begin(), {"--format", "csv", "-q", write("x.log", log)});
+    const ProcessResult r = logagg(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.out;
+  };
+  EXPECT_EQ(csv(R"({"ts":1700000000.9999999,"request":{"host":"example.com"}})" "\n"
+                R"({"ts":-0.5,"request":{"host":"old.example.com"}})" "\n",
+                {"--time-field", "ts", "--time-format", "unix", "--app-field", "/request/host", "--app-pattern",
+                 "[a-z0-9.-]+"}),
+            "second,count\n1969-12-31T23:59:59Z,1\n2023-11-14T22:13:20Z,1\n");
+  EXPECT_EQ(csv(R"({"time":1700000000123,"hostname":"web-1"})" "\n" R"({"time":"1700000001999","hostname":"w"})" "\n",
+                {"--time-field", "time", "--time-format", "unix-ms", "--app-field", "hostname", "--app-pattern", ".+"}),
+            "second,count\n2023-11-14T22:13:20Z,1\n2023-11-14T22:13:21Z,1\n");
+  EXPECT_EQ(csv(R"({"time_local":"14/Nov/2023:23:13:20 +0100","host":"example.com"})" "\n"
+                R"({"time_local":"[14/Nov/2023:22:13:21 +0000]","host":"example.com"})" "\n",
+                {"--time-field", "time_local", "--time-format", "clf", "--app-field", "host", "--app-pattern",
+                 "[A-Za-z0-9.-]+"}),
+            "second,count\n2023-11-14T22:13:20Z,1\n2023-11-14T22:13:21Z,1\n");
+  EXPECT_EQ(csv(R"({"asctime":"2023-11-14 23:13:20","app_id":"svc"})" "\n"
+                R"({"asctime":"2023-03-26 02:30:00","app_id":"svc"})" "\n",  // in the spring gap: rejected
+                {"--time-field", "asctime", "--time-format", "%Y-%m-%d %H:%M:%S", "--input-tz", "Europe/Berlin"}),
+            "second,count\n2023-11-14T22:13:20Z,1\n");
+  EXPECT_EQ(csv(R"({"StartUTC":"2023-11-14T22:13:20Z","RouterName":"api@docker"})" "\n",
+                {"--time-field", "StartUTC", "--app-field", "RouterName", "--app-pattern", "[a-z0-9-]+@[a-z]+",
+                 "--by-app"}),
+            "second,app_id,count\n2023-11-14T22:13:20Z,api@docker,1\n");
+
+  const std::string a = write("a.log", R"({"app_id":"a","timestamp":1700000000})" "\n");
+  const ProcessResult r = logagg({"--time-format", "unix-ms", "--show-rejects", "1", "--time-field", "ts", a});
+  EXPECT_NE(r.err.find("time field missing"), std::string::npos) << r.err;
+  EXPECT_NE(logagg({"--show-rejects", "1", a}).err.find(a + ":1: time field not a string"), std::string::npos);
+  for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{
+           {"--time-format", "%Y-%m-%d %H:%M:%S", a}, {"--time-format", "unix", "--input-tz", "UTC", a},
+           {"--time-format", "%Q", a}, {"--time-format", "%Y-%m-%d", "--input-tz", "Mars/Olympus", a}}) {
+    const ProcessResult u = logagg(bad);
+    EXPECT_EQ(u.exit_code, 2) << bad[1];
+    EXPECT_NE(u.err.find("--time-format: "), std::string::npos) << u.err;
+  }
+}
+
 TEST_F(Files, JsonPointerFieldsReachNestedValues) {
   const std::string a = write("a.log", R"({"request":{"host":"web","tags":["x","y"]},"t":{"at":"2023-11-14T22:13:20Z"}})"
                                        "\n" R"({"request":{"host":"web","host":"api"},"t":{"at":"2023-11-14T22:13:21Z"}})"

@@ -13,7 +13,7 @@ _logagg() {
     --bucket)
       COMPREPLY=($(compgen -W "1s 5s 10s 15s 30s 1m 5m 10m 15m 30m 1h 2h 3h 6h 12h 1d" -- "$cur"))
       return;;
-    --tz)
+    --tz | --input-tz)
       # Area/City names (and links) of the tz database, from its one-file
       # summary when there is one, else from the zone files' paths.
       local zones
@@ -24,6 +24,9 @@ _logagg() {
       fi
       zones=$(grep '/' <<< "$zones" | grep -v '^posix/\|^right/')
       COMPREPLY=($(compgen -W "UTC local $zones" -- "$cur"))
+      return;;
+    --time-format)
+      COMPREPLY=($(compgen -W "rfc3339 unix unix-ms unix-us unix-ns clf" -- "$cur"))
       return;;
     --threads | --show-rejects | --app-field | --time-field | --app-pattern | --max-size | --lines | --pattern | \
     --since | --until | --include | --exclude | --range | --top | --max-apps)
@@ -40,7 +43,7 @@ _logagg() {
     else
       options="--format --per-second --per-minute --per-hour --per-day --bucket --tz --fill-gaps --stats --plot
                --by-app --top --max-apps --since
-               --until --include --exclude --list-inputs --range --threads --app-field --time-field --app-pattern --show-rejects
+               --until --include --exclude --list-inputs --range --threads --app-field --time-field --app-pattern --time-format --input-tz --show-rejects
                -q --quiet -h --help --version"
     fi
     COMPREPLY=($(compgen -W "$options" -- "$cur"))

@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "input/ascii.h"
-#include "parse/rfc3339.h"
 
 namespace logagg {
 namespace {
@@ -95,6 +94,7 @@ struct FieldSeen {
   int count = 0;
   bool step_twice = false;  // a key on the field's path met twice in one object
   bool is_string = false;
+  bool is_number = false;   // a JSON number, kept only where the time format reads numbers
   std::string_view text;  // unescaped: in the line itself, or in the parser's string buffer if it had escapes
 };
 
@@ -128,6 +128,11 @@ LineRules LineRules::of(const Options& options) {
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(std::string("--app-pattern: ") + e.what());
   }
+  try {
+    rules.time_format = TimeFormat::compile(options.time_format, options.input_tz);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("--time-format: ") + e.what());
+  }
   return rules;
 }
 
@@ -136,6 +141,8 @@ struct LineParser::Impl {
   std::string time_field;
   Target targets[2];       // kApp, kTime
   AppPattern app_pattern = AppPattern::compile();
+  TimeFormat time_format;
+  bool time_numbers = false;  // the time format reads JSON numbers too
   bool nested = false;     // a field's path has more than one step
   bool fields_plain;  // both field names non-empty, without quotes or backslashes: key_is() can compare them
   size_t max_line_bytes;
@@ -257,7 +264,9 @@ struct LineParser::Impl {
     }
     matched |= mask;
     const int first = (mask & (1u << kApp)) != 0 ? kApp : kTime;
-    if (depth + 1 == targets[first].path.steps.size()) return capture(v, targets[first].seen);
+    if (depth + 1 == targets[first].path.steps.size()) {
+      return capture(v, targets[first].seen, first == kTime && time_numbers);
+    }
     return descend(v, mask, depth + 1);
   }
 
@@ -305,10 +314,17 @@ struct LineParser::Impl {
   }
 
   // Records an occurrence of the app or time field and checks its value.
-  bool capture(od::value& v, FieldSeen& seen) {
+  // A JSON number is kept too, as its text, where the time format reads
+  // numbers (`numbers`: the time field of a unix* format).
+  bool capture(od::value& v, FieldSeen& seen, bool numbers = false) {
     if (++seen.count > 1) return check(v);
     od::json_type type;
     if (v.type().get(type)) return false;
+    if (numbers && type == od::json_type::number) {
+      seen.is_number = true;
+      seen.text = trim_trailing_space(v.raw_json_token());
+      return is_json_number(seen.text);
+    }
     if (type != od::json_type::string) return check(v);
     seen.is_string = true;
     seen.text = string_text(v.raw_json_token());
@@ -404,7 +420,7 @@ struct LineParser::Impl {
       const bool ok = !is_app && !is_time ? check(v)
                       : nested            ? enter(v, (is_app ? 1u << kApp : 0u) | (is_time ? 1u << kTime : 0u), 0,
                                                   top_matched)
-                                          : capture(v, is_app ? app : time);
+                                          : capture(v, is_app ? app : time, !is_app && time_numbers);
       if (!ok) return invalid;
     }
     if (!at_end(doc)) return invalid;
@@ -417,8 +433,8 @@ struct LineParser::Impl {
     if (time.step_twice) return LineVerdict::rejected(Reason::kDuplicateTime);
     if (time.count == 0) return LineVerdict::rejected(Reason::kMissingTime);
     if (time.count > 1) return LineVerdict::rejected(Reason::kDuplicateTime);
-    if (!time.is_string) return LineVerdict::rejected(Reason::kTimeNotString);
-    const std::optional<int64_t> second = parse_rfc3339(time.text);
+    if (!time.is_string && !time.is_number) return LineVerdict::rejected(Reason::kTimeNotString);
+    const std::optional<int64_t> second = time_format.second(time.text);
     if (!second) return LineVerdict::rejected(Reason::kBadTime);
     return LineVerdict::counted(*second, app.text);
   }
@@ -429,6 +445,8 @@ LineParser::LineParser(const LineRules& rules, size_t max_line_bytes) : impl_(st
   m.targets[kApp].path = rules.app;
   m.targets[kTime].path = rules.time;
   m.app_pattern = rules.app_pattern;
+  m.time_format = rules.time_format;
+  m.time_numbers = rules.time_format.numeric();
   for (Target& t : m.targets) {
     for (const std::string& step : t.path.steps) t.indexes.push_back(FieldPath::index(step));
   }
@@ -441,7 +459,14 @@ LineParser::LineParser(const LineRules& rules, size_t max_line_bytes) : impl_(st
 }
 
 LineParser::LineParser(std::string_view app_field, std::string_view time_field, size_t max_line_bytes)
-    : LineParser(LineRules{parse_field_path(app_field), parse_field_path(time_field)}, max_line_bytes) {}
+    : LineParser(
+          [&] {
+            LineRules rules;
+            rules.app = parse_field_path(app_field);
+            rules.time = parse_field_path(time_field);
+            return rules;
+          }(),
+          max_line_bytes) {}
 
 LineParser::~LineParser() = default;
 LineParser::LineParser(LineParser&&) noexcept = default;

@@ -13,8 +13,9 @@
 //   every step is there once: a key met twice on the way is a duplicate, a
 //   step that is absent or into a scalar leaves the field missing), both
 //   strings; the app id (unescaped) matches the app pattern whole
-//   (app_pattern.h; by default letters and digits) and the timestamp
-//   (unescaped) parses with parse_rfc3339.
+//   (app_pattern.h; by default letters and digits) and the time, a string
+//   (unescaped) or, for the unix* formats, also a JSON number, is in the
+//   time format (time_format.h; by default RFC 3339).
 //
 // Padding contract (simdjson reads up to kLinePadding bytes past a value):
 // `readable` is how many bytes from line.data() the caller guarantees are
@@ -37,6 +38,7 @@
 #include "parse/app_pattern.h"
 #include "parse/field_path.h"
 #include "parse/line_verdict.h"
+#include "parse/time_format.h"
 
 namespace logagg {
 
@@ -46,10 +48,11 @@ struct LineRules {
   FieldPath app = parse_field_path("app_id");
   FieldPath time = parse_field_path("timestamp");
   AppPattern app_pattern = AppPattern::compile();
+  TimeFormat time_format;  // rfc3339
 
   // Throws std::invalid_argument, with a message naming the option, for a
-  // field that is not a valid path, fields whose paths overlap, or a pattern
-  // that does not compile.
+  // field that is not a valid path, fields whose paths overlap, a pattern
+  // that does not compile, or a time format (or input zone) it cannot use.
   static LineRules of(const Options& options);
 };
 

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "input/ascii.h"
+#include "parse/byte_ranges.h"
 #include "parse/civil_time.h"
 
 namespace logagg {
@@ -17,27 +18,6 @@ inline uint64_t load8(const char* p) noexcept {
   uint64_t v;
   std::memcpy(&v, p, 8);  // little-endian: p[0] is the lowest byte
   return v;
-}
-
-// Sixteen bytes checked at once with the compiler's portable vector
-// extension (SSE2 on x86-64, NEON on arm64).
-using Bytes16 = uint8_t __attribute__((vector_size(16)));
-
-inline Bytes16 load16(const void* p) noexcept {
-  Bytes16 v;
-  std::memcpy(&v, p, 16);
-  return v;
-}
-
-// Lanes (0xFF) where v is outside [lo, lo + span], an unsigned byte range.
-inline Bytes16 outside(Bytes16 v, Bytes16 lo, Bytes16 span) noexcept {
-  return reinterpret_cast<Bytes16>(v - lo > span);
-}
-
-inline bool none(Bytes16 lanes) noexcept {
-  uint64_t half[2];
-  std::memcpy(half, &lanes, 16);
-  return (half[0] | half[1]) == 0;
 }
 
 // The byte ranges each position of "YYYY-MM-DDThh:mm:ss" may hold: 'D' a

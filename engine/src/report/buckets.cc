@@ -2,47 +2,15 @@
 // starts, and summing per-second counts (see buckets.h).
 #include "logagg/buckets.h"
 
-#include <date/tz.h>
-
 #include <algorithm>
-#include <chrono>
-#include <cstdlib>
-#include <map>
-#include <memory>
-#include <mutex>
 #include <stdexcept>
 
 #include "input/ascii.h"
 #include "parse/civil_time.h"
 #include "parse/rfc3339.h"
+#include "parse/time_zone.h"
 
 namespace logagg {
-
-class TimeZone {
- public:
-  TimeZone(const date::time_zone* zone, std::string name) : zone_(zone), name_(std::move(name)) {}
-  const std::string& name() const { return name_; }
-
-  // The stretch of UTC seconds [begin, end) around `t` with one UTC offset.
-  struct Period {
-    int64_t begin, end, offset;
-  };
-  // Walks ask for the same period over and over, so each thread keeps the
-  // last one it was given (date's get_info searches and builds a sys_info).
-  Period period_at(int64_t t) const {
-    thread_local const TimeZone* cached_zone = nullptr;
-    thread_local Period cached{};
-    if (cached_zone == this && t >= cached.begin && t < cached.end) return cached;
-    const date::sys_info info = zone_->get_info(date::sys_seconds{std::chrono::seconds{t}});
-    cached = {info.begin.time_since_epoch().count(), info.end.time_since_epoch().count(), info.offset.count()};
-    cached_zone = this;
-    return cached;
-  }
-
- private:
-  const date::time_zone* zone_;
-  std::string name_;
-};
 
 namespace {
 
@@ -57,14 +25,6 @@ bool transition_starts_bucket(int64_t at, int64_t offset_before, int64_t offset_
   const int64_t local = at + offset_after;
   const int64_t local_before = at - 1 + offset_before;
   return local % width == 0 || floor_div(local, width) > floor_div(local_before, width);
-}
-
-std::string zone_name_from_tz_variable(std::string_view tz) {
-  if (!tz.empty() && tz.front() == ':') tz.remove_prefix(1);
-  for (std::string_view prefix : {"/usr/share/zoneinfo/", "/usr/lib/zoneinfo/"}) {
-    if (tz.substr(0, prefix.size()) == prefix) tz.remove_prefix(prefix.size());
-  }
-  return std::string(tz);
 }
 
 struct Unit {
@@ -117,42 +77,6 @@ Bucketing parse_bucketing(std::string_view text) {
   if (kSecondsPerDay % width != 0) refuse("does not divide a day (86400 s) evenly, so buckets would not align to days");
   return Bucketing::of_seconds(width);
 }
-
-const TimeZone* find_time_zone(std::string_view name) {
-  static std::mutex mutex;
-  static std::map<std::string, std::unique_ptr<TimeZone>, std::less<>> zones;  // by the name asked for
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (const auto it = zones.find(name); it != zones.end()) return it->second.get();
-  std::string zone_name(name);
-  const date::time_zone* zone = nullptr;
-  try {
-    if (name == "local") {
-      const char* tz = std::getenv("TZ");
-      if (tz != nullptr && *tz != '\0') {
-        zone_name = zone_name_from_tz_variable(tz);
-        try {
-          zone = date::locate_zone(zone_name);
-        } catch (const std::exception&) {
-          throw std::invalid_argument("unknown time zone '" + zone_name + "' (TZ, for local)");
-        }
-      } else {
-        zone = date::current_zone();
-        zone_name = std::string(zone->name());
-      }
-    } else {
-      zone = date::locate_zone(zone_name);
-    }
-  } catch (const std::invalid_argument&) {
-    throw;
-  } catch (const std::exception&) {
-    throw std::invalid_argument("unknown time zone '" + zone_name + "'");
-  }
-  auto& slot = zones[std::string(name)];
-  slot = std::make_unique<TimeZone>(zone, zone_name);
-  return slot.get();
-}
-
-const std::string& time_zone_name(const TimeZone& zone) { return zone.name(); }
 
 int64_t Bucketing::zoned_start_of(int64_t second) const noexcept {
   if (width_ == 1) return second;

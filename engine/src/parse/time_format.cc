@@ -1,0 +1,547 @@
+// The time formats (see time_format.h): compile() turns a spec into a list of
+// steps once; second() runs them over each time field without looking at the
+// spec again. Epoch numbers are floored from their digits, never a double.
+#include "parse/time_format.h"
+
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include "input/ascii.h"
+#include "parse/byte_ranges.h"
+#include "parse/civil_time.h"
+#include "parse/time_zone.h"
+
+namespace logagg {
+namespace {
+
+// The UTC seconds of the years 0000..9999, the range of unix* times.
+constexpr int64_t kFirstSecond = days_from_civil(0, 1, 1) * kSecondsPerDay;
+constexpr int64_t kLastSecond = days_from_civil(10000, 1, 1) * kSecondsPerDay - 1;
+// An integer part of more digits than this is out of that range.
+constexpr int64_t kMaxSecondDigits = 12;
+// Exponents are read up to about this size; any larger is out of range too.
+constexpr int64_t kExponentCap = int64_t{1} << 48;
+
+// The numbers a pattern reads.
+enum Field : uint8_t { kYear, kMonth, kDay, kYearDay, kHour, kMinute, kSecond, kFieldCount };
+
+enum class Op : uint8_t {
+  kLiteral,     // literal_size bytes of Pattern::literals from literal_begin
+  kDigits,      // `width` digits, their number into `field`
+  kSpaceDigit,  // a space or a digit, then a digit, into `field` (%e)
+  kMonthName,   // Jan .. Dec, into the month
+  kFraction,    // one or more digits, dropped (truncated)
+  kOffset,      // +hhmm, +hh:mm, the same with '-', or Z (%z)
+  kClfOffset,   // +hhmm or -hhmm only (clf)
+};
+
+struct Step {
+  Op op;
+  Field field = kYear;
+  uint8_t width = 0;
+  uint32_t literal_begin = 0, literal_size = 0;
+};
+
+// The most bytes of a pattern's head (below).
+constexpr size_t kHeadBytes = 32;
+
+// A number in the head: `width` digits at byte `at`.
+struct HeadNumber {
+  uint8_t at, width;
+  Field field;
+};
+
+// A compiled pattern (clf is one too). Its head, the steps of fixed width
+// at its start (up to kHeadBytes bytes), is checked with two loads of
+// sixteen bytes against templates of byte ranges, and its numbers are read
+// at their offsets; the steps after the head run one by one.
+struct Pattern {
+  std::vector<Step> steps;
+  std::string literals;
+  bool brackets = false;      // clf: optionally inside '[' ']'
+  bool has_offset = false;    // %z
+  bool has_year_day = false;  // %j instead of a month and a day
+
+  size_t head_size = 0;   // bytes
+  size_t head_steps = 0;  // steps[0, head_steps) are the head
+  // Byte i of the head lies in [lo[i], lo[i] + span[i]] (unsigned); past
+  // head_size, and where checked apart (%e's tens, %b), anything does.
+  uint8_t lo[kHeadBytes] = {}, span[kHeadBytes] = {};
+  HeadNumber numbers[kFieldCount] = {};
+  size_t number_count = 0;
+  int space_day_at = -1;  // %e in the head: its tens, a space or a digit
+  int month_at = -1;      // %b in the head
+};
+
+// The month 1..12 of the English abbreviation in p[0..2], or 0.
+int month_named(const char* p) noexcept {
+  constexpr auto key = [](const char* m) {
+    return static_cast<uint32_t>(static_cast<uint8_t>(m[0])) | static_cast<uint32_t>(static_cast<uint8_t>(m[1])) << 8 |
+           static_cast<uint32_t>(static_cast<uint8_t>(m[2])) << 16;
+  };
+  constexpr uint32_t kKeys[12] = {key("Jan"), key("Feb"), key("Mar"), key("Apr"), key("May"), key("Jun"),
+                                  key("Jul"), key("Aug"), key("Sep"), key("Oct"), key("Nov"), key("Dec")};
+  const uint32_t k = key(p);
+  int month = 0;
+  for (int m = 0; m < 12; ++m) month |= (kKeys[m] == k) * (m + 1);
+  return month;
+}
+
+inline int two_digits(const char* p) noexcept { return (p[0] - '0') * 10 + (p[1] - '0'); }
+
+// Reads a UTC offset at p: +hhmm or -hhmm, and with `any_form` also +hh:mm
+// and Z. Sets `offset` (seconds east of UTC) and returns the end, or nullptr.
+const char* read_offset(const char* p, const char* end, bool any_form, int64_t& offset) noexcept {
+  if (any_form && p != end && *p == 'Z') {
+    offset = 0;
+    return p + 1;
+  }
+  if (end - p < 5 || (*p != '+' && *p != '-') || !is_digit(p[1]) || !is_digit(p[2])) return nullptr;
+  const char* m = p + 3;
+  if (any_form && *m == ':') ++m;
+  if (end - m < 2 || !is_digit(m[0]) || !is_digit(m[1])) return nullptr;
+  const int hours = two_digits(p + 1), minutes = two_digits(m);
+  if (hours > 23 || minutes > 59) return nullptr;
+  offset = (*p == '-' ? -1 : 1) * int64_t{hours * 3600 + minutes * 60};
+  return m + 2;
+}
+
+// The UTC second of `text` under `pattern`; `zone` for one without %z.
+std::optional<int64_t> run_pattern(const Pattern& pattern, const TimeZone* zone, std::string_view text) noexcept {
+  if (pattern.brackets && text.size() >= 2 && text.front() == '[' && text.back() == ']') {
+    text = text.substr(1, text.size() - 2);
+  }
+  const size_t size = pattern.head_size;
+  if (text.size() < size) return std::nullopt;
+  const char* const t = text.data();
+  // The head's first sixteen bytes, and its last sixteen when it is longer
+  // (both loads inside the text); a text under sixteen bytes is copied.
+  Bytes16 bad;
+  if (text.size() >= 16) {
+    bad = outside(load16(t), load16(pattern.lo), load16(pattern.span));
+  } else {
+    char copy[16] = {};
+    std::memcpy(copy, t, text.size());
+    bad = outside(load16(copy), load16(pattern.lo), load16(pattern.span));
+  }
+  if (size > 16) {
+    bad |= outside(load16(t + size - 16), load16(pattern.lo + size - 16), load16(pattern.span + size - 16));
+  }
+  if (!none(bad)) return std::nullopt;
+
+  int value[kFieldCount] = {0, 1, 1, 1, 0, 0, 0};  // what a pattern leaves out: January 1st, 00:00:00
+  for (size_t i = 0; i < pattern.number_count; ++i) {
+    const HeadNumber& number = pattern.numbers[i];
+    const char* d = t + number.at;
+    switch (number.width) {
+      case 1:
+        value[number.field] = d[0] - '0';
+        break;
+      case 2:
+        value[number.field] = two_digits(d);
+        break;
+      case 3:
+        value[number.field] = (d[0] - '0') * 100 + two_digits(d + 1);
+        break;
+      default:  // 4
+        value[number.field] = two_digits(d) * 100 + two_digits(d + 2);
+        break;
+    }
+  }
+  if (pattern.space_day_at >= 0) {
+    const char tens = t[pattern.space_day_at];
+    if (tens != ' ' && !is_digit(tens)) return std::nullopt;
+    value[kDay] += tens == ' ' ? 0 : (tens - '0') * 10;
+  }
+  if (pattern.month_at >= 0 && (value[kMonth] = month_named(t + pattern.month_at)) == 0) return std::nullopt;
+
+  const char* p = t + size;
+  const char* const end = t + text.size();
+  int64_t offset = 0;
+  for (size_t s = pattern.head_steps; s < pattern.steps.size(); ++s) {
+    const Step& step = pattern.steps[s];
+    switch (step.op) {
+      case Op::kLiteral:
+        if (static_cast<size_t>(end - p) < step.literal_size ||
+            std::memcmp(p, pattern.literals.data() + step.literal_begin, step.literal_size) != 0) {
+          return std::nullopt;
+        }
+        p += step.literal_size;
+        break;
+      case Op::kDigits: {
+        if (end - p < step.width) return std::nullopt;
+        int n = 0;
+        for (int i = 0; i < step.width; ++i) {
+          if (!is_digit(p[i])) return std::nullopt;
+          n = n * 10 + (p[i] - '0');
+        }
+        value[step.field] = n;
+        p += step.width;
+        break;
+      }
+      case Op::kSpaceDigit:
+        if (end - p < 2 || !(p[0] == ' ' || is_digit(p[0])) || !is_digit(p[1])) return std::nullopt;
+        value[step.field] = (p[0] == ' ' ? 0 : (p[0] - '0') * 10) + (p[1] - '0');
+        p += 2;
+        break;
+      case Op::kMonthName:
+        if (end - p < 3 || (value[kMonth] = month_named(p)) == 0) return std::nullopt;
+        p += 3;
+        break;
+      case Op::kFraction: {
+        const char* first = p;
+        while (p != end && is_digit(*p)) ++p;
+        if (p == first) return std::nullopt;
+        break;
+      }
+      case Op::kOffset:
+      case Op::kClfOffset:
+        if ((p = read_offset(p, end, step.op == Op::kOffset, offset)) == nullptr) return std::nullopt;
+        break;
+    }
+  }
+  if (p != end) return std::nullopt;
+
+  const int64_t year = value[kYear];
+  int64_t days;
+  if (pattern.has_year_day) {
+    if (value[kYearDay] < 1 || value[kYearDay] > 365 + is_leap_year(year)) return std::nullopt;
+    days = days_from_civil(year, 1, 1) + value[kYearDay] - 1;
+  } else {
+    const auto month = static_cast<unsigned>(value[kMonth]), day = static_cast<unsigned>(value[kDay]);
+    if (month - 1 > 11 || day - 1 >= days_in_month(year, month)) return std::nullopt;
+    days = days_from_civil(year, month, day);
+  }
+  if (value[kHour] > 23 || value[kMinute] > 59 || value[kSecond] > 59) return std::nullopt;
+  const int64_t local = days * kSecondsPerDay + value[kHour] * 3600 + value[kMinute] * 60 + value[kSecond];
+  if (pattern.has_offset) return local - offset;
+  return zone->utc_of_local(local);  // the zone's data was loaded by compile(), so this does not throw
+}
+
+// The floored second of (-)units.fraction units, kPerSecond units a second,
+// if it lies in the years 0000..9999.
+template <uint64_t kPerSecond>
+std::optional<int64_t> floor_units(uint64_t units, bool negative, const char* fraction,
+                                   const char* fraction_end) noexcept {
+  if (!negative) {
+    const uint64_t second = units / kPerSecond;
+    if (second > static_cast<uint64_t>(kLastSecond)) return std::nullopt;
+    return static_cast<int64_t>(second);
+  }
+  bool nonzero = false;  // -(units.fraction) / kPerSecond is floored to -ceil(units.fraction / kPerSecond)
+  for (; fraction != fraction_end; ++fraction) nonzero |= *fraction != '0';
+  const uint64_t before = (units + (nonzero ? kPerSecond : kPerSecond - 1)) / kPerSecond;
+  if (before > static_cast<uint64_t>(-kFirstSecond)) return std::nullopt;
+  return -static_cast<int64_t>(before);
+}
+
+// The floored second of the RFC 8259 number `text` counting units of
+// 10^-digits seconds, if it is one and in the years 0000..9999.
+std::optional<int64_t> floor_epoch(std::string_view text, int digits) noexcept {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  const bool negative = p != end && *p == '-';
+  p += negative;
+  // -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+  const char* const int_begin = p;
+  if (p == end || !is_digit(*p)) return std::nullopt;
+  uint64_t int_value = 0;  // the integer part's value, while it has at most 19 digits
+  if (*p++ != '0') {
+    int_value = static_cast<uint64_t>(p[-1] - '0');
+    for (; p != end && is_digit(*p); ++p) int_value = int_value * 10 + static_cast<uint64_t>(*p - '0');
+  }
+  const char* const int_end = p;
+  const char* frac_begin = p;
+  if (p != end && *p == '.') {
+    frac_begin = ++p;
+    while (p != end && is_digit(*p)) ++p;
+    if (p == frac_begin) return std::nullopt;
+  }
+  const char* const frac_end = p;
+  int64_t exponent = 0;
+  const bool has_exponent = p != end && (*p == 'e' || *p == 'E');
+  if (has_exponent) {
+    ++p;
+    const bool exponent_negative = p != end && *p == '-';
+    if (p != end && (*p == '+' || *p == '-')) ++p;
+    const char* const first = p;
+    for (; p != end && is_digit(*p); ++p) {
+      if (exponent < kExponentCap) exponent = exponent * 10 + (*p - '0');
+    }
+    if (p == first) return std::nullopt;
+    if (exponent_negative) exponent = -exponent;
+  }
+  if (p != end) return std::nullopt;
+
+  const int64_t int_digits = int_end - int_begin;
+  if (!has_exponent && int_digits <= 19) {  // the usual case: a whole number of units, and maybe a fraction
+    switch (digits) {                       // constant divisors, which compile to multiplications
+      case 0:
+        return floor_units<1>(int_value, negative, frac_begin, frac_end);
+      case 3:
+        return floor_units<1000>(int_value, negative, frac_begin, frac_end);
+      case 6:
+        return floor_units<1000000>(int_value, negative, frac_begin, frac_end);
+      default:
+        return floor_units<1000000000>(int_value, negative, frac_begin, frac_end);
+    }
+  }
+
+  // Otherwise the digits d[0..n) of integer part and fraction in one row;
+  // the value is 0.d * 10^point seconds, so d[0..point) is the integer part.
+  const int64_t n = int_digits + (frac_end - frac_begin);
+  const auto digit = [&](int64_t i) { return i < int_digits ? int_begin[i] - '0' : frac_begin[i - int_digits] - '0'; };
+  int64_t first_nonzero = 0;
+  while (first_nonzero < n && digit(first_nonzero) == 0) ++first_nonzero;
+  if (first_nonzero == n) return 0;  // zero, "-0" too
+  const int64_t point = int_digits + exponent - digits;
+  if (point - first_nonzero > kMaxSecondDigits) return std::nullopt;
+  int64_t whole = 0;
+  for (int64_t i = first_nonzero; i < point; ++i) whole = whole * 10 + (i < n ? digit(i) : 0);
+  if (negative) {
+    bool fraction = false;
+    for (int64_t i = point > first_nonzero ? point : first_nonzero; i < n && !fraction; ++i) fraction = digit(i) != 0;
+    whole = -whole - fraction;
+  }
+  if (whole < kFirstSecond || whole > kLastSecond) return std::nullopt;
+  return whole;
+}
+
+[[noreturn]] void refuse(std::string_view spec, const std::string& why) {
+  throw std::invalid_argument("time format '" + std::string(spec) + "' " + why);
+}
+
+// The width of `step` if it is fixed, else 0.
+size_t fixed_width(const Step& step) {
+  switch (step.op) {
+    case Op::kLiteral:
+      return step.literal_size;
+    case Op::kDigits:
+      return step.width;
+    case Op::kSpaceDigit:
+      return 2;
+    case Op::kMonthName:
+      return 3;
+    default:
+      return 0;
+  }
+}
+
+// Takes the steps of fixed width at the start of `pattern`, up to
+// kHeadBytes bytes, into its head.
+void plan_head(Pattern& pattern) {
+  for (size_t& i = pattern.head_steps; i < pattern.steps.size(); ++i) {
+    const Step& step = pattern.steps[i];
+    const size_t at = pattern.head_size, width = fixed_width(step);
+    if (width == 0 || at + width > kHeadBytes) break;
+    for (size_t k = 0; k < width; ++k) pattern.span[at + k] = 255;  // checked apart, unless set below
+    switch (step.op) {
+      case Op::kLiteral:
+        for (size_t k = 0; k < width; ++k) {
+          pattern.lo[at + k] = static_cast<uint8_t>(pattern.literals[step.literal_begin + k]);
+          pattern.span[at + k] = 0;
+        }
+        break;
+      case Op::kDigits:
+        for (size_t k = 0; k < width; ++k) {
+          pattern.lo[at + k] = '0';
+          pattern.span[at + k] = 9;
+        }
+        pattern.numbers[pattern.number_count++] = {static_cast<uint8_t>(at), step.width, step.field};
+        break;
+      case Op::kSpaceDigit:  // the units digit is a number, the tens are checked apart
+        pattern.lo[at + 1] = '0';
+        pattern.span[at + 1] = 9;
+        pattern.numbers[pattern.number_count++] = {static_cast<uint8_t>(at + 1), 1, step.field};
+        pattern.space_day_at = static_cast<int>(at);
+        break;
+      case Op::kMonthName:
+        pattern.month_at = static_cast<int>(at);
+        break;
+      default:
+        break;
+    }
+    pattern.head_size += width;
+  }
+  for (size_t k = pattern.head_size; k < kHeadBytes; ++k) pattern.span[k] = 255;
+}
+
+// Compiles `text` into a Pattern (for clf, %z is the +hhmm form alone) and
+// checks that it gives each field it needs exactly once.
+Pattern compile_pattern(std::string_view text, bool clf) {
+  Pattern pattern;
+  pattern.brackets = clf;
+  bool seen[kFieldCount] = {};
+  bool fraction = false;
+  std::string literal;
+  const auto flush_literal = [&] {
+    if (literal.empty()) return;
+    pattern.steps.push_back({.op = Op::kLiteral,
+                             .literal_begin = static_cast<uint32_t>(pattern.literals.size()),
+                             .literal_size = static_cast<uint32_t>(literal.size())});
+    pattern.literals += literal;
+    literal.clear();
+  };
+  const auto once = [&](bool& given, const char* what) {
+    if (given) refuse(text, std::string("gives the ") + what + " twice");
+    given = true;
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '%') {
+      literal += text[i];
+      continue;
+    }
+    if (++i == text.size()) refuse(text, "ends in a lone %");
+    const char directive = text[i];
+    if (directive == '%') {
+      literal += '%';
+      continue;
+    }
+    flush_literal();
+    const auto number = [&](Field field, uint8_t width, const char* what) {
+      once(seen[field], what);
+      pattern.steps.push_back({.op = Op::kDigits, .field = field, .width = width});
+    };
+    switch (directive) {
+      case 'Y':
+        number(kYear, 4, "year");
+        break;
+      case 'm':
+        number(kMonth, 2, "month");
+        break;
+      case 'd':
+        number(kDay, 2, "day");
+        break;
+      case 'j':
+        number(kYearDay, 3, "day of the year");
+        break;
+      case 'H':
+        number(kHour, 2, "hour");
+        break;
+      case 'M':
+        number(kMinute, 2, "minute");
+        break;
+      case 'S':
+        number(kSecond, 2, "second");
+        break;
+      case 'e':
+        once(seen[kDay], "day");
+        pattern.steps.push_back({.op = Op::kSpaceDigit, .field = kDay});
+        break;
+      case 'b':
+        once(seen[kMonth], "month");
+        pattern.steps.push_back({.op = Op::kMonthName});
+        break;
+      case 'f':
+        once(fraction, "fraction");
+        pattern.steps.push_back({.op = Op::kFraction});
+        break;
+      case 'z':
+        once(pattern.has_offset, "offset");
+        pattern.steps.push_back({.op = clf ? Op::kClfOffset : Op::kOffset});
+        break;
+      default:
+        refuse(text, std::string("has %") + directive +
+                         ", which is not supported (the directives are %Y %m %d %e %b %j %H %M %S %f %z %%)");
+    }
+  }
+  flush_literal();
+
+  pattern.has_year_day = seen[kYearDay];
+  if (!seen[kYear]) refuse(text, "has no year (%Y)");
+  if (seen[kYearDay] && (seen[kMonth] || seen[kDay])) refuse(text, "gives the day of the year (%j) and a month or day");
+  if (!seen[kYearDay] && !seen[kMonth]) refuse(text, "has no month (%m or %b)");
+  if (!seen[kYearDay] && !seen[kDay]) refuse(text, "has no day (%d, %e or %j)");
+  if (seen[kMinute] && !seen[kHour]) refuse(text, "has a minute (%M) but no hour (%H)");
+  if (seen[kSecond] && !seen[kMinute]) refuse(text, "has a second (%S) but no minute (%M)");
+  if (fraction && !seen[kSecond]) refuse(text, "has a fraction (%f) but no second (%S)");
+  for (size_t i = 0; i + 1 < pattern.steps.size(); ++i) {
+    const Step& next = pattern.steps[i + 1];
+    const bool starts_with_digit = next.op == Op::kDigits || next.op == Op::kSpaceDigit ||
+                                   (next.op == Op::kLiteral && is_digit(pattern.literals[next.literal_begin]));
+    if (pattern.steps[i].op == Op::kFraction && starts_with_digit) {
+      refuse(text, "has a digit right after %f, which takes every digit");
+    }
+  }
+  plan_head(pattern);
+  return pattern;
+}
+
+}  // namespace
+
+struct TimeFormat::Compiled {
+  std::string name;
+  const TimeZone* zone = nullptr;  // for a pattern without %z: its local times' zone
+  Pattern pattern;                 // for clf and patterns
+};
+
+TimeFormat TimeFormat::compile(std::string_view spec, std::string_view input_zone) {
+  for (const char c : spec) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
+      throw std::invalid_argument("the time format holds a control character");
+    }
+  }
+  constexpr struct {
+    std::string_view name;
+    int digits;
+  } kEpochs[] = {{"unix", 0}, {"unix-ms", 3}, {"unix-us", 6}, {"unix-ns", 9}};
+
+  const auto no_zone = [&](const char* why) {
+    if (!input_zone.empty()) refuse(spec, std::string("takes no input time zone: ") + why);
+  };
+  if (spec == "rfc3339") {
+    no_zone("its times carry their offset");
+    return TimeFormat();
+  }
+  auto compiled = std::make_shared<Compiled>();
+  compiled->name = std::string(spec);
+  for (const auto& epoch : kEpochs) {
+    if (spec == epoch.name) {
+      no_zone("its times are UTC instants");
+      return TimeFormat(Kind::kEpoch, epoch.digits, std::move(compiled));
+    }
+  }
+  if (spec == "clf") {
+    no_zone("its times carry their offset");
+    compiled->pattern = compile_pattern("%d/%b/%Y:%H:%M:%S %z", true);
+    return TimeFormat(Kind::kPattern, 0, std::move(compiled));
+  }
+  if (spec.find('%') == std::string_view::npos) {
+    throw std::invalid_argument("unknown time format '" + std::string(spec) +
+                                "' (rfc3339, unix, unix-ms, unix-us, unix-ns, clf, or a pattern such as "
+                                "'%Y-%m-%d %H:%M:%S')");
+  }
+  compiled->pattern = compile_pattern(spec, false);
+  if (compiled->pattern.has_offset) {
+    no_zone("its times carry their offset (%z)");
+  } else {
+    if (input_zone.empty()) {
+      refuse(spec, "has no offset (%z), so it needs an input time zone: the zone its times are written in");
+    }
+    compiled->zone = find_time_zone(input_zone);
+    try {  // loads the zone's data now, so that second() cannot meet a broken file
+      compiled->zone->utc_of_local(0);
+    } catch (const std::exception& e) {
+      throw std::invalid_argument("time zone '" + std::string(input_zone) + "' cannot be read: " + e.what());
+    }
+  }
+  return TimeFormat(Kind::kPattern, 0, std::move(compiled));
+}
+
+const std::string& TimeFormat::name() const noexcept {
+  static const std::string kDefault = "rfc3339";
+  return compiled_ != nullptr ? compiled_->name : kDefault;
+}
+
+const TimeZone* TimeFormat::input_zone() const noexcept { return compiled_ != nullptr ? compiled_->zone : nullptr; }
+
+std::optional<int64_t> TimeFormat::epoch_second(std::string_view text) const noexcept {
+  return floor_epoch(text, epoch_digits_);
+}
+
+std::optional<int64_t> TimeFormat::pattern_second(std::string_view text) const noexcept {
+  return run_pattern(compiled_->pattern, compiled_->zone, text);
+}
+
+}  // namespace logagg
