@@ -9,6 +9,7 @@
 
 #include <bitset>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <utility>
 
@@ -45,28 +46,21 @@ bool is_ascii_alnum(unsigned char c) {
 // The Perl class \<letter> (\d \s \w, and \D \S \W, their complements, which
 // hold \n and every non-ASCII code point, as RE2 has them), or nullopt.
 std::optional<TableClass> perl_class(char letter) {
-  TableClass c;
+  struct Range {
+    char from, to;
+  };
+  static constexpr Range kDigit[] = {{'0', '9'}};
+  static constexpr Range kSpace[] = {{'\t', '\n'}, {'\f', '\r'}, {' ', ' '}};
+  static constexpr Range kWord[] = {{'0', '9'}, {'A', 'Z'}, {'_', '_'}, {'a', 'z'}};
+  std::span<const Range> ranges;
   switch (letter) {
-    case 'd':
-    case 'D':
-      c.add('0', '9');
-      break;
-    case 's':
-    case 'S':
-      c.add('\t', '\n');
-      c.add('\f', '\r');
-      c.add(' ', ' ');
-      break;
-    case 'w':
-    case 'W':
-      c.add('0', '9');
-      c.add('A', 'Z');
-      c.add('_', '_');
-      c.add('a', 'z');
-      break;
-    default:
-      return std::nullopt;
+    case 'd': case 'D': ranges = kDigit; break;
+    case 's': case 'S': ranges = kSpace; break;
+    case 'w': case 'W': ranges = kWord; break;
+    default: return std::nullopt;
   }
+  TableClass c;
+  for (const Range& r : ranges) c.add(r.from, r.to);
   return letter >= 'a' ? c : c.complement();
 }
 

@@ -399,32 +399,27 @@ Pattern compile_pattern(std::string_view text, bool clf) {
       continue;
     }
     flush_literal();
-    const auto number = [&](Field field, uint8_t width, const char* what) {
-      once(seen[field], what);
-      pattern.steps.push_back({.op = Op::kDigits, .field = field, .width = width});
+    // The fixed-width numbers: directive, field, digits, name for messages.
+    struct Number {
+      char directive;
+      Field field;
+      uint8_t width;
+      const char* what;
     };
+    static constexpr Number kNumbers[] = {{'Y', kYear, 4, "year"},   {'m', kMonth, 2, "month"},
+                                          {'d', kDay, 2, "day"},     {'j', kYearDay, 3, "day of the year"},
+                                          {'H', kHour, 2, "hour"},   {'M', kMinute, 2, "minute"},
+                                          {'S', kSecond, 2, "second"}};
+    const Number* number = nullptr;
+    for (const Number& n : kNumbers) {
+      if (n.directive == directive) number = &n;
+    }
+    if (number != nullptr) {
+      once(seen[number->field], number->what);
+      pattern.steps.push_back({.op = Op::kDigits, .field = number->field, .width = number->width});
+      continue;
+    }
     switch (directive) {
-      case 'Y':
-        number(kYear, 4, "year");
-        break;
-      case 'm':
-        number(kMonth, 2, "month");
-        break;
-      case 'd':
-        number(kDay, 2, "day");
-        break;
-      case 'j':
-        number(kYearDay, 3, "day of the year");
-        break;
-      case 'H':
-        number(kHour, 2, "hour");
-        break;
-      case 'M':
-        number(kMinute, 2, "minute");
-        break;
-      case 'S':
-        number(kSecond, 2, "second");
-        break;
       case 'e':
         once(seen[kDay], "day");
         pattern.steps.push_back({.op = Op::kSpaceDigit, .field = kDay});
