@@ -4,7 +4,7 @@
 #
 #   profiling/walkthrough.sh [--smoke] [--passes N] [--runs N] [LOG]
 #
-# Builds logagg-walkthrough with symbols and frame pointers (build/walkthrough),
+# Builds logagg-walkthrough with symbols and frame pointers (build/profile),
 # checks that every stage prints the same report for LOG, and, when loggen's
 # expectations for LOG are beside it (LOG without .log, plus .csv and
 # .summary.json, as for the logs this script generates), that stage 4 prints
@@ -27,6 +27,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+. profiling/flame_record.sh
 
 smoke=false
 passes=1
@@ -44,10 +45,8 @@ while [ $# -gt 0 ]; do
 done
 
 out=profiling/out
-build=build/walkthrough
-bin=$build/profiling/walkthrough/logagg-walkthrough
-loggen=$build/data/generator/loggen
-template=profiling/walkthrough/node_modules/d3-flame-graph/dist/templates/d3-flamegraph-base.html
+bin=$profile_build/profiling/walkthrough/logagg-walkthrough
+loggen=$profile_build/data/generator/loggen
 record_seconds=2   # each recording spans at least this long ...
 record_samples=2000  # ... and takes about this many samples
 if $smoke; then
@@ -60,14 +59,7 @@ mkdir -p "$out"
 rm -rf "$out"/REPORT.md "$out"/stage* "$out"/*.tsv "$out"/smoke.*
 
 say "building $bin"
-{
-  cmake --preset release -B "$build" -DCMAKE_CXX_FLAGS="-g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer" &&
-    cmake --build "$build" --target logagg-walkthrough loggen
-} > "$out/build.log" 2>&1 || { cat "$out/build.log" >&2; exit 1; }
-if [ ! -f "$template" ]; then
-  say "installing d3-flame-graph (profiling/walkthrough/package-lock.json)"
-  (cd profiling/walkthrough && npm ci --no-audit --no-fund --silent)
-fi
+build_for_profiling "$out/build.log" logagg-walkthrough loggen
 
 if $smoke; then
   log=$out/smoke.log
@@ -160,13 +152,8 @@ for stage in $stages; do
             f = int(n / (k * pass * u)); if (f > 999) f = 999; if (f < 49) f = 49; print k, f }')
   printf 'frequency\t%s\npasses\t%s\n' "$freq" "$rec_passes" > "$dir/record.tsv"
   say "recording stage $stage: $rec_passes pass(es) at $freq Hz"
-  perf record -q -e cpu-clock -F "$freq" --call-graph dwarf,32768 -m 16M -o "$dir/perf.data" -- \
-    "$bin" --stage "$stage" --passes "$rec_passes" --format csv "$log" > /dev/null 2> "$dir/record.log"
-  # Inlined frames off: perf names them inconsistently, and resolving them is slow.
-  (cd "$dir" && perf script --no-inline -s "$(perf --exec-path)/scripts/python/flamegraph.py" -- \
-     --template "$root/$template" -o "$root/$out/stage$stage.html" > /dev/null)
-  (cd "$dir" && perf script --no-inline -s "$(perf --exec-path)/scripts/python/stackcollapse.py") \
-    > "$out/stage$stage.folded.txt"
+  record_flame "$dir" "$freq" "$root/$flame_template" "$root/$out/stage$stage.html" "$root/$out/stage$stage.folded.txt" -- \
+    "$bin" --stage "$stage" --passes "$rec_passes" --format csv "$log"
 done
 
 {

@@ -11,15 +11,17 @@ and links the flame graphs stageN.html beside it.
 
 Usage: make_report.py OUT
 """
-import re
 import statistics
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from folded_stacks import read_folded  # noqa: E402  (profiling/folded_stacks.py)
+
 # Each sample is put in the piece of the innermost frame on its stack that
 # belongs to one (stages 0-3 call their pieces through a virtual call or a
 # function pointer, so those frames always exist; stage 4's come from the
-# engine's own functions). Names are the simplified ones (see simplify()).
+# engine's own functions). Names are the simplified ones (folded_stacks.simplify).
 PIECES = [
     ("JSON", ("NlohmannReader::read", "SimdjsonReader::read", "logagg::LineParser::")),
     ("timestamp", ("logagg::walkthrough::date_parse_second", "logagg::parse_rfc3339")),
@@ -34,38 +36,8 @@ PIECE_NAMES = [name for name, _ in PIECES] + [OTHER]
 SWAPPED_NEXT = {0: "JSON", 1: "timestamp", 2: "app id"}
 
 
-def simplify(frame):
-    """A C++ frame without arguments, template arguments, return type and clones."""
-    name = re.sub(r" \[clone [^\]]*\]", "", frame)
-    name = name.replace("(anonymous namespace)::", "")
-    name = name.replace("operator()", "operator@call")
-    out, depth = [], 0
-    for c in name:
-        if c in "<(":
-            depth += 1
-        elif c in ">)" and depth > 0:
-            depth -= 1
-        elif depth == 0:
-            out.append(c)
-    name = "".join(out).replace("operator@call", "operator()").strip()
-    name = re.sub(r"\s+const$", "", name)
-    if " " in name and "operator" not in name:
-        name = name.rsplit(" ", 1)[1]  # the return type of a template function
-    return name or frame
-
-
 def read_tsv(path):
     return [line.rstrip("\n").split("\t") for line in path.read_text().splitlines() if line.strip()]
-
-
-def read_folded(path):
-    """[(frames root..leaf, samples)], the comm dropped."""
-    stacks = []
-    for line in path.read_text().splitlines():
-        stack, _, count = line.rpartition(" ")
-        frames = stack.split(";")[1:]
-        stacks.append(([simplify(f) for f in frames], int(count)))
-    return stacks
 
 
 def piece_of(frames):
