@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Whole-program throughput benchmark, side by side on one corpus:
-#   wc -l (the line-scan floor), logagg with 1 thread, logagg with all threads.
+#   wc -l (the line-scan floor), simdjson's stage 1 alone in 1 MiB blocks (the
+#   floor for full validation: stage1_floor.cc), logagg with 1 thread, logagg
+#   with all threads; then the targets of the per-core speed against those.
 # Each command runs once to warm up, then RUNS times; the table shows medians.
 #
 #   profiling/bench.sh [--cold] [--runs N] [CORPUS]
@@ -20,7 +22,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --cold) cold=true;;
     --runs) runs=$2; shift;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0;;
+    -h|--help) sed -n '2,/^set /{/^#/p}' "$0"; exit 0;;
     *) corpus=$1;;
   esac
   shift
@@ -29,6 +31,7 @@ done
 cmake --preset release >/dev/null && cmake --build --preset release >/dev/null
 bin=build/release/apps/logagg
 measure=build/release/profiling/measure
+stage1_floor=build/release/profiling/stage1_floor
 
 if [ ! -f "$corpus" ]; then
   mkdir -p "$(dirname "$corpus")"
@@ -64,5 +67,25 @@ echo
 echo "| command                | seconds |   GB/s | GB/s per core | M lines/s | peak RSS MiB | speed vs wc -l | speed vs 1 thread |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 row "wc -l" 1 wc -l "$corpus"; floor=$last
+read -r stage1_s stage1_bytes < <("$stage1_floor" "$runs" "$corpus")
+awk -v s="$stage1_s" -v b="$stage1_bytes" -v floor="$floor" \
+  'BEGIN { printf "| %-22s | %7.3f | %6.2f | %6.2f | %6s | %7s | %5.2f | %5s |\n",
+           "simdjson stage 1 alone", s, b / s / 1e9, b / s / 1e9, "-", "-", floor / s, "-" }'
 row "logagg --threads 1" 1 "$bin" -q --format csv --threads 1 "$corpus"; one=$last
 row "logagg --threads $threads" "$threads" "$bin" -q --format csv --threads "$threads" "$corpus"
+all=$last
+
+echo
+echo "stage 1 alone: the lines it passes on their own ($stage1_bytes of $bytes bytes), in 1 MiB blocks, timed in process"
+echo
+echo "| target (issue 15) | measured | pass |"
+echo "|---|---:|:---:|"
+target() {  # label, measured ratio, the least it may be
+  awk -v label="$1" -v got="$2" -v want="$3" \
+    'BEGIN { printf "| %s | %.2fx | %s |\n", label, got, (got >= want ? "yes" : "no") }'
+}
+target "1 thread >= 0.5x stage 1's throughput" "$(awk -v s="$stage1_s" -v sb="$stage1_bytes" -v o="$one" -v b="$bytes" \
+  'BEGIN { print (b / o) / (sb / s) }')" 0.5
+if [ "$threads" -ge 2 ]; then
+  target "$threads threads >= 1.85x 1 thread" "$(awk -v o="$one" -v a="$all" 'BEGIN { print o / a }')" 1.85
+fi
