@@ -74,7 +74,7 @@ echo "|---|---:|---:|---:|---:|"
 row() {
   local name=$1 nfiles=$2; shift 2
   local s r
-  read -r s r < <("$measure" "$runs" "$@")
+  read -r s r _ < <("$measure" "$runs" "$@")
   awk -v name="$name" -v n="$nfiles" -v s="$s" -v b="$bytes" -v one="${one:-$s}" \
     'BEGIN { printf "| %s | %d | %.3f | %.2f | %.2f |\n", name, n, s, b / s / 1e9, one / s }'
   last=$s

@@ -54,7 +54,7 @@ if $cold; then cold_args=(--cold "$corpus"); fi
 row() {
   local name=$1 ncores=$2; shift 2
   local s r
-  read -r s r < <("$measure" "$runs" "${cold_args[@]}" "$@")
+  read -r s r _ < <("$measure" "$runs" "${cold_args[@]}" "$@")
   awk -v name="$name" -v s="$s" -v r="$r" -v b="$bytes" -v l="$lines" -v c="$ncores" -v floor="${floor:-$s}" -v one="${one:-$s}" \
     'BEGIN { printf "| %-22s | %7.3f | %6.2f | %6.2f | %6.1f | %7.1f | %5.2f | %5.2f |\n",
              name, s, b / s / 1e9, b / s / 1e9 / c, l / s / 1e6, r / 1024, floor / s, one / s }'

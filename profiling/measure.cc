@@ -1,7 +1,8 @@
 // measure: runs a command several times after a warm-up run and prints the
-// median wall time and the median peak RSS of the runs, for bench.sh.
+// median wall time, the median peak RSS and the median CPU time (user +
+// system) of the runs, for bench.sh and the other benchmark scripts.
 //   measure RUNS [--cold FILE] command [args...]
-//     -> "<median seconds> <median peak RSS KiB>"
+//     -> "<median seconds> <median peak RSS KiB> <median CPU seconds>"
 // --cold FILE evicts FILE from the page cache before every run (and skips the
 // warm-up), with posix_fadvise(POSIX_FADV_DONTNEED), which needs no root.
 // The command's stdout goes to /dev/null; a failing run stops the measurement.
@@ -22,6 +23,7 @@ namespace {
 struct Run {
   double seconds;
   long max_rss_kb;
+  double cpu_seconds;
 };
 
 bool run_once(char** argv, Run& run) {
@@ -38,6 +40,8 @@ bool run_once(char** argv, Run& run) {
   wait4(pid, &status, 0, &usage);
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   run.max_rss_kb = usage.ru_maxrss;
+  auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+  run.cpu_seconds = secs(usage.ru_utime) + secs(usage.ru_stime);
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
@@ -77,6 +81,7 @@ int main(int argc, char** argv) {
   }
   std::vector<double> seconds;
   std::vector<long> rss;
+  std::vector<double> cpu;
   for (int i = 0; i < runs; ++i) {
     if (cold != nullptr && !evict(cold)) {
       std::fprintf(stderr, "measure: cannot evict %s from the page cache\n", cold);
@@ -88,7 +93,8 @@ int main(int argc, char** argv) {
     }
     seconds.push_back(run.seconds);
     rss.push_back(run.max_rss_kb);
+    cpu.push_back(run.cpu_seconds);
   }
-  std::printf("%.6f %ld\n", median(seconds), median(rss));
+  std::printf("%.6f %ld %.6f\n", median(seconds), median(rss), median(cpu));
   return 0;
 }

@@ -4,7 +4,11 @@
 # one loggen corpus, rewritten by reshape.py into each shape (the same lines;
 # only the field the shape is about changes). One thread, warm page cache;
 # each command runs once to warm up, then RUNS times; the table shows medians
-# and each shape's lines per second as a ratio to the default's.
+# and each shape's throughput (bytes per CPU second: user + system, on one
+# thread the same as the wall time on a quiet machine, and still a fair ratio
+# on a busy one) as a ratio to the default's. The shapes' files differ a little
+# in size (a pointer adds bytes, an epoch number takes fewer than RFC 3339), so
+# the table also gives lines per CPU second and their ratio.
 #
 #   profiling/shapes_bench.sh [--runs N] [--bytes SIZE]
 #
@@ -50,20 +54,24 @@ lines=$(wc -l < "$(corpus default)")
 echo "corpus: $(corpus default) and its reshaped copies ($lines lines each); 1 thread; $runs runs, median, warm page cache"
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
 echo
-echo "| shape | options | counted | seconds | M lines/s | vs default |"
-echo "|---|---|---:|---:|---:|---:|"
+echo "| shape | options | counted | MB | seconds | CPU seconds | MB/s of CPU | M lines/s of CPU | MB/s vs default | lines/s vs default |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 
 # One row: name, shape of the corpus, then logagg's options.
 row() {
   local name=$1 file
   file=$(corpus "$2")
   shift 2
-  local counted s
+  local counted s cpu
   counted=$("$bin" --threads 1 --format csv "$@" "$file" 2>&1 >/dev/null | awk '$1 == "counted" { print $2 }')
-  read -r s _ < <("$measure" "$runs" "$bin" -q --format csv --threads 1 "$@" "$file")
-  awk -v name="$name" -v opts="${*:-(none)}" -v c="$counted" -v s="$s" -v l="$lines" -v base="${base:-$s}" \
-    'BEGIN { printf "| %s | `%s` | %d | %.3f | %.2f | %.1f%% |\n", name, opts, c, s, l / s / 1e6, base / s * 100 }'
-  if [ -z "${base:-}" ]; then base=$s; fi
+  read -r s _ cpu < <("$measure" "$runs" "$bin" -q --format csv --threads 1 "$@" "$file")
+  local bytes
+  bytes=$(stat -c %s "$file")
+  awk -v name="$name" -v opts="${*:-(none)}" -v c="$counted" -v b="$bytes" -v s="$s" -v cpu="$cpu" -v l="$lines" \
+    -v base="${base:-$((bytes))/$cpu}" \
+    'BEGIN { split(base, f, "/"); printf "| %s | `%s` | %d | %.1f | %.3f | %.3f | %.0f | %.2f | %.1f%% | %.1f%% |\n",
+             name, opts, c, b / 1e6, s, cpu, b / cpu / 1e6, l / cpu / 1e6, b / cpu / (f[1] / f[2]) * 100, f[2] / cpu * 100 }'
+  if [ -z "${base:-}" ]; then base=$bytes/$cpu; fi
 }
 
 row "default (top-level, RFC 3339, letters and digits)" default
