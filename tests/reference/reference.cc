@@ -1,12 +1,14 @@
 // The reference implementation of the line rules (see reference.h): a plain
 // RFC 8259 parser that builds the whole document, field names and JSON
 // Pointers walked over it step by step, a positional RFC 3339 check on top of
-// the date library, and the line splitting and tallying of a whole buffer.
-// Independent of the engine's parser, field path, timestamp and app-id code by
-// design.
+// the date library, the other time formats and app patterns through
+// time_reference.h and RE2, and the line splitting and tallying of a whole
+// buffer. Independent of the engine's parser, field path, timestamp, time
+// format and app-id code by design.
 #include "reference/reference.h"
 
 #include <date/date.h>
+#include <re2/re2.h>
 
 #include <algorithm>
 #include <array>
@@ -100,7 +102,9 @@ class JsonParser {
       value.text = std::move(*s);
     } else if (c == '-' || is_digit(c)) {
       value.kind = JsonKind::kNumber;
+      const size_t start = pos_;
       if (!parse_number()) return Step::kFail;
+      value.text = std::string(text_.substr(start, pos_ - start));
     } else {
       value.kind = JsonKind::kLiteral;
       if (!parse_literal()) return Step::kFail;
@@ -310,15 +314,15 @@ struct FieldReasons {
   logagg::Reason missing, duplicate, not_string;
 };
 
-// The unescaped string value of the field at `steps`, or why the line is
-// rejected for it.
+// The unescaped string value (or, if `numbers` are taken, the number as
+// written) of the field at `steps`, or why the line is rejected for it.
 struct FieldLookup {
   std::optional<logagg::Reason> error;
   std::string value;
 };
 
 FieldLookup find_field(const JsonDocument& doc, const std::vector<std::string>& steps,
-                       const FieldReasons& reasons) {
+                       const FieldReasons& reasons, bool numbers = false) {
   const JsonValue* at = &doc.top();
   for (const std::string& step : steps) {
     // The children this step names: members with the step as key, or the
@@ -338,7 +342,9 @@ FieldLookup find_field(const JsonDocument& doc, const std::vector<std::string>& 
     if (named.empty()) return {reasons.missing, {}};
     at = &doc.values[named.front()];
   }
-  if (at->kind != JsonKind::kString) return {reasons.not_string, {}};
+  if (at->kind != JsonKind::kString && !(numbers && at->kind == JsonKind::kNumber)) {
+    return {reasons.not_string, {}};
+  }
   return {std::nullopt, at->text};
 }
 
@@ -347,6 +353,17 @@ int number_at(std::string_view text, size_t pos, size_t len) {
 }
 
 int64_t floor_mod(int64_t a, int64_t b) { return ((a % b) + b) % b; }
+
+// Options with the two fields and the limit, and every other setting as it
+// is by default.
+logagg::Options default_rules(const std::string& app_field, const std::string& time_field,
+                              size_t max_line_bytes) {
+  logagg::Options options;
+  options.app_field = app_field;
+  options.time_field = time_field;
+  options.max_line_bytes = max_line_bytes;
+  return options;
+}
 
 constexpr const char* kReasonNames[logagg::kReasonCount] = {
     "line_too_long",  "invalid_json",    "not_object", "missing_app",
@@ -439,32 +456,71 @@ std::optional<int64_t> rfc3339_second(std::string_view text) {
   return utc;
 }
 
+Rules::Rules(const logagg::Options& options) : max_line_bytes_(options.max_line_bytes) {
+  const std::optional<std::vector<std::string>> app = field_steps(options.app_field);
+  const std::optional<std::vector<std::string>> time = field_steps(options.time_field);
+  if (!app || !time) {
+    throw std::invalid_argument("not a field name: " + quoted(app ? options.time_field : options.app_field));
+  }
+  app_steps_ = *app;
+  time_steps_ = *time;
+  if (options.app_pattern != logagg::kDefaultAppPattern) {
+    re2::RE2::Options quiet;
+    quiet.set_log_errors(false);
+    auto pattern = std::make_shared<const re2::RE2>(options.app_pattern, quiet);
+    if (!pattern->ok()) throw std::invalid_argument("app pattern: " + pattern->error());
+    app_pattern_ = std::move(pattern);
+  }
+  const std::string& format = options.time_format;
+  constexpr std::pair<std::string_view, int> kEpochs[] = {{"unix", 0}, {"unix-ms", 3}, {"unix-us", 6}, {"unix-ns", 9}};
+  for (const auto& [name, digits] : kEpochs) {
+    if (format == name) epoch_digits_ = digits;
+  }
+  if (format == "clf") {
+    time_pattern_ = TimePattern::clf();
+  } else if (format.find('%') != std::string::npos) {
+    time_pattern_.emplace(format, options.input_tz);
+  } else if (format != "rfc3339" && epoch_digits_ < 0) {
+    throw std::invalid_argument("no time format " + quoted(format));
+  }
+}
+
+bool Rules::app_matches(std::string_view id) const {
+  return app_pattern_ ? re2::RE2::FullMatch(id, *app_pattern_) : is_valid_app_id(id);
+}
+
+std::optional<int64_t> Rules::second(std::string_view text) const {
+  if (epoch_digits_ >= 0) return epoch_second(text, epoch_digits_);
+  if (time_pattern_) return time_pattern_->second(text);
+  return rfc3339_second(text);
+}
+
 logagg::LineVerdict classify(std::string_view line, const std::string& app_field,
                              const std::string& time_field, size_t max_line_bytes, std::string* app_out) {
+  return classify(line, Rules(default_rules(app_field, time_field, max_line_bytes)), app_out);
+}
+
+logagg::LineVerdict classify(std::string_view line, const Rules& rules, std::string* app_out) {
   using logagg::LineVerdict;
   using logagg::Reason;
-  const std::optional<std::vector<std::string>> app_steps = field_steps(app_field);
-  const std::optional<std::vector<std::string>> time_steps = field_steps(time_field);
-  if (!app_steps || !time_steps) {
-    throw std::invalid_argument("not a field name: " + quoted(app_steps ? time_field : app_field));
-  }
   // A blank line is blank at any length; the limit applies to the others.
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) return LineVerdict::blank();
-  if (line.size() > max_line_bytes) return LineVerdict::rejected(Reason::kLineTooLong);
+  if (line.size() > rules.max_line_bytes()) return LineVerdict::rejected(Reason::kLineTooLong);
 
   const std::optional<JsonDocument> doc = parse_json(line);
   if (!doc) return LineVerdict::rejected(Reason::kInvalidJson);
   if (doc->top().kind != JsonKind::kObject) return LineVerdict::rejected(Reason::kNotObject);
 
   const FieldLookup app = find_field(
-      *doc, *app_steps, {Reason::kMissingApp, Reason::kDuplicateApp, Reason::kAppNotString});
+      *doc, rules.app_steps(), {Reason::kMissingApp, Reason::kDuplicateApp, Reason::kAppNotString});
   if (app.error) return LineVerdict::rejected(*app.error);
-  if (!is_valid_app_id(app.value)) return LineVerdict::rejected(Reason::kBadApp);
+  if (!rules.app_matches(app.value)) return LineVerdict::rejected(Reason::kBadApp);
 
-  const FieldLookup time = find_field(
-      *doc, *time_steps, {Reason::kMissingTime, Reason::kDuplicateTime, Reason::kTimeNotString});
+  const FieldLookup time = find_field(*doc, rules.time_steps(),
+                                      {Reason::kMissingTime, Reason::kDuplicateTime, Reason::kTimeNotString},
+                                      rules.numeric_time());
   if (time.error) return LineVerdict::rejected(*time.error);
-  const std::optional<int64_t> second = rfc3339_second(time.value);
+  const std::optional<int64_t> second = rules.second(time.value);
   if (!second) return LineVerdict::rejected(Reason::kBadTime);
   if (app_out != nullptr) *app_out = app.value;
   return LineVerdict::counted(*second);
@@ -486,10 +542,14 @@ std::vector<std::string_view> split_lines(std::string_view data) {
 
 Aggregate aggregate_buffer(std::string_view data, const std::string& app_field,
                            const std::string& time_field, size_t max_line_bytes) {
+  return aggregate_buffer(data, Rules(default_rules(app_field, time_field, max_line_bytes)));
+}
+
+Aggregate aggregate_buffer(std::string_view data, const Rules& rules) {
   Aggregate result;
   std::string app;
   for (std::string_view line : split_lines(data)) {
-    const logagg::LineVerdict v = classify(line, app_field, time_field, max_line_bytes, &app);
+    const logagg::LineVerdict v = classify(line, rules, &app);
     ++result.lines;
     switch (v.status) {
       case logagg::LineStatus::kCounted:

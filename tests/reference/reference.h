@@ -8,12 +8,14 @@
 // limited by memory) that keeps the whole document, fields are found by
 // walking it one step of their path at a time, and the RFC 3339 check tests
 // each character position and leaves the calendar to Howard Hinnant's date
-// library.
+// library. The time formats other than RFC 3339 are time_reference.h's, and
+// app patterns other than the default are RE2's own FullMatch.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -21,7 +23,13 @@
 #include <vector>
 
 #include "logagg/aggregate.h"
+#include "logagg/options.h"
 #include "parse/line_verdict.h"
+#include "reference/time_reference.h"
+
+namespace re2 {
+class RE2;
+}  // namespace re2
 
 namespace reference {
 
@@ -35,7 +43,7 @@ enum class JsonKind { kObject, kArray, kString, kNumber, kLiteral };
 // built and destroyed without recursion).
 struct JsonValue {
   JsonKind kind;
-  std::string text;               // kString: the JSON-unescaped string
+  std::string text;               // kString: the JSON-unescaped string; kNumber: the number as written
   std::vector<std::string> keys;  // kObject: each member's JSON-unescaped key, in document order
   std::vector<size_t> children;   // kObject: each member's value (keys[i] : children[i]);
                                   // kArray: the elements, in order
@@ -66,17 +74,58 @@ std::optional<int64_t> rfc3339_second(std::string_view text);
 // "~0" as '~'. nullopt for a pointer with a '~' followed by anything else.
 std::optional<std::vector<std::string>> field_steps(std::string_view name);
 
+// The counting options of logagg::Options the reference honours (the fields,
+// the line limit, the time format and its input zone, the app pattern), read
+// once so that a line costs no compiling:
+// - an app id: for the default pattern (logagg::kDefaultAppPattern, as text)
+//   non-empty ASCII letters and digits, byte by byte; for any other pattern
+//   RE2::FullMatch with RE2's default options;
+// - a time: "rfc3339" rfc3339_second; "unix", "unix-ms", "unix-us",
+//   "unix-ns" epoch_second (time_reference.h) of a string's content or of a
+//   JSON number as written (any other format takes strings only); "clf"
+//   TimePattern::clf(); a spec with '%' TimePattern(spec, input_tz), the zone
+//   an IANA name.
+// Throws std::invalid_argument for a field that is not a valid name
+// (field_steps), a pattern RE2 does not compile, or a format it does not
+// know. Usage errors are the engine's to find: give it options the engine
+// accepts (fields that do not overlap, a zone exactly where one is needed).
+// Thread-safe to share once made.
+class Rules {
+ public:
+  explicit Rules(const logagg::Options& options);
+
+  const std::vector<std::string>& app_steps() const { return app_steps_; }
+  const std::vector<std::string>& time_steps() const { return time_steps_; }
+  size_t max_line_bytes() const { return max_line_bytes_; }
+  // Whether a JSON number may hold the time (the unix* formats).
+  bool numeric_time() const { return epoch_digits_ >= 0; }
+  // Whether the decoded id `id` is an app id.
+  bool app_matches(std::string_view id) const;
+  // The UTC second of a time field's text, or nullopt if it is not one.
+  std::optional<int64_t> second(std::string_view text) const;
+
+ private:
+  std::vector<std::string> app_steps_, time_steps_;
+  size_t max_line_bytes_;
+  std::shared_ptr<const re2::RE2> app_pattern_;  // null for the default
+  int epoch_digits_ = -1;                        // unix*: 0, 3, 6 or 9
+  std::optional<TimePattern> time_pattern_;      // clf and patterns
+};
+
 // The verdict for one line (without its LF and final CR), per the rules in
 // logagg/line_parser.h: the line validated whole, then each field walked from
 // the top-level object one step at a time. A step names an object's member by
 // its unescaped key (a key there twice makes the field a duplicate, even if
 // one of the two leads nowhere) or an array's element by its index ("0", or
 // digits without a leading zero); a step that is not there, or into a scalar,
-// leaves the field missing; the value at the end must be a string. The app
-// field is judged before the time field. The verdict's app is left empty; a
-// counted line's app id goes to `app` if given. Throws std::invalid_argument
-// if a field is not a valid name (field_steps); the two fields must not
-// overlap (neither path a prefix of the other), which the engine refuses.
+// leaves the field missing; the value at the end must be a string (or, for
+// the unix* formats, a number). The app field is judged before the time
+// field. The verdict's app is left empty; a counted line's app id goes to
+// `app` if given.
+logagg::LineVerdict classify(std::string_view line, const Rules& rules, std::string* app = nullptr);
+
+// The same with the default time format and app pattern: Rules of the two
+// field names and the limit (which throws as Rules does).
 logagg::LineVerdict classify(std::string_view line, const std::string& app_field,
                              const std::string& time_field, size_t max_line_bytes,
                              std::string* app = nullptr);
@@ -94,7 +143,9 @@ struct Aggregate {
   logagg::ReasonCounts rejected{};
 };
 
-// Classifies every line of `data` (see split_lines) and tallies the verdicts.
+// Classifies every line of `data` (see split_lines) and tallies the verdicts;
+// the second form with the default time format and app pattern.
+Aggregate aggregate_buffer(std::string_view data, const Rules& rules);
 Aggregate aggregate_buffer(std::string_view data, const std::string& app_field,
                            const std::string& time_field, size_t max_line_bytes);
 
