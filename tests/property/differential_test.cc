@@ -12,8 +12,15 @@
 // puts the two fields at the ends of JSON Pointer paths (NestedLineGenerator:
 // nested objects and arrays, escaped keys, decoys beside every step, missing
 // and repeated steps, scalars in the way) and runs the engine and the
-// reference with those pointers as the field options. A disagreement is
+// reference with those pointers as the field options. A third,
+// differential_shapes, runs both generators in every time format (times
+// written by the time-format tests' generators, tests/reference/
+// time_generators.h: epoch numbers, bare and quoted, next to second
+// boundaries; clf; patterns in zones around their transitions; then edited)
+// with app ids for the default, a byte-table and two RE2 app patterns, so
+// that the fields, the format and the pattern compose. A disagreement is
 // shrunk and printed as an escaped literal, ready to become a unit test.
+#include <date/tz.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,6 +29,7 @@
 #include <cstdio>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <optional>
 #include <random>
 #include <span>
@@ -34,6 +42,7 @@
 #include "parse/line_parser.h"
 #include "logagg/options.h"
 #include "reference/reference.h"
+#include "reference/time_generators.h"
 
 namespace {
 
@@ -54,15 +63,81 @@ const Fields kFieldSets[] = {
 
 std::u32string ascii(std::string_view s) { return {s.begin(), s.end()}; }
 
+logagg::Options options_of(const Fields& fields) {
+  logagg::Options options;
+  options.app_field = reference::utf8(fields.app);
+  options.time_field = reference::utf8(fields.time);
+  options.max_line_bytes = fields.max_line_bytes;
+  return options;
+}
+
 // The UTC second the narrow timestamps start at: 2023-11-14T22:13:20Z.
 constexpr int64_t kNarrowStart = 1700000000;
 
+// A time format of differential_shapes.
+struct TimeShape {
+  std::string_view format;
+  std::string_view zone;  // the input zone of a pattern without %z
+  int epoch_digits;       // unix*: the digits of a unit (0, 3, 6, 9); else -1
+};
+
+const TimeShape kTimeShapes[] = {
+    {"rfc3339", "", -1},
+    {"unix", "", 0},
+    {"unix-ms", "", 3},
+    {"unix-us", "", 6},
+    {"unix-ns", "", 9},
+    {"clf", "", -1},
+    {"%Y-%m-%d %H:%M:%S", "Europe/Berlin", -1},
+    {"%b %e %H:%M:%S %Y", "America/New_York", -1},
+    {"%d.%m.%Y %H:%M:%S,%f", "Australia/Lord_Howe", -1},
+};
+
+// An app pattern of differential_shapes, and how its valid ids are made.
+enum class AppIds { kDefault, kHostnames, kServiceAtProvider, kAnything };
+
+struct AppShape {
+  std::string_view pattern;
+  AppIds ids;
+};
+
+const AppShape kAppShapes[] = {
+    {logagg::kDefaultAppPattern, AppIds::kDefault},
+    {"[a-z0-9.-]+", AppIds::kHostnames},                   // the byte table
+    {"[a-z]+(-[a-z]+)*@[a-z]+", AppIds::kServiceAtProvider},  // RE2
+    {".+", AppIds::kAnything},                             // the byte table, any code point but \n
+};
+
+struct Shape {
+  const TimeShape* time;
+  const AppShape* app;
+
+  // `options` with this shape's time format and app pattern.
+  logagg::Options applied(logagg::Options options) const {
+    options.time_format = std::string(time->format);
+    options.input_tz = std::string(time->zone);
+    options.app_pattern = std::string(app->pattern);
+    return options;
+  }
+};
+
 // Produces random lines (never containing LF) about the given fields. With
 // `narrow`, three timestamps in four fall in the ten seconds from kNarrowStart.
+// With a `shape`, times are written in its format and valid app ids are its
+// pattern's; without one, lines are the same as they always were (the shape
+// draws nothing from the generator's random numbers).
 class LineGenerator {
  public:
-  LineGenerator(uint64_t seed, const Fields& fields, bool narrow = false)
-      : rng_(seed), fields_(fields), narrow_(narrow) {}
+  LineGenerator(uint64_t seed, const Fields& fields, bool narrow = false, const Shape* shape = nullptr)
+      : rng_(seed), fields_(fields), narrow_(narrow), shape_(shape) {
+    if (shape_ == nullptr || shape_->time->epoch_digits >= 0 || shape_->time->format == "rfc3339") return;
+    const bool clf = shape_->time->format == "clf";
+    time_pieces_ = reference::pieces(clf ? "%d/%b/%Y:%H:%M:%S %z" : shape_->time->format);
+    if (!clf) {
+      zone_ = date::locate_zone(shape_->time->zone);
+      transitions_ = reference::transitions(zone_);
+    }
+  }
   virtual ~LineGenerator() = default;
 
   virtual std::string line() {
@@ -231,6 +306,7 @@ class LineGenerator {
   }
 
   std::u32string valid_app_id() {
+    if (shape_ != nullptr && shape_->app->ids != AppIds::kDefault) return shaped_app_id();
     static constexpr std::string_view kAlnum =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     std::u32string out;
@@ -238,8 +314,84 @@ class LineGenerator {
     return out;
   }
 
+  // An id its shape's pattern takes, and one time in four one edit away
+  // (a character of another class inserted, or one dropped).
+  std::u32string shaped_app_id() {
+    static constexpr std::u32string_view kLower = U"abcdefghijklmnopqrstuvwxyz";
+    auto word = [&] {
+      std::u32string out;
+      for (int n = uniform(1, 6); n > 0; --n) out += kLower[static_cast<size_t>(uniform(0, 25))];
+      return out;
+    };
+    std::u32string id;
+    switch (shape_->app->ids) {
+      case AppIds::kHostnames: {
+        static constexpr std::u32string_view kHost = U"abcdefghijklmnopqrstuvwxyz0123456789.-";
+        for (int n = uniform(1, 16); n > 0; --n) id += kHost[static_cast<size_t>(uniform(0, 37))];
+        break;
+      }
+      case AppIds::kServiceAtProvider:
+        id = word();
+        for (int n = uniform(0, 2); n > 0; --n) id += U"-" + word();
+        id += U"@" + word();
+        break;
+      default:  // kAnything
+        id = text();
+        if (id.empty()) id = U"x";
+        break;
+    }
+    if (one_in(4)) {
+      static constexpr std::u32string_view kOthers = U"-@.A_ \n\u00e9\U0001F600";
+      const size_t at = static_cast<size_t>(uniform(0, static_cast<int>(id.size())));
+      if (one_in(2) && at < id.size()) {
+        id.erase(at, 1);
+      } else {
+        id.insert(at, 1, kOthers[static_cast<size_t>(uniform(0, static_cast<int>(kOthers.size()) - 1))]);
+      }
+    }
+    return id;
+  }
+
+  // A time in the shape's format (not rfc3339): random (epoch numbers next to
+  // second boundaries, clf at any local time, patterns near their zone's
+  // transitions) or (narrow) in a second of the narrow range; one in six
+  // edited.
+  std::string shaped_time() {
+    const TimeShape& t = *shape_->time;
+    std::optional<int64_t> second;
+    if (narrow_ && !one_in(4)) second = kNarrowStart + uniform(0, 9);
+    std::string text;
+    if (t.epoch_digits >= 0) {
+      text = second ? reference::epoch_near(rng_, t.epoch_digits, *second, /*negative=*/false).text
+                    : reference::near_boundary(rng_, t.epoch_digits).text;
+    } else if (zone_ == nullptr) {  // clf
+      const int offset = uniform(-1439, 1439);
+      const date::local_seconds local =
+          second ? date::local_seconds{std::chrono::seconds{*second + offset * 60}} : reference::random_local(rng_);
+      text = reference::write_time(rng_, time_pieces_, local, offset, /*clf=*/true);
+      if (one_in(2)) text = "[" + text + "]";
+    } else {
+      const date::local_seconds local = second ? zone_->to_local(date::sys_seconds{std::chrono::seconds{*second}})
+                                               : reference::near_transition(rng_, transitions_);
+      text = reference::write_time(rng_, time_pieces_, local, 0, /*clf=*/false);
+    }
+    if (one_in(6)) {
+      const std::string palette = t.epoch_digits >= 0 ? "0123456789.eE+- " : "0123456789 :/.,+-[]ZJanFebNov";
+      reference::mutate(text, rng_, palette, uniform(1, 2));
+    }
+    return text;
+  }
+
+  // The time field's value: with a unix* shape, half the time the number
+  // itself rather than a string holding it.
+  std::string time_value() {
+    if (shape_ == nullptr || shape_->time->epoch_digits < 0 || !one_in(2)) return field_value(timestamp());
+    return reference::utf8(timestamp());
+  }
+
   // Random, near-valid, or (narrow) about a second of the narrow range.
   std::u32string timestamp() {
+    if (shape_ != nullptr && shape_->time->format != "rfc3339") return ascii(shaped_time());
     std::optional<int64_t> second;
     if (narrow_ && !one_in(4)) second = kNarrowStart + uniform(0, 9);
     std::string text = one_in(4) ? reference::near_valid_timestamp(rng_, second).text()
@@ -422,14 +574,14 @@ class LineGenerator {
   std::string object() {
     std::vector<std::string> members;
     if (!one_in(20)) members.push_back(member(fields_.app, field_value(app_id())));
-    if (!one_in(20)) members.push_back(member(fields_.time, field_value(timestamp())));
+    if (!one_in(20)) members.push_back(member(fields_.time, time_value()));
     static const std::vector<std::u32string> kKeys = {
         U"status", U"path", U"bytes", U"", U"app", U"time", U"APP_ID", U"app_id ", U"timestamp\0"s};
     for (int n = uniform(0, 4); n > 0; --n) {
       members.push_back(member(one_in(2) ? pick(kKeys) : text(), value(0)));
     }
     if (one_in(12)) members.push_back(member(fields_.app, field_value(app_id())));
-    if (one_in(12)) members.push_back(member(fields_.time, field_value(timestamp())));
+    if (one_in(12)) members.push_back(member(fields_.time, time_value()));
     if (!one_in(3)) std::shuffle(members.begin(), members.end(), rng_);
     return braced(members);
   }
@@ -450,6 +602,10 @@ class LineGenerator {
   std::mt19937_64 rng_;
   Fields fields_;
   bool narrow_;
+  const Shape* shape_;
+  std::vector<reference::Piece> time_pieces_;       // clf and patterns
+  const date::time_zone* zone_ = nullptr;           // patterns
+  std::vector<reference::Transition> transitions_;  // of zone_
 };
 
 // A field option and the keys and indexes it names, spelt out here rather
@@ -504,8 +660,8 @@ std::optional<size_t> number_of(std::u32string_view step) {
 // LineGenerator, which writes the options' names as top-level keys.
 class NestedLineGenerator : public LineGenerator {
  public:
-  NestedLineGenerator(uint64_t seed, const PathFields& paths, bool narrow = false)
-      : LineGenerator(seed, paths.options(), narrow), paths_(paths) {}
+  NestedLineGenerator(uint64_t seed, const PathFields& paths, bool narrow = false, const Shape* shape = nullptr)
+      : LineGenerator(seed, paths.options(), narrow, shape), paths_(paths) {}
 
   std::string line() override {
     if (one_in(16)) return LineGenerator::line();
@@ -551,7 +707,7 @@ class NestedLineGenerator : public LineGenerator {
   // values, so decoys differ from the field.
   std::string subtree(const Group& group) {
     if (group.front().steps.size() == 1) {
-      return group.front().is_app ? field_value(app_id()) : field_value(timestamp());
+      return group.front().is_app ? field_value(app_id()) : time_value();
     }
     std::vector<Placement> rest;
     for (const Placement& f : group) rest.push_back({f.steps.subspan(1), f.is_app});
@@ -683,13 +839,21 @@ struct Verdicts {
   }
 };
 
+// The options a test runs with, for its messages.
+std::string options_text(const logagg::Options& o) {
+  std::string out = "fields " + reference::quoted(o.app_field) + ", " + reference::quoted(o.time_field) +
+                    ", max_line_bytes " + std::to_string(o.max_line_bytes);
+  const logagg::Options defaults;
+  if (o.time_format != defaults.time_format) out += ", time format " + reference::quoted(o.time_format);
+  if (!o.input_tz.empty()) out += " in " + o.input_tz;
+  if (o.app_pattern != defaults.app_pattern) out += ", app pattern " + reference::quoted(o.app_pattern);
+  return out;
+}
+
 class Classifier {
  public:
-  explicit Classifier(const Fields& fields)
-      : app_(reference::utf8(fields.app)),
-        time_(reference::utf8(fields.time)),
-        max_(fields.max_line_bytes),
-        parser_(app_, time_, max_) {}
+  explicit Classifier(const logagg::Options& options)
+      : options_(options), rules_(options), parser_(logagg::LineRules::of(options), options.max_line_bytes) {}
 
   // `line` must be followed by `readable - line.size()` readable bytes.
   Verdicts classify(std::string_view line, size_t readable) {
@@ -699,7 +863,7 @@ class Classifier {
     v.in_place_app = v.in_place.app;  // valid until the parser's next line
     v.copied = parser_.classify(copy, copy.size());
     v.copied_app = v.copied.app;
-    v.oracle = reference::classify(line, app_, time_, max_, &v.oracle_app);
+    v.oracle = reference::classify(line, rules_, &v.oracle_app);
     if (v.oracle.status != logagg::LineStatus::kCounted) v.oracle_app.clear();
     return v;
   }
@@ -710,13 +874,11 @@ class Classifier {
     return classify(std::string_view(padded).substr(0, line.size()), padded.size());
   }
 
-  const std::string& app() const { return app_; }
-  const std::string& time() const { return time_; }
-  size_t max_line_bytes() const { return max_; }
+  const logagg::Options& options() const { return options_; }
 
  private:
-  std::string app_, time_;
-  size_t max_;
+  logagg::Options options_;
+  reference::Rules rules_;
   logagg::LineParser parser_;
 };
 
@@ -727,10 +889,8 @@ std::string report(Classifier& classifier, const std::string& line) {
   return "line " + reference::quoted(small) + ": engine in place " +
          reference::describe(v.in_place) + " app " + reference::quoted(v.in_place_app) + ", engine copied " +
          reference::describe(v.copied) + " app " + reference::quoted(v.copied_app) + ", reference " +
-         reference::describe(v.oracle) + " app " + reference::quoted(v.oracle_app) + " (fields " +
-         reference::quoted(classifier.app()) + ", " + reference::quoted(classifier.time()) +
-         ", max_line_bytes " + std::to_string(classifier.max_line_bytes()) + "; shrunk from " +
-         reference::quoted(line) + ")";
+         reference::describe(v.oracle) + " app " + reference::quoted(v.oracle_app) + " (" +
+         options_text(classifier.options()) + "; shrunk from " + reference::quoted(line) + ")";
 }
 
 class differential : public testing::TestWithParam<uint64_t> {
@@ -766,7 +926,7 @@ void expect_same_verdicts(LineGenerator& generator, Classifier& classifier) {
 
 TEST_P(differential, ClassifyMatchesReference) {
   LineGenerator generator(GetParam(), fields());
-  Classifier classifier(fields());
+  Classifier classifier(options_of(fields()));
   expect_same_verdicts(generator, classifier);
 }
 
@@ -824,21 +984,18 @@ std::vector<Run> all_runs() {
 }
 
 // Checks aggregate_buffer against the reference for every thread count and
-// segment size; on a mismatch, reports the smallest buffer that still differs.
-void expect_same_aggregate(const std::string& data, const std::string& app, const std::string& time,
-                           size_t max_line_bytes) {
-  const reference::Aggregate want = reference::aggregate_buffer(data, app, time, max_line_bytes);
+// segment size, with the fields, limit, time format and pattern of `base`; on
+// a mismatch, reports the smallest buffer that still differs.
+void expect_same_aggregate(const std::string& data, const logagg::Options& base) {
+  const reference::Rules rules(base);
+  const reference::Aggregate want = reference::aggregate_buffer(data, rules);
   for (const Run& run : all_runs()) {
-    logagg::Options options;
-    options.app_field = app;
-    options.time_field = time;
-    options.max_line_bytes = max_line_bytes;
+    logagg::Options options = base;
     options.threads = run.threads;
     options.segment_bytes = run.segment_bytes;
     options.by_app = run.by_app;
     auto check = [&](const std::string& buffer) {
-      return same_result(logagg::aggregate_buffer(buffer, options),
-                         reference::aggregate_buffer(buffer, app, time, max_line_bytes),
+      return same_result(logagg::aggregate_buffer(buffer, options), reference::aggregate_buffer(buffer, rules),
                          buffer.size(), run.by_app);
     };
     const testing::AssertionResult same =
@@ -847,8 +1004,7 @@ void expect_same_aggregate(const std::string& data, const std::string& app, cons
       const std::string small =
           reference::shrink(data, [&](const std::string& b) { return !check(b); });
       ADD_FAILURE() << "threads " << run.threads << ", segment_bytes " << run.segment_bytes
-                    << ", by_app " << run.by_app
-                    << ", max_line_bytes " << max_line_bytes << ": " << same.message()
+                    << ", by_app " << run.by_app << ", " << options_text(base) << ": " << same.message()
                     << "\n  smallest differing buffer " << reference::quoted(small) << ": "
                     << check(small).message();
       return;
@@ -858,17 +1014,17 @@ void expect_same_aggregate(const std::string& data, const std::string& app, cons
 
 // Four random buffers, from the wide and the narrow generator in turn,
 // through aggregate_buffer and the reference (expect_same_aggregate).
-void expect_same_aggregates(LineGenerator& wide, LineGenerator& narrow, uint64_t seed, const Fields& fields) {
+void expect_same_aggregates(LineGenerator& wide, LineGenerator& narrow, uint64_t seed,
+                            const logagg::Options& options) {
   std::mt19937_64 rng(seed);
   for (int i = 0; i < 4 && !testing::Test::HasFailure(); ++i) {
-    expect_same_aggregate(random_buffer(i % 2 == 0 ? wide : narrow, rng), reference::utf8(fields.app),
-                          reference::utf8(fields.time), fields.max_line_bytes);
+    expect_same_aggregate(random_buffer(i % 2 == 0 ? wide : narrow, rng), options);
   }
 }
 
 TEST_P(differential, AggregateBufferMatchesReference) {
   LineGenerator wide(GetParam(), fields()), narrow(GetParam(), fields(), /*narrow=*/true);
-  expect_same_aggregates(wide, narrow, GetParam(), fields());
+  expect_same_aggregates(wide, narrow, GetParam(), options_of(fields()));
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, differential, testing::Range<uint64_t>(0, 60));
@@ -882,16 +1038,50 @@ class differential_pointers : public testing::TestWithParam<uint64_t> {
 
 TEST_P(differential_pointers, ClassifyMatchesReference) {
   NestedLineGenerator generator(GetParam(), paths());
-  Classifier classifier(paths().options());
+  Classifier classifier(options_of(paths().options()));
   expect_same_verdicts(generator, classifier);
 }
 
 TEST_P(differential_pointers, AggregateBufferMatchesReference) {
   NestedLineGenerator wide(GetParam(), paths()), narrow(GetParam(), paths(), /*narrow=*/true);
-  expect_same_aggregates(wide, narrow, GetParam(), paths().options());
+  expect_same_aggregates(wide, narrow, GetParam(), options_of(paths().options()));
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, differential_pointers, testing::Range<uint64_t>(0, 42));
+
+// Every time format with every app pattern, with top-level fields (even seeds,
+// kFieldSets) and with pointers (odd seeds, kPathFieldSets): seed s is format
+// s % 9 and pattern (s / 9) % 3, so the 54 seeds run each of the 27 pairs
+// once with each kind of field.
+class differential_shapes : public testing::TestWithParam<uint64_t> {
+ protected:
+  differential_shapes()
+      : shape_{&kTimeShapes[GetParam() % std::size(kTimeShapes)],
+               &kAppShapes[(GetParam() / std::size(kTimeShapes)) % std::size(kAppShapes)]} {}
+
+  bool pointers() const { return GetParam() % 2 == 1; }
+  const Fields& fields() const { return kFieldSets[GetParam() / 2 % std::size(kFieldSets)]; }
+  const PathFields& paths() const { return kPathFieldSets[GetParam() / 2 % std::size(kPathFieldSets)]; }
+  logagg::Options options() const { return shape_.applied(options_of(pointers() ? paths().options() : fields())); }
+
+  std::unique_ptr<LineGenerator> generator(bool narrow) const {
+    if (pointers()) return std::make_unique<NestedLineGenerator>(GetParam(), paths(), narrow, &shape_);
+    return std::make_unique<LineGenerator>(GetParam(), fields(), narrow, &shape_);
+  }
+
+  Shape shape_;
+};
+
+TEST_P(differential_shapes, ClassifyMatchesReference) {
+  Classifier classifier(options());
+  expect_same_verdicts(*generator(false), classifier);
+}
+
+TEST_P(differential_shapes, AggregateBufferMatchesReference) {
+  expect_same_aggregates(*generator(false), *generator(true), GetParam(), options());
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, differential_shapes, testing::Range<uint64_t>(0, 54));
 
 // Buffer edges, pinned and compared: BOMs, line ends, the last line.
 TEST(differential_buffers, EdgesOfTheFile) {
@@ -925,7 +1115,7 @@ TEST(differential_buffers, EdgesOfTheFile) {
     EXPECT_EQ(want.lines, c.lines);
     EXPECT_EQ(want.counted, c.counted);
     EXPECT_EQ(want.blank, c.blank);
-    expect_same_aggregate(c.data, "app_id", "timestamp", size_t{1} << 20);
+    expect_same_aggregate(c.data, options_of({U"app_id", U"timestamp", size_t{1} << 20}));
   }
 }
 
@@ -937,14 +1127,14 @@ TEST(differential_buffers, LineLengthLimitExcludesTheLineEnd) {
       reference::aggregate_buffer(data, "app_id", "timestamp", line.size());
   EXPECT_EQ(want.counted, 3u);
   EXPECT_EQ(want.rejected[static_cast<size_t>(logagg::Reason::kLineTooLong)], 2u);
-  expect_same_aggregate(data, "app_id", "timestamp", line.size());
+  expect_same_aggregate(data, options_of({U"app_id", U"timestamp", line.size()}));
 
   // Without a LF after it, a final CR is part of the line.
   const std::string last_cr = line + "\r";
   EXPECT_EQ(reference::aggregate_buffer(last_cr, "app_id", "timestamp", line.size())
                 .rejected[static_cast<size_t>(logagg::Reason::kLineTooLong)],
             1u);
-  expect_same_aggregate(last_cr, "app_id", "timestamp", line.size());
+  expect_same_aggregate(last_cr, options_of({U"app_id", U"timestamp", line.size()}));
 }
 
 }  // namespace
