@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -101,7 +102,7 @@ std::string check_format(int64_t second) {
 
 // The app and time fields a log is read with.
 struct Fields {
-  std::string app, time;
+  const char *app, *time;
 };
 
 // The pair a first byte 0x01..0x04 chooses; index 0 is for every other input.
@@ -113,11 +114,58 @@ const Fields kFieldPairs[] = {
     {"svc.name", "/svc/name/1"},  // a plain name with a dot beside a pointer
 };
 
-// The fields `input` asks for, and the log in it (see check_engine in checks.h).
-std::pair<Fields, std::string_view> fields_and_log(std::string_view input) {
-  const size_t pick = input.empty() ? 0 : static_cast<unsigned char>(input.front());
-  if (pick == 0 || pick >= std::size(kFieldPairs)) return {kFieldPairs[0], input};
-  return {kFieldPairs[pick], input.substr(1)};
+// The first byte of an input that draws its options from the next three.
+constexpr unsigned char kDrawOptions = 0x05;
+
+// The time formats (and input zones) an input starting with kDrawOptions
+// chooses from.
+const std::pair<const char*, const char*> kTimeFormats[] = {
+    {"rfc3339", ""}, {"unix", ""}, {"unix-ms", ""}, {"unix-us", ""}, {"unix-ns", ""}, {"clf", ""},
+    {"%Y-%m-%d %H:%M:%S", "Europe/Berlin"},  // a local time, with a DST gap and overlap
+    {"%d/%b/%Y:%H:%M:%S.%f%z", ""},          // a fraction and an offset
+};
+
+// The app patterns it chooses from; one more choice takes the pattern from
+// the input itself.
+const char* const kAppPatterns[] = {
+    "[A-Za-z0-9]+",             // the default
+    "[a-z0-9.-]+",              // a byte table
+    "[a-z]+(-[a-z]+)*@[a-z]+",  // RE2
+    ".+",                       // a byte table that takes every non-ASCII code point
+};
+
+// The options `input` asks for and the log in it (see check_engine in
+// checks.h); nullopt if they are a usage error (a pattern from the input
+// that does not compile).
+std::optional<std::pair<logagg::Options, std::string_view>> options_and_log(std::string_view input) {
+  logagg::Options options;
+  const auto byte = [&input](size_t i) { return i < input.size() ? static_cast<unsigned char>(input[i]) : 0u; };
+  const size_t pick = byte(0);
+  if (pick != kDrawOptions) {
+    const bool fields = pick != 0 && pick < std::size(kFieldPairs);
+    options.app_field = kFieldPairs[fields ? pick : 0].app;
+    options.time_field = kFieldPairs[fields ? pick : 0].time;
+    return std::pair{options, fields ? input.substr(1) : input};
+  }
+  const Fields& f = kFieldPairs[byte(1) % std::size(kFieldPairs)];
+  const auto& [format, zone] = kTimeFormats[byte(2) % std::size(kTimeFormats)];
+  options.app_field = f.app;
+  options.time_field = f.time;
+  options.time_format = format;
+  options.input_tz = zone;
+  size_t header = 4;
+  if (const size_t p = byte(3) % (std::size(kAppPatterns) + 1); p < std::size(kAppPatterns)) {
+    options.app_pattern = kAppPatterns[p];
+  } else {  // a length byte, then the pattern
+    options.app_pattern = std::string(input.substr(std::min(input.size(), size_t{5}), byte(4)));
+    header = 5 + options.app_pattern.size();
+  }
+  try {
+    (void)logagg::LineRules::of(options);
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+  return std::pair{options, input.substr(std::min(input.size(), header))};
 }
 
 const size_t kNoLimit = logagg::Options{}.max_line_bytes;  // the default, far above any fuzz input
@@ -174,22 +222,27 @@ size_t tight_limit(std::string_view data, uint64_t h) {
   return length + step == 0 ? 0 : length + step - 1;
 }
 
-std::string fields_text(const Fields& fields) {
-  return "fields " + reference::quoted(fields.app) + ", " + reference::quoted(fields.time);
+// The fields, time format and app pattern of `options`, and its line limit.
+std::string options_text(const logagg::Options& options) {
+  return "fields " + reference::quoted(options.app_field) + ", " + reference::quoted(options.time_field) +
+         ", time format " + reference::quoted(options.time_format) +
+         (options.input_tz.empty() ? "" : " in " + options.input_tz) + ", app pattern " +
+         reference::quoted(options.app_pattern) + ", max_line_bytes " + std::to_string(options.max_line_bytes);
 }
 
-std::string run_text(const Run& run, const Fields& fields, size_t max_line_bytes) {
-  return std::string(run.stream ? "stream" : "aggregate_buffer") + " (" + fields_text(fields) + ", threads " +
-         std::to_string(run.threads) + ", segment_bytes " + std::to_string(run.segment_bytes) + ", max_line_bytes " +
-         std::to_string(max_line_bytes) + (run.by_app ? ", by app" : "") + ")";
+std::string run_text(const Run& run, const logagg::Options& options) {
+  return std::string(run.stream ? "stream" : "aggregate_buffer") + " (" + options_text(options) + ", threads " +
+         std::to_string(run.threads) + ", segment_bytes " + std::to_string(run.segment_bytes) +
+         (run.by_app ? ", by app" : "") + ")";
 }
 
 // Classifies every line of `data` with the engine's LineParser, reading in
 // place with the rest of `data` readable after the line (as the engine reads a
 // mapped file: near the end it must copy), and with the reference. Returns the
 // first disagreement; fills `expected` from the reference.
-std::string check_lines(std::string_view data, const Fields& fields, size_t max_line_bytes, Expected& expected) {
-  logagg::LineParser parser(fields.app, fields.time, max_line_bytes);
+std::string check_lines(std::string_view data, const logagg::Options& options, Expected& expected) {
+  logagg::LineParser parser(logagg::LineRules::of(options), options.max_line_bytes);
+  const reference::Rules rules(options);
   const char* const data_end = data.data() + data.size();
   uint64_t number = 0;
   for (const std::string_view line : reference::split_lines(data)) {
@@ -197,21 +250,20 @@ std::string check_lines(std::string_view data, const Fields& fields, size_t max_
     const logagg::LineVerdict got =
         parser.classify(line, static_cast<size_t>(data_end - line.data()));
     std::string want_app;
-    const logagg::LineVerdict want = reference::classify(line, fields.app, fields.time, max_line_bytes, &want_app);
+    const logagg::LineVerdict want = reference::classify(line, rules, &want_app);
     if (want.status == logagg::LineStatus::kCounted && got.status == want.status && got.app != want_app) {
       return "line " + std::to_string(number) + " " + shown(line) + ": LineParser app " + shown(got.app) +
-             ", reference " + shown(want_app) + " (" + fields_text(fields) + ")";
+             ", reference " + shown(want_app) + " (" + options_text(options) + ")";
     }
     if (!reference::same_verdict(got, want)) {
       return "line " + std::to_string(number) + " " + shown(line) + ": LineParser " + reference::describe(got) +
-             ", reference " + reference::describe(want) + " (" + fields_text(fields) + ", max_line_bytes " +
-             std::to_string(max_line_bytes) + ")";
+             ", reference " + reference::describe(want) + " (" + options_text(options) + ")";
     }
     if (want.status == logagg::LineStatus::kRejected && expected.rejects.size() < kRejectSamples) {
       expected.rejects.push_back({number, want.reason});
     }
   }
-  expected.tally = reference::aggregate_buffer(data, fields.app, fields.time, max_line_bytes);
+  expected.tally = reference::aggregate_buffer(data, rules);
   return {};
 }
 
@@ -291,15 +343,11 @@ std::optional<logagg::Result> aggregate_stream(std::string_view data,
   return result;
 }
 
-// Runs the engine once as `run` says; nullopt if the run had to be skipped.
-std::optional<logagg::Result> run_engine(std::string_view data, const Run& run, const Fields& fields,
-                                         size_t max_line_bytes) {
-  logagg::Options options;
-  options.app_field = fields.app;
-  options.time_field = fields.time;
+// Runs the engine once as `run` says, with the counting options of `options`;
+// nullopt if the run had to be skipped.
+std::optional<logagg::Result> run_engine(std::string_view data, const Run& run, logagg::Options options) {
   options.threads = run.threads;
   options.segment_bytes = run.segment_bytes;
-  options.max_line_bytes = max_line_bytes;
   options.max_reject_samples = kRejectSamples;
   options.by_app = run.by_app;
   if (run.stream) return aggregate_stream(data, options);
@@ -330,28 +378,31 @@ std::string check_rfc3339(std::string_view text) {
 
 std::string check_engine(std::string_view input) {
   const uint64_t h = fnv1a(input);
-  const auto [fields, data] = fields_and_log(input);
+  const auto chosen = options_and_log(input);
+  if (!chosen) return {};  // a usage error: nothing to count
+  auto [options, data] = *chosen;
   for (const size_t max_line_bytes : {kNoLimit, tight_limit(data, h)}) {
+    options.max_line_bytes = max_line_bytes;
     Expected want;
-    if (std::string problem = check_lines(data, fields, max_line_bytes, want); !problem.empty()) {
+    if (std::string problem = check_lines(data, options, want); !problem.empty()) {
       return problem + "; input " + shown(input);
     }
     // Every run must match the reference, so all runs also match each other.
     for (const Run& run : runs_for(h)) {
-      const std::optional<logagg::Result> got = run_engine(data, run, fields, max_line_bytes);
+      const std::optional<logagg::Result> got = run_engine(data, run, options);
       if (!got) continue;
       // Streams that start with a gzip or zstd magic number are decompressed,
       // which the reference does not do: only the accounting is checked.
       if (run.stream && logagg::detect_compression(data.substr(0, 4)) != logagg::Compression::kNone) {
         const logagg::Summary& s = got->summary;
         if (s.lines != s.counted + s.blank + s.rejected_total()) {
-          return run_text(run, fields, max_line_bytes) + " on compressed-looking input: lines not accounted; input " +
+          return run_text(run, options) + " on compressed-looking input: lines not accounted; input " +
                  shown(input);
         }
         continue;
       }
       if (std::string diff = differences(*got, want, data.size(), run.by_app); !diff.empty()) {
-        return run_text(run, fields, max_line_bytes) + " vs reference:" + diff + " input " + shown(input);
+        return run_text(run, options) + " vs reference:" + diff + " input " + shown(input);
       }
     }
   }

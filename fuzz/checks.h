@@ -28,9 +28,16 @@ std::string check_rfc3339(std::string_view input);
 // The input as a log file, read with the fields its first byte chooses: 0x01
 // ("/request/host", "/ts"), 0x02 ("/r/app", "/r/t"), 0x03 ("/a~1b/0",
 // "/t~0") or 0x04 ("svc.name", "/svc/name/1"), and the log is the rest of the
-// input; any other input is a log read whole with the default fields
-// ("app_id", "timestamp"), so inputs written before the choice existed are
-// checked as they always were. Then:
+// input. A first byte 0x05 draws the options from the next three bytes, each
+// taken modulo its list in checks.cc: the fields (the defaults or one of the
+// four pairs), the time format (rfc3339, unix, unix-ms, unix-us, unix-ns,
+// clf, "%Y-%m-%d %H:%M:%S" in Europe/Berlin, "%d/%b/%Y:%H:%M:%S.%f%z") and
+// the app pattern (the default, "[a-z0-9.-]+", "[a-z]+(-[a-z]+)*@[a-z]+",
+// ".+", or the next byte's count of bytes after it: an input whose pattern
+// does not compile, a usage error, is skipped); the log is the rest. Any
+// other input is a log read whole with the defaults, so inputs written before
+// the choices existed are checked as they always were. Every option goes
+// through logagg::LineRules::of, as the command line's do. Then:
 // - every line (reference::split_lines) gets the same verdict from
 //   LineParser::classify, reading in place as the engine reads a mapped file,
 //   as from reference::classify, and a counted line the same app id;
