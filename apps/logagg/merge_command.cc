@@ -34,7 +34,8 @@ int parse(int argc, char** argv, MergeConfig& config) {
   CLI::App app{
       "logagg merge: add up results that `logagg --format json` printed for different\n"
       "inputs or --range pieces, exactly, and print them like logagg would have for all\n"
-      "the inputs at once. The results must share their bucket, fields and --since/--until.",
+      "the inputs at once. The results must share their bucket, fields, time format,\n"
+      "input zone, app pattern and --since/--until.",
       "logagg merge"};
   app.get_formatter()->column_width(24);
   app.footer("Example: logagg merge day1.json day2.json --format csv > both-days.csv");
