@@ -102,8 +102,11 @@ def parse_args(argv):
     g.add_argument("--include", metavar="GLOB", action="append", default=[], help="only folder files matching GLOB")
     g.add_argument("--exclude", metavar="GLOB", action="append", default=[], help="skip folder files matching GLOB")
     g.add_argument("--tz", metavar="ZONE", help="as logagg --tz (bucket boundaries in ZONE)")
-    g.add_argument("--app-field", metavar="NAME", help="app id field (default app_id)")
-    g.add_argument("--time-field", metavar="NAME", help="timestamp field (default timestamp)")
+    g.add_argument("--app-field", metavar="NAME", help="app id field or /json/pointer (default app_id)")
+    g.add_argument("--time-field", metavar="NAME", help="time field or /json/pointer (default timestamp)")
+    g.add_argument("--time-format", metavar="FORMAT", help="how times are written (default rfc3339)")
+    g.add_argument("--input-tz", metavar="ZONE", help="the zone of a --time-format pattern without %%z")
+    g.add_argument("--app-pattern", metavar="REGEX", help="app ids that count (default [A-Za-z0-9]+)")
     g.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
     d = p.add_argument_group("distribution")
     d.add_argument("--scheduler", metavar="ADDRESS",
@@ -140,10 +143,12 @@ def piece_options(a):
     for unit in ("second", "minute", "hour", "day"):
         if getattr(a, f"per_{unit}"):
             opts.append(f"--per-{unit}")
-    for name in ("bucket", "since", "until", "tz", "app_field", "time_field", "max_apps"):
+    for name in ("bucket", "since", "until", "tz", "app_field", "time_field", "time_format", "input_tz",
+                 "app_pattern", "max_apps"):
         value = getattr(a, name)
         if value is not None:
-            opts += ["--" + name.replace("_", "-"), str(value)]
+            # One argument, so that a value starting with '-' (a pattern) is never taken for an option.
+            opts.append("--" + name.replace("_", "-") + "=" + str(value))
     return opts
 
 

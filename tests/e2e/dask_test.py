@@ -5,7 +5,8 @@
 
 Its output must be byte-identical to one `logagg` run over the same inputs: a
 folder with plain files, a gzip file and a file cut into several --range
-pieces, in every format and with the pass-through options; failing pieces are
+pieces, in every format and with the pass-through options, also on logs with
+nested fields, epoch or local times and app ids of a pattern; failing pieces are
 named with their range and make the exit status 1. When Dask distributed
 cannot be imported it exits 77 (skipped), or 1 in CI (CI=true), where a
 missing dependency is a failure (as tests/support/dependency.sh does for the
@@ -30,7 +31,9 @@ except ImportError:
     sys.exit(77)
 
 import gzip
+import json
 import logging
+import random
 import shutil
 import tempfile
 import unittest
@@ -39,6 +42,32 @@ import warnings
 warnings.filterwarnings("ignore", category=DeprecationWarning)  # tornado's, on Debian 12
 LOGAGG, LOGGEN, SOURCE = (os.path.abspath(p) for p in sys.argv[1:4])
 DRIVER = os.path.join(SOURCE, "apps", "logagg-dask", "logagg-dask")
+
+
+def shaped_logs(folder):
+    """Two logs of about 300 KiB each, in shapes other than the defaults, so --piece-size 200K cuts them:
+    a Caddy-like one (the host at /request/host, "ts" unix seconds as a number or a quoted one) and one
+    with local times in Europe/Berlin across the 2024 spring gap and autumn overlap (the service at
+    /service/name as name@provider, the time at /t/local); some hosts, ids and times are invalid."""
+    rng = random.Random(14)
+    lines = []
+    for i in range(4000):
+        host = rng.choice(["api.example.org", "cdn-2.example.org", "www.example.org", "Upper.example.org", ""])
+        ts = f"{1700000000 + i // 7}.{rng.randrange(10 ** 7):07d}"
+        ts = rng.choice([ts, f'"{ts}"', f"{ts}e0", "-0.5", '"soon"', "1.7e9"])
+        lines.append(f'{{"level":"info","ts":{ts},"request":{{"host":"{host}","uri":"/{i}"}},"status":200}}')
+    with open(os.path.join(folder, "caddy.log"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    lines = []
+    for i in range(4000):
+        day, hour = rng.choice([("2024-03-31", 1), ("2024-03-31", 2), ("2024-03-31", 3), ("2024-10-27", 2),
+                                ("2024-10-27", 3)])
+        when = f"{day} {hour:02d}:{rng.randrange(60):02d}:{rng.randrange(60):02d}"
+        name = rng.choice(["checkout-api@docker", "web@k", "api@docker", "Bad@docker", "api@"])
+        lines.append(f'{{"service":{{"name":"{name}","pid":{i}}},"t":{{"local":"{when}","utc":null}},'
+                     f'"msg":"{"x" * rng.randrange(20)}"}}')
+    with open(os.path.join(folder, "berlin.log"), "w") as f:
+        f.write("\n".join(lines) + "\n")
 
 
 def loggen(path, *args):
@@ -62,6 +91,9 @@ class DaskTest(unittest.TestCase):
                "--start", "2023-11-15T01:00:00Z")
         loggen(os.path.join(cls.logs, ".hidden", "x.log"), "--lines", "100", "--seed", "10")
         shutil.copy(os.path.join(SOURCE, "data", "sample.log"), cls.logs)
+        cls.shapes = os.path.join(cls.tmp, "shapes")
+        os.makedirs(cls.shapes)
+        shaped_logs(cls.shapes)
         cls.cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                                dashboard_address=":0", silence_logs=logging.ERROR)
         cls.scheduler = cls.cluster.scheduler_address
@@ -121,8 +153,25 @@ class DaskTest(unittest.TestCase):
         got = self.dask("--format", "json", os.path.join(self.logs, "*", "*.gz"), big)  # a glob
         self.assertEqual((got.returncode, got.stdout), (0, want.stdout), got.stderr.decode())
 
+    def test_pointer_fields_time_formats_and_app_patterns_pass_through(self):
+        caddy, berlin = os.path.join(self.shapes, "caddy.log"), os.path.join(self.shapes, "berlin.log")
+        for path, args in ((caddy, ["--app-field", "/request/host", "--time-field", "ts", "--time-format", "unix",
+                                    "--app-pattern", "[a-z0-9.-]+"]),
+                           (berlin, ["--app-field", "/service/name", "--time-field", "/t/local", "--time-format",
+                                     "%Y-%m-%d %H:%M:%S", "--input-tz", "Europe/Berlin", "--app-pattern",
+                                     "[a-z]+(-[a-z]+)*@[a-z]+"])):
+            pieces = self.dask("--plan", *args, path).stdout.decode().splitlines()
+            self.assertGreater(len(pieces), 1, "the log is not cut into pieces")
+            for extra in (["--format", "csv"], ["--format", "json"], ["--by-app", "--per-minute", "--format", "json"]):
+                with self.subTest(path=path, extra=extra):
+                    got = self.assert_same(*args, *extra, path)
+                    if extra[-1] == "json":
+                        doc = json.loads(got.stdout)
+                        self.assertGreater(doc["summary"]["counted"], 1000)
+                        self.assertGreater(doc["summary"]["rejected"], 100)
+                        self.assertEqual(doc["app_pattern"], args[args.index("--app-pattern") + 1])
+
     def test_json_summary_counts_each_file_once(self):
-        import json
         got = json.loads(self.assert_same("--format", "json", self.logs).stdout)
         self.assertEqual(got["summary"]["files"], 4)
         self.assertEqual(got["summary"]["unreadable"], 0)
