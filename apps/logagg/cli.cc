@@ -13,6 +13,7 @@
 #include "logagg/version.h"
 #include "parse/line_parser.h"  // LineRules
 #include "parse/rfc3339.h"
+#include "print_result.h"
 
 namespace logagg::cli {
 namespace {
@@ -71,7 +72,7 @@ struct RawFlags {
 
 // The report's options: what to show and how (--help lists them first).
 void add_report_options(CLI::App& app, Config& config, RawFlags& raw) {
-  add_format_option(app, config.report.format);
+  add_format_option(app, config.report);
   for (const char* unit : kPerUnits) app.add_flag(std::string("--per-") + unit)->group("");  // all on --per-minute's line
   app.get_option("--per-minute")
       ->description("Rows per minute, --per-hour, --per-day, --per-second (default); --tz ZONE: local")
@@ -207,7 +208,7 @@ int parse(int argc, char** argv, Config& config) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "logagg: %s\nTry 'logagg --help' for more information.\n", e.what());
+    print_usage_error(e.what(), "");
     return 2;
   }
   return -1;

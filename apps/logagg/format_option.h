@@ -10,7 +10,8 @@
 
 namespace logagg::cli {
 
-inline CLI::Option* add_format_option(CLI::App& app, Format& format) {
+// --format, and --csv-safe on its line of --help.
+inline CLI::Option* add_format_option(CLI::App& app, ReportOptions& report) {
   static const std::map<std::string, Format> kFormats{
       {"table", Format::kTable}, {"csv", Format::kCsv}, {"json", Format::kJson}, {"html", Format::kHtml}};
   const auto html_built = [](std::string& value) -> std::string {
@@ -19,7 +20,9 @@ inline CLI::Option* add_format_option(CLI::App& app, Format& format) {
   };
   // transform() puts a validator before those added earlier: html_built sees
   // the value as given, before it is mapped to a Format.
-  return app.add_option("--format", format, "Output: table (default), csv, json or html (a page with a chart)")
+  app.add_flag("--csv-safe", report.csv_neutralise_formulas, "csv: ids starting with = + - @ TAB CR get a ' in front")
+      ->group("");  // on --format's line
+  return app.add_option("--format", report.format, "Output: table (default), csv, json, html (a chart); --csv-safe")
       ->transform(CLI::CheckedTransformer(kFormats, CLI::ignore_case).description(""))
       ->transform(CLI::Validator(html_built, ""))
       ->type_name("FORMAT");

@@ -7,6 +7,7 @@
 
 #include "input/input.h"
 #include "print_result.h"
+#include "report/terminal_text.h"
 
 namespace logagg::cli {
 
@@ -14,7 +15,7 @@ int list_inputs(const std::vector<std::string>& paths, const Options& options) {
   std::vector<InputError> errors;
   std::string list;
   for (const std::string& input : expand_paths(paths, errors, options.include, options.exclude)) {
-    list += input;
+    append_terminal_text(list, input);  // one line each, whatever the name holds
     list += '\n';
   }
   const bool written = std::fwrite(list.data(), 1, list.size(), stdout) == list.size() && std::fflush(stdout) == 0;

@@ -13,7 +13,9 @@ namespace logagg::cli {
 // reads them: the engine's expand_paths() of `paths` with the options'
 // include and exclude globs (a folder's regular files sorted by path, hidden
 // entries skipped; files named as given; "-" for standard input). Paths are
-// printed as they are, so one holding a LF spans two lines. Then, on stderr,
+// printed as terminal_text shows them (report/terminal_text.h), so each is
+// one line whatever bytes it holds, and reads back unambiguously: \\, \n,
+// \r, \t, \xHH for a byte, \uHHHH for a code point. Then, on stderr,
 // "logagg: PATH: reason" for each path that cannot be read, as a run prints
 // it. Returns 0, or 1 if a path cannot be read (the others are still listed)
 // or the list cannot be written; a reader that goes away is not an error.

@@ -25,7 +25,7 @@ namespace {
 struct MergeConfig {
   std::vector<std::string> inputs;
   PrintSettings print{/*summary=*/false, /*stats=*/false};
-  Format format = Format::kTable;
+  ReportOptions report;  // only its format and --csv-safe
   bool fill_gaps = false;
   size_t top = 0;
 };
@@ -42,7 +42,7 @@ int parse(int argc, char** argv, MergeConfig& config) {
   app.add_option("RESULT", config.inputs, "JSON results of logagg, or - for standard input")
       ->required()
       ->type_name("");
-  add_format_option(app, config.format);
+  add_format_option(app, config.report);
   app.add_flag("--fill-gaps", config.fill_gaps, "Rows of 0 for empty buckets between the first and the last");
   app.add_flag("--stats", config.print.stats, "Total, peak, mean, median, p95, p99 per bucket to stderr");
   app.add_flag("--plot", config.print.plot, "A chart of the counts on stdout instead of rows");
@@ -59,7 +59,7 @@ int parse(int argc, char** argv, MergeConfig& config) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "logagg: %s\nTry 'logagg merge --help' for more information.\n", e.what());
+    print_usage_error(e.what(), "merge ");
     return 2;
   }
   return -1;
@@ -97,12 +97,13 @@ int run_merge(int argc, char** argv) {
         total = part;
       }
     } catch (const std::runtime_error& e) {
-      std::fprintf(stderr, "logagg: %s: %s\n", path == "-" ? "<stdin>" : path.c_str(), e.what());
+      print_error(path == "-" ? "<stdin>" : path, e.what());
       return 1;  // a sum that leaves a result out would look exact and not be
     }
   }
   total->report.fill_gaps = config.fill_gaps;
-  total->report.format = config.format;
+  total->report.format = config.report.format;
+  total->report.csv_neutralise_formulas = config.report.csv_neutralise_formulas;
   if (config.top != 0 && !total->options.by_app) {
     std::fprintf(stderr, "logagg: --top needs results made with --by-app\n");
     return 2;

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "report/plot.h"
+#include "report/terminal_text.h"
 
 namespace logagg::cli {
 namespace {
@@ -52,8 +53,17 @@ PlotSize plot_size() {
 
 }  // namespace
 
+void print_error(std::string_view path, std::string_view message) {
+  write_stderr("logagg: " + terminal_text(path) + ": " + terminal_text(message) + "\n");
+}
+
+void print_usage_error(std::string_view message, std::string_view command) {
+  write_stderr("logagg: " + terminal_text(message) + "\nTry 'logagg " + std::string(command) +
+               "--help' for more information.\n");
+}
+
 void print_input_errors(const std::vector<InputError>& errors) {
-  for (const InputError& e : errors) std::fprintf(stderr, "logagg: %s: %s\n", e.path.c_str(), e.message.c_str());
+  for (const InputError& e : errors) print_error(e.path, e.message);
 }
 
 int print_result(const Result& result, const Options& options, const ReportOptions& report,
@@ -76,7 +86,7 @@ int print_result(const Result& result, const Options& options, const ReportOptio
                  "logagg: warning: a run met more than %zu distinct app ids (--max-apps); the lines of the ids "
                  "it met after its first %zu are counted as %s, and which ids those are can change from run to "
                  "run\n",
-                 options.max_apps, options.max_apps, std::string(kOtherApp).c_str());
+                 options.max_apps, options.max_apps, std::string(kOtherAppName).c_str());
   }
   write_stderr(format_rejects(result, options));
   if (settings.summary) write_stderr(format_summary(result.summary, options));

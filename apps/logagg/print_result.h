@@ -4,6 +4,7 @@
 // exit status that follows from them.
 #pragma once
 
+#include <string_view>
 #include <vector>
 
 #include "logagg/aggregate.h"
@@ -18,7 +19,15 @@ struct PrintSettings {
   bool plot = false;    // a chart (report/plot.h) on stdout instead of the report, as wide as the terminal
 };
 
-// "logagg: PATH: reason" on stderr for each input that could not be read.
+// "logagg: PATH: MESSAGE" on stderr, both as terminal_text shows them (a
+// file name or a message can hold any byte but NUL).
+void print_error(std::string_view path, std::string_view message);
+
+// "logagg: MESSAGE" then "Try 'logagg COMMAND--help' ...": a usage error,
+// its MESSAGE (which may quote arguments) as terminal_text shows it.
+void print_usage_error(std::string_view message, std::string_view command);
+
+// print_error for each input that could not be read.
 void print_input_errors(const std::vector<InputError>& errors);
 
 // Returns 0, or 1 if the result has errors or the report could not be written.

@@ -24,6 +24,8 @@
 #include <vector>
 
 #include "logagg/split.h"
+#include "print_result.h"
+#include "report/terminal_text.h"
 
 namespace logagg::cli {
 namespace {
@@ -139,14 +141,14 @@ int parse(int argc, char** argv, SplitConfig& config) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "logagg: %s\nTry 'logagg split --help' for more information.\n", e.what());
+    print_usage_error(e.what(), "split ");
     return 2;
   }
   return -1;
 }
 
 void report(const std::string& path, const std::string& message) {
-  std::fprintf(stderr, "logagg: %s: %s\n", path.c_str(), message.c_str());
+  print_error(path, message);
 }
 
 // Interruptions (Ctrl-C, kill) stop the copy between two copy calls, so the
@@ -263,7 +265,7 @@ std::optional<CopyMethod> write_all(int in, const std::vector<ChunkFile>& chunks
   const WriteResult written = write_chunks(in, chunks, options);
   if (written.errors.empty()) return written.method;
   for (const SplitError& e : written.errors) report(e.path, e.message);
-  std::fprintf(stderr, "logagg: %s\n", describe_complete(chunks, written.complete).c_str());
+  std::fprintf(stderr, "logagg: %s\n", terminal_text(describe_complete(chunks, written.complete)).c_str());
   if (stop_signal != 0) {
     ::signal(stop_signal, SIG_DFL);
     ::raise(stop_signal);
@@ -276,7 +278,7 @@ void say_done(const SplitConfig& config, const std::vector<ChunkFile>& chunks, C
               std::chrono::steady_clock::time_point start) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::string method_text = chunks.empty() ? "" : std::string(copy_method_name(method)) + ", ";
-  std::fprintf(stderr, "logagg: %s: %s (%s%.3f s)\n", config.input.c_str(),
+  std::fprintf(stderr, "logagg: %s: %s (%s%.3f s)\n", terminal_text(config.input).c_str(),
                describe_success(chunks, config.limit).c_str(), method_text.c_str(), seconds);
 }
 

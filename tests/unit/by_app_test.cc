@@ -94,7 +94,7 @@ TEST(ByApp, AppTableIsBoundedAndTheRestIsAnHonestOther) {
   const Result r = aggregate_buffer(line("b", 1) + line("a", 2) + line("c", 3) + line("b", 4), Options{o});
   o.max_apps = 2;
   const Result capped = aggregate_buffer(line("b", 1) + line("a", 2) + line("c", 3) + line("b", 4), o);
-  EXPECT_EQ(capped.apps, (std::vector<std::string>{"a", "b", "(other)"}));
+  EXPECT_EQ(capped.apps, (std::vector<std::string>{"a", "b", std::string(kOtherApp)}));
   EXPECT_EQ(format_report(capped, o, as(rep, Format::kCsv)),
             "second,app_id,count\n1970-01-01T00:00:01Z,b,1\n1970-01-01T00:00:02Z,a,1\n"
             "1970-01-01T00:00:03Z,(other),1\n1970-01-01T00:00:04Z,b,1\n");

@@ -117,14 +117,34 @@ TEST(ReportRows, TopKeepsTheBusiestInNameOrderAndFoldsTheRestIntoOther) {
 }
 
 TEST(ReportRows, TopFoldsTheResultsOwnOtherWithTheRest) {
-  // A capped result already has "(other)" last; it is never one of the top.
-  const Result r = app_result({"a", "b", "(other)"}, {{0, 0, 2}, {0, 1, 1}, {0, 2, 9}, {5, 2, 1}});
+  // A capped result already has kOtherApp last; it is never one of the top.
+  const Result r = app_result({"a", "b", std::string(kOtherApp)}, {{0, 0, 2}, {0, 1, 1}, {0, 2, 9}, {5, 2, 1}});
   const ReportRows one(r, true, top(1));
   EXPECT_EQ(one.apps(), (std::vector<std::string>{"a", "(other)"}));
   EXPECT_EQ(walk(one), (std::vector<Row>{{0, "a", 2}, {0, "(other)", 10}, {5, "(other)", 1}}));
   const ReportRows both(r, true, top(2));  // every named app shown: the result's apps as they are
-  EXPECT_EQ(both.apps(), r.apps);
+  EXPECT_EQ(both.apps(), (std::vector<std::string>{"a", "b", "(other)"}));
+  EXPECT_EQ(&both.app_buckets(), &r.app_counts) << "nothing to sum";
   EXPECT_EQ(walk(both), (std::vector<Row>{{0, "a", 2}, {0, "b", 1}, {0, "(other)", 9}, {5, "(other)", 1}}));
+}
+
+TEST(ReportRows, AnAppSpeltOtherIsNotTheOther) {
+  // Ids are any JSON text since --app-pattern: a real "(other)" sorts by name, the synthetic one last.
+  const Result r = app_result({"(other)", "a", "b", std::string(kOtherApp)},
+                              {{0, 0, 5}, {0, 1, 2}, {0, 2, 1}, {0, 3, 9}});
+  const ReportRows one(r, true, top(1));
+  EXPECT_EQ(one.apps(), (std::vector<std::string>{"(other)", "(other)"}));
+  EXPECT_FALSE(one.is_other(one.apps().front())) << "the app (other), 5 lines, is the busiest";
+  EXPECT_TRUE(one.is_other(one.apps().back()));
+  std::vector<std::pair<uint64_t, bool>> rows;  // (count, is the synthetic one)
+  one.for_each([&](int64_t, std::string_view app, uint64_t count) { rows.emplace_back(count, one.is_other(app)); });
+  EXPECT_EQ(rows, (std::vector<std::pair<uint64_t, bool>>{{5, false}, {12, true}}));
+  const ReportRows all(r, true, ReportOptions{});
+  EXPECT_FALSE(all.is_other(all.apps().front()));
+  EXPECT_TRUE(all.is_other(all.apps().back()));
+  const Result uncapped = app_result({"(other)", "a"}, {{0, 0, 1}, {0, 1, 1}});
+  const ReportRows plain(uncapped, true, ReportOptions{});
+  EXPECT_FALSE(plain.is_other(plain.apps().front()));
 }
 
 TEST(ReportRows, ByAppRowsAreSummedPerBucket) {

@@ -39,9 +39,9 @@ _logagg() {
     if [[ $command == split ]]; then
       options="--max-size --lines --allow-long-lines --pattern --force --threads -q --quiet -h --help"
     elif [[ $command == merge ]]; then
-      options="--format --fill-gaps --stats --plot --top -h --help"
+      options="--format --csv-safe --fill-gaps --stats --plot --top -h --help"
     else
-      options="--format --per-second --per-minute --per-hour --per-day --bucket --tz --fill-gaps --stats --plot
+      options="--format --csv-safe --per-second --per-minute --per-hour --per-day --bucket --tz --fill-gaps --stats --plot
                --by-app --top --max-apps --since
                --until --include --exclude --list-inputs --range --threads --app-field --time-field --app-pattern --time-format --input-tz --show-rejects
                -q --quiet -h --help --version"

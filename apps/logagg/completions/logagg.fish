@@ -25,6 +25,7 @@ complete -c logagg -n $main -l per-day -d 'Rows per day'
 complete -c logagg -n $main -l bucket -x -a '1s 5s 10s 15s 30s 1m 5m 10m 15m 30m 1h 2h 3h 6h 12h 1d' -d 'Rows per duration dividing a day'
 complete -c logagg -n $main -l tz -x -a '(__logagg_zones)' -d 'Buckets in local time of this zone'
 complete -c logagg -n $main -l fill-gaps -d 'Rows of 0 for empty buckets between the first and the last'
+complete -c logagg -n $main -l csv-safe -d "csv: a ' before ids that start like a formula"
 complete -c logagg -n $main -l stats -d 'Total, peak, mean, median, p95, p99 per bucket on stderr'
 complete -c logagg -n $main -l plot -d 'A chart of the counts instead of rows'
 complete -c logagg -n $main -l by-app -d 'Rows per bucket and app id'
@@ -58,6 +59,7 @@ complete -c logagg -n $split -s h -l help -d 'Print help and exit'
 
 complete -c logagg -n $merge -l format -x -a 'table csv json html' -d 'Output format'
 complete -c logagg -n $merge -l fill-gaps -d 'Rows of 0 for empty buckets between the first and the last'
+complete -c logagg -n $merge -l csv-safe -d "csv: a ' before ids that start like a formula"
 complete -c logagg -n $merge -l stats -d 'Total, peak, mean, median, p95, p99 per bucket on stderr'
 complete -c logagg -n $merge -l plot -d 'A chart of the counts instead of rows'
 complete -c logagg -n $merge -l top -x -d 'Of --by-app results: the N busiest apps, the rest as (other)'

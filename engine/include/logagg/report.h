@@ -32,6 +32,9 @@ struct ReportOptions {
   bool fill_gaps = false;  // zero rows for empty buckets between the first and the last
   size_t top = 0;          // with Options::by_app: the `top` apps with most lines, the rest as "(other)"; 0: all
   Format format = Format::kTable;
+  // csv: an app id starting with =, +, -, @, TAB or CR gets a ' in front, so
+  // a spreadsheet does not run it as a formula (--csv-safe).
+  bool csv_neutralise_formulas = false;
 };
 
 // Rows are buckets with at least one counted line, ascending by start, written
@@ -60,7 +63,11 @@ struct ReportOptions {
 //        {COLUMN: "...", "app_id": "...", "count": N}, and "stats" ends with a
 //        "top_apps" list [{"app_id", "count", "percent"}] of the top (or 10)
 //        apps by lines; csv rows are "COLUMN,app_id,count" and the table gets
-//        an app_id column. Rows go by bucket, then app id, "(other)" last.
+//        an app_id column. Rows go by bucket, then app id, "(other)" last;
+//        an app whose id is spelt "(other)" is a row with "real_app": true.
+//        Ids are written as decoded: json strings escaped per RFC 8259, csv
+//        fields quoted per RFC 4180 where needed, the table's shown as
+//        terminal_text shows them (GUIDE.md, "Hostile ids").
 //        Every number in "summary" and "counts" is a sum over lines or inputs,
 //        so two documents made with the same settings merge by adding (counts
 //        per bucket start; see merge.h, whose parse_partial reads these

@@ -87,9 +87,11 @@ struct RejectSample {
   Reason reason;
 };
 
-// The name the lines of apps not told apart are counted under (app ids are
-// alphanumeric, so no app has it).
-inline constexpr std::string_view kOtherApp = "(other)";
+// The key in Result::apps of the lines of apps not told apart (--max-apps,
+// --top). It is not valid UTF-8, so no app id can be it (ids are decoded JSON
+// text, even one spelt "(other)"); reports print it as kOtherAppName.
+inline constexpr std::string_view kOtherApp = "\xff(other)";
+inline constexpr std::string_view kOtherAppName = "(other)";
 
 struct Result {
   std::vector<SecondCount> counts;  // ascending by second, only seconds with count > 0

@@ -18,19 +18,32 @@
 #endif
 #include "report/report_output.h"
 #include "report/report_rows.h"
+#include "report/csv_field.h"
 #include "report/report_text.h"
 #include "report/result_json.h"
+#include "report/terminal_text.h"
 
 namespace logagg {
 namespace {
 
-void write_csv(const ReportRows& rows, Output& o) {
+// `text` as terminal_text shows it, padded with spaces to `width` columns.
+void append_terminal_padded(std::string& out, std::string_view text, size_t width) {
+  const size_t at = out.size();
+  append_terminal_text(out, text);
+  const size_t columns = display_width(std::string_view(out).substr(at));
+  if (columns < width) out.append(width - columns, ' ');
+}
+
+void write_csv(const ReportRows& rows, bool neutralise_formulas, Output& o) {
   std::string& out = o.text();
   out.append(rows.bucketing().column()).append(rows.by_app() ? ",app_id,count\n" : ",count\n");
   rows.for_each([&](int64_t start, std::string_view app, uint64_t count) {
     append_start(out, rows.bucketing(), start);
     out.push_back(',');
-    if (rows.by_app()) out.append(app).push_back(',');
+    if (rows.by_app()) {
+      append_csv_field(out, app, neutralise_formulas);
+      out.push_back(',');
+    }
     append_number(out, count);
     out.push_back('\n');
     o.row_done();
@@ -42,10 +55,10 @@ void write_table(const Result& r, const ReportRows& rows, Output& o) {
   const size_t count_width = std::max<size_t>(total.size(), 5);
   // "YYYY-MM-DDThh:mm:ssZ", or "YYYY-MM-DDThh:mm:ss+hh:mm" in a zone
   const size_t second_width = rows.bucketing().zone() != nullptr ? 25 : 20;
-  size_t app_width = 0;  // no app column without --by-app
+  size_t app_width = 0;  // no app column without --by-app; as wide as the widest id shown
   if (rows.by_app()) {
     app_width = std::string_view("app_id").size();
-    for (const std::string& app : rows.apps()) app_width = std::max(app_width, app.size());
+    for (const std::string& app : rows.apps()) app_width = std::max(app_width, display_width(terminal_text(app)));
   }
   std::string& out = o.text();
   append_padded(out, rows.bucketing().column(), second_width, false);
@@ -62,7 +75,7 @@ void write_table(const Result& r, const ReportRows& rows, Output& o) {
     append_padded(out, std::string_view(buf, len), second_width, false);
     out.append("  ");
     if (rows.by_app()) {
-      append_padded(out, app, app_width, false);
+      append_terminal_padded(out, app, app_width);
       out.append("  ");
     }
     append_padded(out, std::to_string(count), count_width, true);
@@ -90,7 +103,7 @@ void write_report(const Result& result, const Options& options, const ReportOpti
   Output out(sink);
   switch (report.format) {
     case Format::kCsv:
-      write_csv(rows, out);
+      write_csv(rows, report.csv_neutralise_formulas, out);
       break;
     case Format::kJson:
       write_result_json(result, rows, options, report, out);
@@ -144,7 +157,7 @@ std::string format_summary(const Summary& s, const Options& counted_with) {
   row(2, "blank", s.blank);
   row(2, "rejected", s.rejected_total());
   for (size_t i = 0; i < kReasonCount; ++i) {
-    if (s.rejected[i] != 0) row(4, reason_text(static_cast<Reason>(i), counted_with), s.rejected[i]);
+    if (s.rejected[i] != 0) row(4, terminal_text(reason_text(static_cast<Reason>(i), counted_with)), s.rejected[i]);
   }
   return out;
 }
@@ -185,7 +198,7 @@ std::string format_stats(const Result& result, const Options& options, const Rep
     out.append("  top apps by lines:\n");
     for (const AppTotal& t : stats.ranked_apps) {
       out.append("    ");
-      append_padded(out, result.apps[t.app], 26, false);
+      append_terminal_padded(out, result.apps[t.app], 26);
       append_padded(out, std::to_string(t.count), 13, true);
       append_padded(out, ratio_text(t.count * 100, st.total) + "%", 10, true);
       out.push_back('\n');
@@ -197,9 +210,12 @@ std::string format_stats(const Result& result, const Options& options, const Rep
 std::string format_rejects(const Result& result, const Options& counted_with) {
   std::string out;
   for (const RejectSample& r : result.rejects) {
-    out.append(r.path).push_back(':');
+    append_terminal_text(out, r.path);
+    out.push_back(':');
     append_number(out, r.line);
-    out.append(": ").append(reason_text(r.reason, counted_with)).push_back('\n');
+    out.append(": ");
+    append_terminal_text(out, reason_text(r.reason, counted_with));  // may name --app-pattern's regex
+    out.push_back('\n');
   }
   return out;
 }

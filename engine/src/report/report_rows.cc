@@ -83,6 +83,8 @@ ReportRows::ReportRows(const Result& result, bool by_app, const ReportOptions& r
       owned_app_buckets_ = bucket_apps(result.app_counts, shown_as, apps_.size(), bucketing_);
       app_buckets_ = &owned_app_buckets_;
     }
+    other_shown_ = !apps_.empty() && apps_.back() == kOtherApp;
+    if (other_shown_) apps_.back() = kOtherAppName;
   }
 }
 

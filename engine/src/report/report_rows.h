@@ -26,9 +26,13 @@ class ReportRows {
   const std::vector<SecondCount>& buckets() const { return *buckets_; }
 
   bool by_app() const { return by_app_; }
-  // With --by-app: the apps shown, in name order, then "(other)" if it has
-  // lines; and the rows per (bucket start, index into apps()), ascending.
+  // With --by-app: the apps shown, in name order, then "(other)"
+  // (kOtherAppName) if it has lines; and the rows per (bucket start, index
+  // into apps()), ascending.
   const std::vector<std::string>& apps() const { return apps_; }
+  // Whether `app`, as for_each hands it, is that "(other)" and not an app
+  // whose id is spelt so.
+  bool is_other(std::string_view app) const { return other_shown_ && app.data() == apps_.back().data(); }
   const std::vector<AppCount>& app_buckets() const { return *app_buckets_; }
 
   // Calls emit(bucket_start, app, count) for every row, ascending by start
@@ -79,6 +83,7 @@ class ReportRows {
   const std::vector<SecondCount>* buckets_;  // result.counts itself for one-second buckets
   std::vector<SecondCount> owned_;
   std::vector<std::string> apps_;
+  bool other_shown_ = false;  // apps_.back() is kOtherApp's row
   const std::vector<AppCount>* app_buckets_ = nullptr;  // result.app_counts itself when nothing is summed
   std::vector<AppCount> owned_app_buckets_;
 };

@@ -1,6 +1,6 @@
 // Small text helpers shared by the report writers (report.cc,
 // result_json.cc, plot.cc, html/html_data.cc): numbers, bucket starts,
-// padding, JSON strings and exact ratios.
+// padding by terminal columns, JSON strings and exact ratios.
 #pragma once
 
 #include <charconv>
@@ -11,6 +11,8 @@
 
 #include "logagg/buckets.h"
 #include "parse/rfc3339.h"
+#include "report/terminal_text.h"
+#include "report/utf8.h"
 
 namespace logagg {
 
@@ -39,27 +41,36 @@ inline std::string start_text(const Bucketing& bucketing, int64_t start) {
   return s;
 }
 
+// `text` padded with spaces to `width` terminal columns (display_width).
 inline void append_padded(std::string& out, std::string_view text, size_t width, bool right) {
-  const size_t pad = width > text.size() ? width - text.size() : 0;
+  const size_t columns = display_width(text);
+  const size_t pad = width > columns ? width - columns : 0;
   if (right) out.append(pad, ' ');
   out.append(text);
   if (!right) out.append(pad, ' ');
 }
 
-// A JSON string literal for arbitrary bytes from the command line.
+// A JSON string literal (RFC 8259) for arbitrary bytes: `"` and `\\`
+// escaped, U+0000..U+001F as \\u00hh, every byte that starts no valid UTF-8
+// sequence as \\ufffd (only paths and command-line arguments can hold them:
+// app ids are decoded JSON), the rest as is. So the document is always
+// valid JSON, and a valid UTF-8 string reads back exactly.
 inline void append_json_string(std::string& out, std::string_view s) {
   out.push_back('"');
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
+  for (size_t i = 0; i < s.size();) {
+    const size_t start = i;
+    const int32_t cp = next_code_point(s, i);
+    if (cp == '"' || cp == '\\') {
       out.push_back('\\');
-      out.push_back(c);
-    } else if (u < 0x20) {
+      out.push_back(static_cast<char>(cp));
+    } else if (cp < 0) {
+      out.append("\\ufffd");
+    } else if (cp < 0x20) {
       char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", u);
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(cp));
       out.append(buf);
     } else {
-      out.push_back(c);
+      out.append(s.substr(start, i - start));
     }
   }
   out.push_back('"');

@@ -74,8 +74,9 @@ void append_json_stats(std::string& out, const Result& r, const ReportRows& rows
     out.append("    \"top_apps\": [");
     const std::vector<AppTotal>& top = stats.ranked_apps;
     for (size_t i = 0; i < top.size(); ++i) {
-      out.append(i == 0 ? "\n      {\"app_id\": \"" : ",\n      {\"app_id\": \"");
-      out.append(r.apps[top[i].app]).append("\", \"count\": ");
+      out.append(i == 0 ? "\n      {\"app_id\": " : ",\n      {\"app_id\": ");
+      append_json_string(out, r.apps[top[i].app]);  // never (other): it is not ranked
+      out.append(", \"count\": ");
       append_number(out, top[i].count);
       out.append(", \"percent\": ").append(ratio_text(top[i].count * 100, st.total)).push_back('}');
     }
@@ -149,7 +150,7 @@ void add_up_app_rows(std::vector<AppCount>& rows, Result& result) {
 }
 
 // Numbers the apps of a --by-app document's rows (result.apps: by name,
-// "(other)" last) and fills the result's counts from them.
+// kOtherApp last) and fills the result's counts from them.
 void take_app_rows(std::vector<std::pair<std::string_view, AppCount>>& rows, const AppPattern& ids, Result& result) {
   std::vector<std::string_view> names;
   for (const auto& [app, row] : rows) {
@@ -227,7 +228,9 @@ void read_counts(const object& doc, Partial& p) {
     previous = second;
     if (count == 0) continue;  // rows of --fill-gaps add nothing
     if (by_app) {
-      app_rows.push_back({app, {second, 0, count}});
+      bool real_app = false;  // "(other)" is kOtherApp unless the row says it is an app's id
+      if (row["real_app"].get(real_app) != simdjson::SUCCESS) real_app = false;
+      app_rows.push_back({app == kOtherAppName && !real_app ? kOtherApp : app, {second, 0, count}});
     } else {
       p.result.counts.push_back({second, count});
     }
@@ -316,8 +319,14 @@ void write_counts(const ReportRows& rows, Output& o) {
     first = false;
     out.append(row_start);
     append_start(out, rows.bucketing(), start);
-    if (rows.by_app()) out.append("\", \"app_id\": \"").append(app);
-    out.append("\", \"count\": ");
+    out.push_back('"');
+    if (rows.by_app()) {
+      out.append(", \"app_id\": ");
+      append_json_string(out, app);
+      // An app whose id is spelt "(other)" says so; the (other) of --top and --max-apps does not.
+      if (app == kOtherAppName && !rows.is_other(app)) out.append(", \"real_app\": true");
+    }
+    out.append(", \"count\": ");
     append_number(out, count);
     out.push_back('}');
     o.row_done();
