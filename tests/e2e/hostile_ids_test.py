@@ -19,13 +19,14 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import unicodedata
 import unittest
 
-LOGAGG = os.path.abspath(sys.argv[1])
+LOGAGG = os.path.abspath(sys.argv[1])  # also when hostile_dask_test.py imports this file
 PATTERN = ["--app-field", "host", "--app-pattern", "(?s).+"]
 
 IDS = [
@@ -82,28 +83,34 @@ def cut(text, columns):
     return text
 
 
+def write_corpus(folder):
+    """Writes the log into FILES in `folder` (bytes); returns its lines per (second, id)."""
+    os.mkdir(folder)
+    expected = {}
+    lines = {f: [] for f in FILES}
+    n = 0
+    for app in IDS:
+        for k in range(COUNTS[app]):
+            second = SECONDS[(k + len(app)) % len(SECONDS)]
+            # Half the ids as \u escapes, half as raw UTF-8 (json still escapes controls).
+            host = json.dumps(app, ensure_ascii=(k % 2 == 0))
+            lines[FILES[n % len(FILES)]].append(f'{{"host": {host}, "timestamp": "{second}"}}')
+            expected[(second, app)] = expected.get((second, app), 0) + 1
+            n += 1
+    lines[FILES[2]].append('{"host": "", "timestamp": "2024-03-01T10:00:00Z"}')  # bad_app
+    lines[FILES[3]].append("not json")
+    for f, ls in lines.items():
+        with open(os.path.join(folder, f), "wb") as out:
+            out.write(("\n".join(ls) + "\n").encode())
+    return expected
+
+
 class HostileIds(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="logagg-hostile-")
         cls.dir = os.path.join(cls.tmp, "logs").encode()
-        os.mkdir(cls.dir)
-        cls.expected = {}  # (second, id) -> lines
-        lines = {f: [] for f in FILES}
-        n = 0
-        for app in IDS:
-            for k in range(COUNTS[app]):
-                second = SECONDS[(k + len(app)) % len(SECONDS)]
-                # Half the ids as \u escapes, half as raw UTF-8 (json still escapes controls).
-                host = json.dumps(app, ensure_ascii=(k % 2 == 0))
-                lines[FILES[n % len(FILES)]].append(f'{{"host": {host}, "timestamp": "{second}"}}')
-                cls.expected[(second, app)] = cls.expected.get((second, app), 0) + 1
-                n += 1
-        lines[FILES[2]].append('{"host": "", "timestamp": "2024-03-01T10:00:00Z"}')  # bad_app
-        lines[FILES[3]].append("not json")
-        for f, ls in lines.items():
-            with open(os.path.join(cls.dir, f), "wb") as out:
-                out.write(("\n".join(ls) + "\n").encode())
+        cls.expected = write_corpus(cls.dir)
         cls.whole = os.path.join(cls.tmp, "whole.log").encode()
         with open(cls.whole, "wb") as out:
             for f in FILES:
@@ -112,6 +119,10 @@ class HostileIds(unittest.TestCase):
         cls.totals = {}
         for (second, _), c in cls.expected.items():
             cls.totals[second] = cls.totals.get(second, 0) + c
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def assertSafe(self, data, what):
         self.assertIsNone(unsafe(data), what)
