@@ -26,6 +26,7 @@ and printed, and the exit status is 1, as for logagg itself.
 """
 
 import os
+import re
 import sys
 
 # Debian's python3-distributed is installed for the system interpreter; when
@@ -170,6 +171,21 @@ def find_logagg(requested):
 # ---------------------------------------------------------------- plan
 
 
+def unescape(name):
+    r"""A file name as `logagg --list-inputs` prints it, one a line (docs/GUIDE.md, "Hostile ids"):
+    \\, \n, \r, \t, \xHH for a byte, \uHHHH for a code point, the rest as is."""
+    named = {b"\\": b"\\", b"n": b"\n", b"r": b"\r", b"t": b"\t"}
+
+    def one(m):
+        e = m.group(1)
+        if e[:1] == b"x":
+            return bytes([int(e[1:], 16)])
+        if e[:1] == b"u":
+            return chr(int(e[1:], 16)).encode()
+        return named[e]
+    return re.sub(rb"\\(x[0-9a-f]{2}|u[0-9a-f]{4}|[\\nrt])", one, name)
+
+
 def expand(logagg, paths, include, exclude):
     """The input files in logagg's order, and what logagg says about the paths it cannot read
     ("PATH: reason"). Globs that name no existing path are expanded here (sorted, or kept as given if
@@ -188,7 +204,7 @@ def expand(logagg, paths, include, exclude):
     if r.returncode not in (0, 1):
         sys.stderr.write(f"{PROG}: {logagg} --list-inputs failed: " + os.fsdecode(r.stderr).strip() + "\n")
         sys.exit(2 if r.returncode == 2 else 1)
-    files = [os.fsdecode(line) for line in r.stdout.split(b"\n") if line]
+    files = [os.fsdecode(unescape(line)) for line in r.stdout.split(b"\n") if line]
     prefix = b"logagg: "
     errors = [os.fsdecode(line[len(prefix):] if line.startswith(prefix) else line)
               for line in r.stderr.splitlines() if line.strip()]
