@@ -66,8 +66,8 @@ struct ReportOptions {
 //        an app_id column. Rows go by bucket, then app id, "(other)" last;
 //        an app whose id is spelt "(other)" is a row with "real_app": true.
 //        Ids are written as decoded: json strings escaped per RFC 8259, csv
-//        fields quoted per RFC 4180 where needed, the table's shown as
-//        terminal_text shows them (GUIDE.md, "Hostile ids").
+//        fields quoted per RFC 4180 where needed, in the table with their
+//        control bytes escaped (docs/GUIDE.md, "Hostile ids").
 //        Every number in "summary" and "counts" is a sum over lines or inputs,
 //        so two documents made with the same settings merge by adding (counts
 //        per bucket start; see merge.h, whose parse_partial reads these
