@@ -186,6 +186,9 @@ class HostileIds(unittest.TestCase):
         self.assertEqual(run("merge", one, "--format", "json").stdout, whole)
         merged_csv = run("merge", *pieces, "--format", "csv").stdout
         self.assertEqual(merged_csv, run(self.whole, *PATTERN, "--by-app", "--format", "csv", "-q").stdout)
+        self.assertEqual(run("merge", *pieces, "--format", "csv", "--csv-safe").stdout,
+                         run(self.whole, *PATTERN, "--by-app", "--format", "csv", "--csv-safe", "-q").stdout)
+        self.assertNotEqual(run("merge", *pieces, "--format", "csv", "--csv-safe").stdout, merged_csv)
 
     def test_max_apps_other_stays_apart_through_merge(self):
         r = run(self.whole, *PATTERN, "--max-apps", "3", "--threads", "1", "--format", "json", "-q")

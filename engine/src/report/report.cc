@@ -147,10 +147,12 @@ std::string format_summary(const Summary& s, const Options& counted_with) {
                 static_cast<unsigned long long>(s.lines), s.elapsed_seconds,
                 human_bytes(static_cast<double>(s.bytes) / secs).c_str(), static_cast<double>(s.lines) / secs / 1e6);
   std::string out = buf;
-  auto row = [&](int indent, std::string_view label, uint64_t n) {
-    std::snprintf(buf, sizeof buf, "%*s%-*.*s %12llu\n", indent, "", 30 - indent, static_cast<int>(label.size()),
-                  label.data(), static_cast<unsigned long long>(n));
-    out.append(buf);
+  auto row = [&](size_t indent, std::string_view label, uint64_t n) {
+    out.append(indent, ' ');
+    append_padded(out, label, 30 - indent, false);
+    out.push_back(' ');
+    append_padded(out, std::to_string(n), 12, true);
+    out.push_back('\n');
   };
   row(2, "counted", s.counted);
   if (s.outside_range != 0) row(2, "outside --since/--until", s.outside_range);
