@@ -25,6 +25,7 @@
 #include "parse/line_parser.h"
 #include "logagg/options.h"
 #include "parse/rfc3339.h"
+#include "output_checks.h"
 #include "reference/reference.h"
 
 namespace logagg_fuzz {
@@ -403,6 +404,13 @@ std::string check_engine(std::string_view input) {
       }
       if (std::string diff = differences(*got, want, data.size(), run.by_app); !diff.empty()) {
         return run_text(run, options) + " vs reference:" + diff + " input " + shown(input);
+      }
+      if (run.by_app && !run.stream && run.threads == 1) {  // once a limit: the writers on what was counted
+        logagg::Options counted = options;
+        counted.by_app = true;
+        if (std::string problem = check_outputs(*got, counted); !problem.empty()) {
+          return run_text(run, options) + ": " + problem + "; input " + shown(input);
+        }
       }
     }
   }

@@ -48,6 +48,11 @@ std::string check_rfc3339(std::string_view input);
 // - the same holds when the input is read as a stream (through a pipe);
 // - all of the above both without a practical line limit and with a limit
 //   one below, at or one above the length of one of the lines.
+// - the one-thread by-app run, written out (output_checks.h): its csv reads
+//   back (RFC 4180) into exactly its rows, its json through parse_partial
+//   into the same apps and counts, and its table, --stats and --show-rejects
+//   texts are valid UTF-8 with no raw control but LF, no DEL, C1 or bidi
+//   control.
 // Segment sizes, the thread count of each run and the tight limit are derived
 // from a hash of the whole input, so each input gets its own reproducible cuts.
 std::string check_engine(std::string_view input);
