@@ -12,12 +12,13 @@
 # - <title> and <h1> agree, and the accounting table shows the counted lines;
 # - zoomed in on one bucket and hovered, the legend shows that bucket and each
 #   series' own count (per app, not stacked, plus the total);
-# - the browser console stays empty.
+# - the browser console stays empty (no error, no Content-Security-Policy
+#   violation: the page's own scripts and style sheets are what it allows).
 # Saves screenshots as test artifacts: ARTIFACT_DIR/html_report.png and
 # html_report_by_app.png.
 #
 # Without Chromium it reports so and is skipped, or fails in CI
-# (tests/support/dependency.sh).
+# (tests/e2e/html_browser.sh).
 #
 #   tests/e2e/html_report_test.sh LOGAGG_BIN CHROMIUM ARTIFACT_DIR MAX_DRAW_MS
 set -euo pipefail
@@ -25,12 +26,9 @@ logagg=$1
 chromium=$2
 artifacts=$3
 max_draw_ms=$4
-. "$(dirname "$0")/../support/dependency.sh"
-if ! [ -x "$chromium" ]; then
-  missing_dependency "Chromium: '$chromium' is not a program (scripts/install-deps.sh installs Chromium; then configure again)"
-fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/logagg-html.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/html_browser.sh"
 mkdir -p "$artifacts"
 failures=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
@@ -51,34 +49,21 @@ buckets=$(("$(LC_ALL=C "$logagg" -q --format csv --fill-gaps "$work/day.log" | w
 # At 13:53:20 (s = 50000): a1 2, a2 3, a3 3.
 probe_time=$(date -u -d 2023-11-14T13:53:20Z +%s)
 
-# Opens PAGE with a probe appended: after the first draw it zooms to the
-# minute around probe_time, hovers that bucket and writes the legend into
-# body[data-legend] as "label=value;...". Prints the DOM afterwards; the
-# browser's log goes to PAGE.log.
-open_page() {
-  local page=$1
-  { cat "$page"; cat <<EOF; } > "$page.probe.html"
-<script>
-"use strict";
+# After the first draw, zooms to the minute around probe_time, hovers that
+# bucket and writes the legend into body[data-legend] as "label=value;...".
+probe='"use strict";
 const probe = () => {
   const u = window.logaggChart;
   if (!u || !document.body.dataset.points) return setTimeout(probe, 10);
-  u.setScale("x", {min: $probe_time - 30, max: $probe_time + 30});
+  u.setScale("x", {min: '$probe_time' - 30, max: '$probe_time' + 30});
   setTimeout(() => {
-    u.setCursor({left: u.valToPos($probe_time, "x"), top: 10});
+    u.setCursor({left: u.valToPos('$probe_time', "x"), top: 10});
     document.body.dataset.legend = [...u.root.querySelectorAll(".u-series")]
         .map(row => row.querySelector(".u-label").textContent + "=" + row.querySelector(".u-value").textContent)
         .join(";");
   }, 0);
 };
-probe();
-</script>
-EOF
-  "$chromium" --headless --no-sandbox --disable-gpu --user-data-dir="$work/profile" --virtual-time-budget=10000 \
-    --enable-logging=stderr --v=0 --dump-dom "file://$page.probe.html" 2> "$page.log"
-}
-
-body_attribute() { grep -o "<body[^>]*>" | grep -o " data-$1=\"[^\"]*\"" | cut -d'"' -f2 || true; }
+probe();'
 
 check_page() {
   local name=$1 legend_want=$2
@@ -88,7 +73,7 @@ check_page() {
   if grep -Eiq '<[a-z]+ [^>]*(src|href)=' "$page"; then fail "$name: the page links to outside resources"; fi
 
   local dom
-  dom=$(open_page "$page")
+  dom=$(open_page "$page" "$probe")
   local points render_ms ready_ms legend
   points=$(body_attribute points <<< "$dom")
   render_ms=$(body_attribute render-ms <<< "$dom")
@@ -117,8 +102,7 @@ check_page() {
   done
   if grep -q ":CONSOLE" "$page.log"; then fail "$name: console messages: $(grep ":CONSOLE" "$page.log")"; fi
 
-  "$chromium" --headless --no-sandbox --disable-gpu --user-data-dir="$work/profile" --virtual-time-budget=10000 \
-    --hide-scrollbars --window-size=1280,1000 --screenshot="$artifacts/$name.png" "file://$page" 2> /dev/null
+  screenshot "$page" "$artifacts/$name.png"
   [ -s "$artifacts/$name.png" ] || fail "$name: no screenshot"
 }
 
