@@ -16,13 +16,15 @@ fi
 # is not the page's own), so the page itself runs under its policy unchanged.
 # The probe runs first: it can watch the page, and act on it later through
 # timers. Prints the DOM after --virtual-time-budget; the browser's log (with
-# every console message and policy violation) goes to PAGE.log.
+# every console message and policy violation) goes to PAGE.log. A page that
+# hangs the browser (a real dialog waits forever) is stopped after 120 s, and
+# prints nothing.
 open_page() {
   local page=$1 probe=$2
   PROBE=$probe awk '{ print } !done && $0 == "<head>" { print "<script>\n" ENVIRON["PROBE"] "\n</script>"; done = 1 }
                     END { exit !done }' "$page" > "$page.probe.html" || { echo "FAIL: $page has no <head> line" >&2; return 1; }
-  "$chromium" --headless --no-sandbox --disable-gpu --user-data-dir="$work/profile" --virtual-time-budget=10000 \
-    --enable-logging=stderr --v=0 --dump-dom "file://$page.probe.html" 2> "$page.log"
+  timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --user-data-dir="$work/profile" \
+    --virtual-time-budget=10000 --enable-logging=stderr --v=0 --dump-dom "file://$page.probe.html" 2> "$page.log" || true
 }
 
 body_attribute() { grep -o "<body[^>]*>" | grep -o " data-$1=\"[^\"]*\"" | cut -d'"' -f2 || true; }

@@ -1,0 +1,134 @@
+// Tests for the --format html writer (report/html/html_report.cc) with hostile
+// strings in every place input reaches the page: text escaping in the title,
+// notes and tables, the JSON strings of the data <script> (read back exactly),
+// and the Content-Security-Policy as the first element of <head>. That the
+// page runs and shows the ids as text in a browser is html_hostile's.
+#include "report/html/html_report.h"
+
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace logagg {
+namespace {
+
+using namespace std::string_literals;
+
+const std::vector<std::string> kHostile = {
+    "</script><img src=x onerror=alert(1)>",
+    "\"><svg onload=alert(2)>",
+    "'",
+    "&amp;",
+    "line\u2028and\u2029paragraph",
+    "nul\0byte"s,
+    "\u202egnp.exe",
+    "<!--<script>",
+    "]]>",
+    "cr\rlf\nend",
+};
+
+std::string page_of(const HtmlReport& report) {
+  std::string page;
+  write_html_report(report, [&](std::string_view chunk) { page.append(chunk); });
+  return page;
+}
+
+HtmlReport hostile_report() {
+  HtmlReport r;
+  r.title = "logagg: <b>title</b>";
+  r.bucket_name = "second";
+  r.time_zone = "UTC";
+  r.starts = {1700000000};
+  r.stacked = true;
+  for (const std::string& id : kHostile) {
+    r.series.push_back({id, {1}});
+    r.stats.emplace_back("app " + id, "1 (10%)");
+  }
+  r.accounting.emplace_back("  app id does not match .+|<img src=x onerror=alert(7)>", "1");
+  r.notes.push_back("note <i>" + kHostile[0]);
+  return r;
+}
+
+size_t occurrences(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(HtmlReport, TextIsEscapedWhereverInputIsShown) {
+  const std::string page = page_of(hostile_report());
+  for (const char* markup : {"<img", "<svg", "<b>", "<i>", "<!--"}) {
+    EXPECT_EQ(page.find(markup), std::string::npos) << markup;
+  }
+  EXPECT_NE(page.find("<title>logagg: &lt;b&gt;title&lt;/b&gt;</title>"), std::string::npos);
+  EXPECT_NE(page.find("<li>note &lt;i&gt;&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;</li>"), std::string::npos);
+  EXPECT_NE(page.find("<th>app &quot;&gt;&lt;svg onload=alert(2)&gt;</th>"), std::string::npos);
+  EXPECT_NE(page.find("<th>app &#39;</th>"), std::string::npos);
+  EXPECT_NE(page.find("<th>app &amp;amp;</th>"), std::string::npos);
+  EXPECT_NE(page.find("<th>app &lt;!--&lt;script&gt;</th>"), std::string::npos);
+  EXPECT_NE(page.find("<th>app ]]&gt;</th>"), std::string::npos);
+  // CR survives the parser as a reference; NUL, which HTML cannot hold, is U+FFFD.
+  EXPECT_NE(page.find("<th>app cr&#13;lf\nend</th>"), std::string::npos);
+  EXPECT_NE(page.find("<th>app nul&#xFFFD;byte</th>"), std::string::npos);
+  EXPECT_NE(page.find("<th>app line\u2028and\u2029paragraph</th>"), std::string::npos);
+  EXPECT_NE(page.find("<th>  app id does not match .+|&lt;img src=x onerror=alert(7)&gt;</th>"), std::string::npos);
+  EXPECT_EQ(page.find('\0'), std::string::npos);
+  EXPECT_EQ(page.find('\r'), std::string::npos);
+}
+
+TEST(HtmlReport, DataScriptHoldsTheIdsExactlyAndNoMarkup) {
+  const std::string page = page_of(hostile_report());
+  const std::string open = "<script type=\"application/json\" id=\"logagg-data\">";
+  const size_t begin = page.find(open) + open.size();
+  const size_t end = page.find("</script>", begin);
+  ASSERT_NE(end, std::string::npos);
+  const std::string json = page.substr(begin, end - begin);
+  for (const char* raw : {"<", ">", "&", "\u2028", "\u2029", "\r"}) {
+    EXPECT_EQ(json.find(raw), std::string::npos) << "raw " << raw << " in " << json;
+  }
+  EXPECT_NE(json.find(R"("\u003c/script\u003e\u003cimg src=x onerror=alert(1)\u003e")"), std::string::npos);
+  EXPECT_NE(json.find(R"("\u0026amp;")"), std::string::npos);
+  EXPECT_NE(json.find(R"("line\u2028and\u2029paragraph")"), std::string::npos);
+  EXPECT_NE(json.find(R"("nul\u0000byte")"), std::string::npos);
+
+  simdjson::dom::parser parser;
+  const simdjson::padded_string padded(json);
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.parse(padded).get(doc), simdjson::SUCCESS) << json;
+  std::vector<std::string> names;
+  for (const simdjson::dom::element name : doc["names"].get_array()) names.emplace_back(name.get_string().value());
+  EXPECT_EQ(names, kHostile);
+}
+
+TEST(HtmlReport, PolicyIsFirstInHeadAndAllowsOnlyThePagesOwnScriptsAndStyles) {
+  const std::string page = page_of(hostile_report());
+  const std::string hash = "'sha256-[A-Za-z0-9+/]{43}='";
+  const std::regex head(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src " +
+      hash + " " + hash + "; style-src " + hash + " " + hash +
+      "; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'\">\n");
+  const size_t charset = page.find("<meta charset=\"utf-8\">");
+  ASSERT_NE(charset, std::string::npos);
+  EXPECT_TRUE(std::regex_match(page.substr(0, charset), head)) << page.substr(0, charset);
+  // Two scripts that run (uPlot's and the page's), the data one, two style sheets:
+  // as many as the policy names, and no inline style or handler attribute.
+  EXPECT_EQ(occurrences(page, "<script>"), 2u);
+  EXPECT_EQ(occurrences(page, "<script"), 3u);
+  EXPECT_EQ(occurrences(page, "</script>"), 3u);
+  EXPECT_EQ(occurrences(page, "<style>"), 2u);
+  EXPECT_EQ(occurrences(page, "<style"), 2u);
+  std::string markup = page;  // without the scripts' and style sheets' text
+  for (const auto& [open, close] : {std::pair{"<script", "</script>"}, std::pair{"<style>", "</style>"}}) {
+    for (size_t at; (at = markup.find(open)) != std::string::npos;) markup.erase(at, markup.find(close, at) + 1 - at);
+  }
+  EXPECT_FALSE(std::regex_search(markup, std::regex("<[a-z][^<>]* (style|on[a-z]+)="))) << markup;
+  EXPECT_EQ(markup.find("<!DOCTYPE html>"), 0u);
+  EXPECT_NE(markup.find("</body>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace logagg
