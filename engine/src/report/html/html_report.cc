@@ -11,14 +11,15 @@
 // strings inside the data <script>; page.js shows the JSON's strings as text.
 #include "report/html/html_report.h"
 
+#include <absl/strings/escaping.h>
+#include <absl/strings/str_replace.h>
+
 #include <array>
 #include <charconv>
 #include <string>
 #include <string_view>
 #include <utility>
 
-#include "absl/strings/escaping.h"
-#include "absl/strings/str_replace.h"
 #include "report/html/html_assets.h"
 #include "report/report_text.h"
 
