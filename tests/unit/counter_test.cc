@@ -1,9 +1,10 @@
 // Tests for count/counter.h: a Counter tallies every verdict (counted, outside
 // [since, until), blank, rejected by reason) and counts lines per UTC second,
-// or per (second, app) with an app table; when its map reaches the cap it
-// empties it into the SharedCounts at once; SharedCounts adds what every
-// counter spills and hands the counts back sorted (take_sorted), the apps
-// renumbered (take_app_sorted).
+// or per (second, app) with an app table (listed as each second ends); when
+// its map or list reaches the cap it empties it into the SharedCounts at once;
+// SharedCounts adds what every counter spills and hands the counts back sorted
+// (take_sorted), the apps renumbered and equal pairs added up
+// (take_app_sorted).
 #include "count/counter.h"
 
 #include <gtest/gtest.h>
@@ -138,18 +139,32 @@ TEST(Counter, AFullMapSpillsIntoTheSharedCountsAtOnce) {
   EXPECT_EQ(counter.tally().counted, 9u);
 }
 
-TEST(Counter, AFullAppMapSpillsToo) {
+TEST(Counter, PerAppTheOpenSecondIsListedWhenItEndsAndAFullListSpills) {
   SharedCounts shared;
   AppTable apps(10);
   Counter counter(shared, INT64_MIN, INT64_MAX, &apps, /*max_seconds=*/2);
   counter.record(counted(1, "a"));
   counter.record(counted(1, "a"));
-  EXPECT_TRUE(shared.take_app_sorted({0, 1}, 2).empty());
-  counter.record(counted(1, "b"));  // the second distinct (second, app): full
+  counter.record(counted(1, "b"));
+  EXPECT_TRUE(shared.take_app_sorted({0, 1}, 2).empty()) << "second 1 is still open";
+  counter.record(counted(2, "a"));  // second 1 ends: two pairs listed, the cap
   EXPECT_EQ(shared.take_app_sorted({0, 1}, 2), (std::vector<AppCount>{{1, 0, 2}, {1, 1, 1}}));
-  counter.record(counted(1, "a"));
+  counter.record(counted(2, "a"));
   counter.spill();
-  EXPECT_EQ(shared.take_app_sorted({0, 1}, 2), (std::vector<AppCount>{{1, 0, 1}}));
+  EXPECT_EQ(shared.take_app_sorted({0, 1}, 2), (std::vector<AppCount>{{2, 0, 2}}));
+}
+
+TEST(Counter, PerAppASecondMetAgainAddsUp) {
+  SharedCounts shared;
+  AppTable apps(1);
+  Counter counter(shared, INT64_MIN, INT64_MAX, &apps);
+  // a is number 0; b and c are left out (kOther).
+  for (const auto& [s, app] : std::vector<std::pair<int64_t, std::string_view>>{
+           {5, "a"}, {6, "b"}, {5, "a"}, {5, "c"}, {6, "a"}, {5, "b"}, {6, "b"}}) {
+    counter.record(counted(s, app));
+  }
+  counter.spill();
+  EXPECT_EQ(shared.take_app_sorted({0}, 1), (std::vector<AppCount>{{5, 0, 2}, {5, 1, 2}, {6, 0, 1}, {6, 1, 2}}));
 }
 
 TEST(SharedCounts, AddsWhatEveryCounterSpills) {
@@ -172,14 +187,11 @@ TEST(SharedCounts, AddsWhatEveryCounterSpills) {
 
 TEST(SharedCounts, TakeAppSortedOrdersBySecondThenNewNumber) {
   SharedCounts shared;
-  AppSecondMap counts;
-  counts[{3, 0}] = 1;
-  counts[{1, 0}] = 2;
-  counts[{1, 1}] = 3;
-  counts[{1, AppTable::kOther}] = 4;
-  counts[{-5, 2}] = 5;
-  shared.add(counts);
-  shared.add(counts);  // adds up
+  const AppPairs counts{{3, 0, 1}, {1, 0, 2}, {1, 1, 3}, {1, AppTable::kOther, 4}, {-5, 2, 5}};
+  AppPairs once = counts, twice = counts;
+  shared.add(once);
+  shared.add(twice);  // adds up
+  EXPECT_TRUE(once.empty() && twice.empty()) << "added pairs are taken";
   // Old 0 -> new 2, old 1 -> new 0, old 2 -> new 1, kOther -> 3.
   EXPECT_EQ(shared.take_app_sorted({2, 0, 1}, 3),
             (std::vector<AppCount>{{-5, 1, 10}, {1, 0, 6}, {1, 2, 4}, {1, 3, 8}, {3, 2, 2}}));

@@ -1,4 +1,5 @@
-// Spilling per-thread counts and sorting the merged result (see counter.h).
+// Spilling per-thread counts, closing a second's per-app counts, and sorting
+// and adding up the merged result (see counter.h).
 #include "count/counter.h"
 
 #include <algorithm>
@@ -11,10 +12,63 @@ void SharedCounts::add(const SecondMap& counts) {
   for (const auto& [second, count] : counts) counts_[second] += count;
 }
 
-void SharedCounts::add(const AppSecondMap& counts) {
+namespace {
+
+// Sorts `pairs` by (second, app) and adds up the counts of equal pairs. The
+// pairs were listed a second at a time, mostly in time order: each second's
+// run of pairs is sorted on its own (it is small), and the runs that are then
+// already in order are merged, not sorted again: one merge for a log read in
+// time order, a few for several workers or spills.
+void sort_and_add_up(AppPairs& pairs) {
+  const auto before = [](const AppCount& a, const AppCount& b) {
+    return a.second != b.second ? a.second < b.second : a.app < b.app;
+  };
+  std::vector<size_t> runs{0};  // where each sorted run starts, then the end
+  for (size_t i = 0; i < pairs.size();) {
+    size_t j = i + 1;
+    while (j < pairs.size() && pairs[j].second == pairs[i].second) ++j;
+    std::sort(pairs.begin() + static_cast<ptrdiff_t>(i), pairs.begin() + static_cast<ptrdiff_t>(j), before);
+    if (i > 0 && before(pairs[i], pairs[i - 1])) runs.push_back(i);
+    i = j;
+  }
+  runs.push_back(pairs.size());
+  while (runs.size() > 2) {  // merge neighbouring runs, halving their number
+    std::vector<size_t> merged;
+    for (size_t k = 0; k + 1 < runs.size(); k += 2) {
+      merged.push_back(runs[k]);
+      if (k + 2 < runs.size()) {
+        const auto at = [&](size_t r) { return pairs.begin() + static_cast<ptrdiff_t>(runs[r]); };
+        std::inplace_merge(at(k), at(k + 1), at(k + 2), before);
+      }
+    }
+    merged.push_back(pairs.size());
+    runs.swap(merged);
+  }
+  size_t out = 0;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    if (out > 0 && pairs[out - 1].second == pairs[i].second && pairs[out - 1].app == pairs[i].app) {
+      pairs[out - 1].count += pairs[i].count;
+    } else {
+      pairs[out++] = pairs[i];
+    }
+  }
+  pairs.resize(out);
+}
+
+}  // namespace
+
+void SharedCounts::add(AppPairs& pairs) {
   const std::lock_guard<std::mutex> lock(mu_);
-  if (app_counts_.empty()) app_counts_.reserve(counts.size());
-  for (const auto& [key, count] : counts) app_counts_[key] += count;
+  if (app_pairs_.empty()) {
+    app_pairs_.swap(pairs);
+  } else {
+    app_pairs_.insert(app_pairs_.end(), pairs.begin(), pairs.end());
+  }
+  pairs.clear();
+  if (app_pairs_.size() >= compact_at_) {
+    sort_and_add_up(app_pairs_);
+    compact_at_ = std::max(compact_at_, 2 * app_pairs_.size());
+  }
 }
 
 std::vector<SecondCount> SharedCounts::take_sorted() {
@@ -30,37 +84,48 @@ std::vector<SecondCount> SharedCounts::take_sorted() {
 
 std::vector<AppCount> SharedCounts::take_app_sorted(const std::vector<uint32_t>& order, uint32_t other_app) {
   const std::lock_guard<std::mutex> lock(mu_);
-  std::vector<AppCount> out;
-  out.reserve(app_counts_.size());
-  for (const auto& [key, count] : app_counts_) {
-    out.push_back({key.second, key.app == AppTable::kOther ? other_app : order[key.app], count});
-  }
-  AppSecondMap().swap(app_counts_);
-  std::sort(out.begin(), out.end(), [](const AppCount& a, const AppCount& b) {
-    return a.second != b.second ? a.second < b.second : a.app < b.app;
-  });
+  AppPairs out;
+  out.swap(app_pairs_);
+  for (AppCount& c : out) c.app = c.app == AppTable::kOther ? other_app : order[c.app];
+  sort_and_add_up(out);
+  out.shrink_to_fit();
   return out;
 }
 
 void Counter::spill() {
   shared_->add(per_second_);
   SecondMap().swap(per_second_);
-  shared_->add(per_app_second_);
-  AppSecondMap().swap(per_app_second_);
+  close_second();
+  shared_->add(app_pairs_);
+  AppPairs().swap(app_pairs_);  // its memory released
 }
 
-namespace {
-template <typename Map>
-void spill_and_resize(SharedCounts& shared, Map& map, size_t size) {
-  shared.add(map);
-  map.clear();  // frees a large table; size it once for the next round
-  map.reserve(size);
+void Counter::close_second() {
+  if (!open_) return;
+  for (const uint32_t app : open_apps_) {
+    app_pairs_.push_back({open_second_, app, open_counts_[app]});
+    open_counts_[app] = 0;
+  }
+  open_apps_.clear();
+  if (open_other_ != 0) app_pairs_.push_back({open_second_, AppTable::kOther, open_other_});
+  open_other_ = 0;
+  open_ = false;
 }
-}  // namespace
+
+void Counter::open_new_second(int64_t second) {
+  close_second();
+  if (app_pairs_.size() >= max_seconds_) {
+    shared_->add(app_pairs_);
+    app_pairs_.reserve(max_seconds_);
+  }
+  open_ = true;
+  open_second_ = second;
+}
 
 void Counter::spill_full_map() {
-  if (per_second_.size() >= max_seconds_) spill_and_resize(*shared_, per_second_, max_seconds_);
-  if (per_app_second_.size() >= max_seconds_) spill_and_resize(*shared_, per_app_second_, max_seconds_);
+  shared_->add(per_second_);
+  per_second_.clear();  // frees a large table; size it once for the next round
+  per_second_.reserve(max_seconds_);
 }
 
 }  // namespace logagg

@@ -1,5 +1,5 @@
 // Counting: line verdicts into a tally, counted lines into a hash map keyed by
-// UTC second, or with --by-app by (UTC second, app number) (app_table.h).
+// UTC second, or with --by-app per (UTC second, app number) (app_table.h).
 //
 // Each worker owns a Counter, so the hot path shares nothing. Memory stays
 // bounded by the number of distinct seconds, not threads x distinct seconds:
@@ -7,6 +7,16 @@
 // (under a mutex) and goes on with the same, already-sized map. With the
 // default cap a worker holds at most ~1 M seconds (~12 days of traffic), so
 // ordinary logs never spill before the end of the run.
+//
+// Per app, a hash map of (second, app) pairs would be large (a pair for every
+// app in every second) and touched at random by every line. Logs come mostly
+// in time order, so instead the counts of the second being read are kept in a
+// small array by app number; when the second changes, its nonzero counts are
+// appended to a list of (second, app, count), in order, which is spilled at
+// the cap like the map. The one SharedCounts sorts and adds up the pairs
+// (a second read again later, or by another worker, just adds a pair), and
+// compacts them whenever they have doubled, so it holds at most about twice
+// the distinct pairs.
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
@@ -25,23 +35,17 @@ namespace logagg {
 
 using SecondMap = absl::flat_hash_map<int64_t, uint64_t>;
 
-struct AppSecond {
-  int64_t second;
-  uint32_t app;
-  friend bool operator==(const AppSecond&, const AppSecond&) = default;
-  template <typename H>
-  friend H AbslHashValue(H h, const AppSecond& k) {
-    return H::combine(std::move(h), k.second, k.app);
-  }
-};
-using AppSecondMap = absl::flat_hash_map<AppSecond, uint64_t>;
+// Counts per (second, app), the apps numbered by the AppTable (kOther for
+// the ids left out), in no particular order and maybe repeated.
+using AppPairs = std::vector<AppCount>;
 
 // The merged counts of all workers.
 class SharedCounts {
  public:
   // Adds every entry of `counts`. Thread-safe.
   void add(const SecondMap& counts);
-  void add(const AppSecondMap& counts);
+  // Takes the pairs (leaves `pairs` empty, its capacity kept if it was not the first).
+  void add(AppPairs& pairs);
   // The counts ascending by second; leaves this empty, its memory released.
   std::vector<SecondCount> take_sorted();
   // The (second, app) counts, the apps renumbered by `order` (old number ->
@@ -52,7 +56,8 @@ class SharedCounts {
  private:
   std::mutex mu_;
   SecondMap counts_;
-  AppSecondMap app_counts_;
+  AppPairs app_pairs_;
+  size_t compact_at_ = size_t{1} << 20;  // compacted whenever it has grown past this
 };
 
 class Counter {
@@ -64,7 +69,10 @@ class Counter {
   explicit Counter(SharedCounts& shared, int64_t since = INT64_MIN, int64_t until = INT64_MAX,
                    AppTable* apps = nullptr, size_t max_seconds = kDefaultMaxSeconds)
       : shared_(&shared), since_(since), until_(until), max_seconds_(max_seconds) {
-    if (apps != nullptr) apps_.emplace(*apps);
+    if (apps != nullptr) {
+      apps_.emplace(*apps);
+      app_pairs_.reserve(max_seconds_);  // address space only: pages are used as pairs are listed
+    }
   }
 
   void record(const LineVerdict& v) {
@@ -77,8 +85,7 @@ class Counter {
         }
         ++tally_.counted;
         if (apps_) [[unlikely]] {
-          ++per_app_second_[{v.second, apps_->id(v.app)}];
-          if (per_app_second_.size() >= max_seconds_) spill_full_map();
+          count_app(v.second, apps_->id(v.app));
           break;
         }
         ++per_second_[v.second];
@@ -102,13 +109,33 @@ class Counter {
 
  private:
   void spill_full_map();
+  void count_app(int64_t second, uint32_t app) {
+    if (second != open_second_ || !open_) [[unlikely]] open_new_second(second);
+    if (app == AppTable::kOther) [[unlikely]] {
+      ++open_other_;
+      return;
+    }
+    if (app >= open_counts_.size()) [[unlikely]] open_counts_.resize(app + 1);
+    if (open_counts_[app]++ == 0) open_apps_.push_back(app);
+  }
+  // Appends the open second's counts to app_pairs_ (spilled at the cap) and
+  // opens `second`.
+  void open_new_second(int64_t second);
+  void close_second();
 
   SharedCounts* shared_;
   int64_t since_, until_;
   size_t max_seconds_;
   SecondMap per_second_;
   std::optional<AppCache> apps_;  // with --by-app
-  AppSecondMap per_app_second_;
+  // --by-app: the second being counted, its counts by app number, the apps
+  // it has counts for (in the order met) and its count of kOther.
+  bool open_ = false;
+  int64_t open_second_ = 0;
+  std::vector<uint64_t> open_counts_;
+  std::vector<uint32_t> open_apps_;
+  uint64_t open_other_ = 0;
+  AppPairs app_pairs_;
   Summary tally_;
 };
 
