@@ -96,6 +96,7 @@ struct FieldSeen {
   bool is_string = false;
   bool is_number = false;   // a JSON number, kept only where the time format reads numbers
   std::string_view text;  // unescaped: in the line itself, or in the parser's string buffer if it had escapes
+  std::optional<int64_t> second;  // is_number: its second, read in the pass that checked its grammar
 };
 
 // The app or the time field: where it is, and what the walk of a line found.
@@ -323,7 +324,9 @@ struct LineParser::Impl {
     if (numbers && type == od::json_type::number) {
       seen.is_number = true;
       seen.text = trim_trailing_space(v.raw_json_token());
-      return is_json_number(seen.text);
+      bool is_number;
+      seen.second = time_format.number_second(seen.text, is_number);
+      return is_number;
     }
     if (type != od::json_type::string) return check(v);
     seen.is_string = true;
@@ -434,7 +437,7 @@ struct LineParser::Impl {
     if (time.count == 0) return LineVerdict::rejected(Reason::kMissingTime);
     if (time.count > 1) return LineVerdict::rejected(Reason::kDuplicateTime);
     if (!time.is_string && !time.is_number) return LineVerdict::rejected(Reason::kTimeNotString);
-    const std::optional<int64_t> second = time_format.second(time.text);
+    const std::optional<int64_t> second = time.is_number ? time.second : time_format.second(time.text);
     if (!second) return LineVerdict::rejected(Reason::kBadTime);
     return LineVerdict::counted(*second, app.text);
   }

@@ -237,8 +237,9 @@ std::optional<int64_t> floor_units(uint64_t units, bool negative, const char* fr
 }
 
 // The floored second of the RFC 8259 number `text` counting units of
-// 10^-digits seconds, if it is one and in the years 0000..9999.
-std::optional<int64_t> floor_epoch(std::string_view text, int digits) noexcept {
+// 10^-digits seconds, if it is one (`is_number`) and in the years 0000..9999.
+std::optional<int64_t> floor_epoch(std::string_view text, int digits, bool& is_number) noexcept {
+  is_number = false;
   const char* p = text.data();
   const char* const end = p + text.size();
   const bool negative = p != end && *p == '-';
@@ -273,6 +274,7 @@ std::optional<int64_t> floor_epoch(std::string_view text, int digits) noexcept {
     if (exponent_negative) exponent = -exponent;
   }
   if (p != end) return std::nullopt;
+  is_number = true;
 
   const int64_t int_digits = int_end - int_begin;
   if (!has_exponent && int_digits <= 19) {  // the usual case: a whole number of units, and maybe a fraction
@@ -532,7 +534,12 @@ const std::string& TimeFormat::name() const noexcept {
 const TimeZone* TimeFormat::input_zone() const noexcept { return compiled_ != nullptr ? compiled_->zone : nullptr; }
 
 std::optional<int64_t> TimeFormat::epoch_second(std::string_view text) const noexcept {
-  return floor_epoch(text, epoch_digits_);
+  bool is_number;
+  return floor_epoch(text, epoch_digits_, is_number);
+}
+
+std::optional<int64_t> TimeFormat::number_second(std::string_view token, bool& is_number) const noexcept {
+  return floor_epoch(token, epoch_digits_, is_number);
 }
 
 std::optional<int64_t> TimeFormat::pattern_second(std::string_view text) const noexcept {

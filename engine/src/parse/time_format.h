@@ -83,6 +83,11 @@ class TimeFormat {
   // The input zone; nullptr when there is none.
   const TimeZone* input_zone() const noexcept;
 
+  // numeric() only: second() of a JSON number token, in the same pass that
+  // checks the token's JSON number grammar (`is_number`: false for a token
+  // that is not a JSON number, then nullopt).
+  std::optional<int64_t> number_second(std::string_view token, bool& is_number) const noexcept;
+
   // The UTC second of `text` (a JSON string's decoded content, or for a
   // numeric format a JSON number token's text), floored; nullopt if it does
   // not match. Allocation-free.
