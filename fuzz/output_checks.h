@@ -2,12 +2,15 @@
 // counted (issue 18): whatever app ids the drawn options let through, the
 // csv reads back into exactly the rows counted (by a small RFC 4180 reader of
 // its own), the json reads back through parse_partial into the same result,
-// and the table, --stats and --show-rejects texts hold nothing a terminal
-// would act on. Included by checks.cc only.
+// the table, --stats and --show-rejects texts hold nothing a terminal would
+// act on, and the html page (in builds that have it) holds no markup but its
+// own. Included by checks.cc only.
 #pragma once
 
 #include <simdjson.h>
 
+#include <algorithm>
+#include <cctype>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -75,6 +78,21 @@ inline std::string terminal_unsafe(std::string_view text) {
   return {};
 }
 
+// Why the html page `page` holds markup that is not its own, or "": it has
+// its three scripts (the data, uPlot, the page's) and two style sheets, and
+// no element an id could smuggle in, whatever the case of the tag.
+inline std::string html_unsafe(std::string page) {
+  std::transform(page.begin(), page.end(), page.begin(), [](unsigned char c) { return std::tolower(c); });
+  constexpr std::pair<std::string_view, size_t> kTags[] = {{"<script", 3}, {"</script", 3}, {"<style", 2}, {"</style", 2},
+                                                           {"<img", 0},    {"<svg", 0},     {"<iframe", 0}};
+  for (const auto& [tag, want] : kTags) {
+    size_t n = 0;
+    for (size_t at = page.find(tag); at != std::string::npos; at = page.find(tag, at + 1)) ++n;
+    if (n != want) return std::to_string(n) + " " + std::string(tag) + ", not " + std::to_string(want);
+  }
+  return {};
+}
+
 // The checks above on a result counted with `options` (with by_app); "" if
 // all hold, else the first failure.
 inline std::string check_outputs(const logagg::Result& result, const logagg::Options& options) {
@@ -104,6 +122,12 @@ inline std::string check_outputs(const logagg::Result& result, const logagg::Opt
                                    std::pair{"--stats", logagg::format_stats(result, options, report)},
                                    std::pair{"--show-rejects", logagg::format_rejects(result, options)}}) {
     if (const std::string why = terminal_unsafe(text); !why.empty()) return std::string(what) + " holds " + why;
+  }
+  if (logagg::has_html_format()) {
+    report.format = logagg::Format::kHtml;
+    if (const std::string why = html_unsafe(logagg::format_report(result, options, report)); !why.empty()) {
+      return "the html page holds " + why;
+    }
   }
   return {};
 }
