@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs=$2; shift;;
     --bytes) size=$2; shift;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0;;
+    -h|--help) sed -n '2,/^set /{/^#/p}' "$0"; exit 0;;
     *) echo "shapes_bench.sh: unknown argument '$1'" >&2; exit 2;;
   esac
   shift
