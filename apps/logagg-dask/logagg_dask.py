@@ -186,6 +186,32 @@ def unescape(name):
     return re.sub(rb"\\(x[0-9a-f]{2}|u[0-9a-f]{4}|[\\nrt])", one, name)
 
 
+def is_format_control(cp):
+    """The code points logagg prints as \\uHHHH (C1, bidi controls, invisible separators), as
+    terminal_text.cc says."""
+    return 0x80 <= cp <= 0x9f or cp in (0x061c, 0x200b, 0x200e, 0x200f, 0x2060, 0xfeff) or \
+        0x2028 <= cp <= 0x202e or 0x2066 <= cp <= 0x2069
+
+
+def shown(name):
+    """A file name as logagg prints it in messages and --list-inputs (the inverse of unescape()), so
+    that no byte of a name reaches the terminal raw."""
+    out = []
+    for ch in os.fsencode(name).decode("utf-8", "surrogateescape"):
+        cp = ord(ch)
+        if 0xdc80 <= cp <= 0xdcff:  # a byte that is not UTF-8
+            out.append(f"\\x{cp - 0xdc00:02x}")
+        elif ch in "\\\n\r\t":
+            out.append({"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}[ch])
+        elif cp < 0x20 or cp == 0x7f:
+            out.append(f"\\x{cp:02x}")
+        elif is_format_control(cp):
+            out.append(f"\\u{cp:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def expand(logagg, paths, include, exclude):
     """The input files in logagg's order, and what logagg says about the paths it cannot read
     ("PATH: reason"). Globs that name no existing path are expanded here (sorted, or kept as given if
@@ -223,8 +249,8 @@ class Piece:
     def describe(self, path=None):
         path = path if path is not None else self.files[0]
         if self.start is None:
-            return f"{path} [0:{self.sizes[path]}]"
-        return f"{path} [{self.start}:{'' if self.end is None else self.end}]"
+            return f"{shown(path)} [0:{self.sizes[path]}]"
+        return f"{shown(path)} [{self.start}:{'' if self.end is None else self.end}]"
 
 
 def plan(files, piece_size):
@@ -337,7 +363,7 @@ def report_failure(piece, exc):
     for line in lines:
         path = None
         for f in piece.files:   # logagg names the absolute path the worker was given
-            prefix = f"logagg: {os.path.abspath(f)}: "
+            prefix = f"logagg: {shown(os.path.abspath(f))}: "
             if line.startswith(prefix):
                 path, line = f, line[len(prefix):]
         if path is None and len(piece.files) == 1:
@@ -445,7 +471,7 @@ def main(argv):
     empty = empty_result(check)
     if a.plan:
         for p in pieces:
-            print(f"{p.size}\t{p.range_arg() or 'whole'}\t" + " ".join(p.files))
+            print(f"{p.size}\t{p.range_arg() or 'whole'}\t" + " ".join(shown(f) for f in p.files))
         return 0
     for error in walk_errors:
         sys.stderr.write(f"{PROG}: {error}\n")

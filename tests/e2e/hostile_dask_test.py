@@ -62,6 +62,18 @@ class HostileDask(unittest.TestCase):
                 self.assertEqual(got.returncode, 0, got.stderr[-300:])
                 self.assertEqual(got.stdout, want.stdout, "not byte-identical")
 
+    def test_the_plan_names_files_as_logagg_does(self):
+        # --plan (and every message) prints names through logagg-dask's shown(), which must be
+        # logagg's own escaping: the names of the plan are the lines of --list-inputs.
+        listed = subprocess.run([corpus.LOGAGG, "--list-inputs", self.dir], stdout=subprocess.PIPE, check=True)
+        plan = subprocess.run([sys.executable, DRIVER, "--logagg", corpus.LOGAGG, "--plan", "--piece-size", "1G",
+                               self.dir], stdout=subprocess.PIPE, check=True)
+        lines = plan.stdout.splitlines()
+        self.assertEqual(len(lines), 1, "one piece of every (small) file")
+        self.assertEqual(lines[0].split(b"\t", 2)[2], b" ".join(listed.stdout.splitlines()))
+        self.assertIn(b"\\x1b", lines[0], "the corpus has names that need escaping")
+        self.assertFalse(any(b < 0x20 and b != 0x09 for b in lines[0]), lines[0])
+
 
 if __name__ == "__main__":
     unittest.main(argv=sys.argv[:1], verbosity=1)
