@@ -10,17 +10,19 @@
 #   flame.html      interactive flame graph (perf's flamegraph script, d3-flame-graph)
 #   folded.txt      folded stacks (perf's stackcollapse script)
 #   top.md          the N (default 15) frames with the most samples, self and total
-#   stdout.txt      what logagg printed on stdout (its stderr stays on the terminal's)
+#   stdout.txt      what logagg printed on stdout (its stderr is shown once it ends)
 #   perf.data       the recording, for perf report -i
-# and prints top.md. The first word after -- may be `logagg` (the build above)
-# or the path of any other logagg binary. HZ defaults to 999.
+# and prints top.md. The command runs in the folder flame.sh is started from,
+# and DIR is relative to it too. The first word after -- may be `logagg` (the
+# build above) or the path of any other logagg binary. HZ defaults to 999.
 # Needs perf, python3 and npm: scripts/install-deps.sh --profiling.
 set -euo pipefail
+here=$PWD
 cd "$(dirname "$0")/.."
 root=$PWD
 . profiling/flame_record.sh
 
-out=profiling/out/flame
+out=$root/profiling/out/flame
 freq=999
 top=15
 while [ $# -gt 0 ]; do
@@ -39,8 +41,7 @@ if [ $# -eq 0 ]; then
   exit 2
 fi
 cmd=("$@")
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+out=$(cd "$here" && mkdir -p "$out" && cd "$out" && pwd)
 if [ "${cmd[0]}" = logagg ]; then
   echo "flame.sh: building $profile_build/apps/logagg" >&2
   build_for_profiling "$out/build.log" logagg
@@ -49,8 +50,14 @@ fi
 rm -f "$out/perf.data" "$out/flame.html" "$out/folded.txt" "$out/top.md"
 
 echo "flame.sh: recording ${cmd[*]}" >&2
-record_flame "$out" "$freq" "$root/$flame_template" "$out/flame.html" "$out/folded.txt" -- "${cmd[@]}" ||
-  { status=$?; cat "$out/record.log" >&2; echo "flame.sh: the command failed (exit $status)" >&2; exit "$status"; }
+status=0
+(cd "$here" && record_flame "$out" "$freq" "$root/$flame_template" "$out/flame.html" "$out/folded.txt" -- "${cmd[@]}") ||
+  status=$?
+if [ "$status" != 0 ]; then
+  cat "$out/record.log" >&2
+  echo "flame.sh: recording failed (exit $status)" >&2
+  exit "$status"
+fi
 grep -v '^\[ perf record' "$out/record.log" >&2 || true  # logagg's own stderr
 python3 profiling/folded_stacks.py "$out/folded.txt" "$top" > "$out/top.md"
 cat "$out/top.md"

@@ -29,8 +29,9 @@ build_for_profiling() {
 # because Debian's libstdc++ and simdjson have no frame pointers) into
 # DIR/perf.data, then writes the interactive flame graph HTML (perf's
 # flamegraph script with the d3-flame-graph TEMPLATE) and the folded stacks
-# FOLDED (perf's stackcollapse script). HTML, FOLDED and TEMPLATE are absolute
-# paths. Fails with COMMAND's exit status if COMMAND fails.
+# FOLDED (perf's stackcollapse script). DIR, HTML, FOLDED and TEMPLATE are
+# absolute paths; COMMAND runs in the current folder. Returns COMMAND's exit
+# status if it fails, or 1 (with a message) if a perf script does.
 record_flame() {
   local dir=$1 freq=$2 template=$3 html=$4 folded=$5
   shift 6
@@ -39,6 +40,7 @@ record_flame() {
     "$@" > "$dir/stdout.txt" 2> "$dir/record.log" || return
   # Inlined frames off: perf names them inconsistently, and resolving them is slow.
   (cd "$dir" && perf script --no-inline -s "$(perf --exec-path)/scripts/python/flamegraph.py" -- \
-     --template "$template" -o "$html" > /dev/null)
-  (cd "$dir" && perf script --no-inline -s "$(perf --exec-path)/scripts/python/stackcollapse.py") > "$folded"
+     --template "$template" -o "$html" > /dev/null) || { echo "perf script (flamegraph) failed" >&2; return 1; }
+  (cd "$dir" && perf script --no-inline -s "$(perf --exec-path)/scripts/python/stackcollapse.py") > "$folded" ||
+    { echo "perf script (stackcollapse) failed" >&2; return 1; }
 }

@@ -42,12 +42,15 @@ def utc_seconds(m):
 
 
 def unix(m):
-    return b"%d%s" % (utc_seconds(m), m.group(7) or b"")
+    second = utc_seconds(m)
+    if second < 0 and m.group(7):  # -5 and .25 is -4.75: not worth spelling, loggen writes no such time
+        return None
+    return b"%d%s" % (second, m.group(7) or b"")
 
 
 def unix_ms(m):
     fraction = (m.group(7) or b".")[1:4].ljust(3, b"0")
-    return b"%d" % (utc_seconds(m) * 1000 + int(fraction))
+    return b"%d" % (utc_seconds(m) * 1000 + int(fraction))  # floors right below 1970 too
 
 
 def clf(m):

@@ -86,3 +86,4 @@ row "clf" clf --time-format clf
 row "a pattern, '%Y-%m-%d %H:%M:%S'" pattern --time-format '%Y-%m-%d %H:%M:%S' --input-tz UTC
 row "one class (byte table)" default --app-pattern '[A-Za-z0-9.-]+'
 row "general RE2 pattern" default --app-pattern '[A-Za-z0-9]+([.-][A-Za-z0-9]+)*'
+row "per app (--by-app), the default shape" default --by-app

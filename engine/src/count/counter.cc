@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "count/result_order.h"
+
 namespace logagg {
 
 void SharedCounts::add(const SecondMap& counts) {
@@ -20,9 +22,7 @@ namespace {
 // already in order are merged, not sorted again: one merge for a log read in
 // time order, a few for several workers or spills.
 void sort_and_add_up(AppPairs& pairs) {
-  const auto before = [](const AppCount& a, const AppCount& b) {
-    return a.second != b.second ? a.second < b.second : a.app < b.app;
-  };
+  const auto before = row_before<AppCount>;
   std::vector<size_t> runs{0};  // where each sorted run starts, then the end
   for (size_t i = 0; i < pairs.size();) {
     size_t j = i + 1;
@@ -77,8 +77,7 @@ std::vector<SecondCount> SharedCounts::take_sorted() {
   out.reserve(counts_.size());
   for (const auto& [second, count] : counts_) out.push_back({second, count});
   SecondMap().swap(counts_);  // release the table before sorting
-  std::sort(out.begin(), out.end(),
-            [](const SecondCount& a, const SecondCount& b) { return a.second < b.second; });
+  std::sort(out.begin(), out.end(), row_before<SecondCount>);
   return out;
 }
 
@@ -114,10 +113,10 @@ void Counter::close_second() {
 
 void Counter::open_new_second(int64_t second) {
   close_second();
-  if (app_pairs_.size() >= max_seconds_) {
-    shared_->add(app_pairs_);
-    app_pairs_.reserve(max_seconds_);
-  }
+  if (app_pairs_.size() >= max_seconds_) shared_->add(app_pairs_);
+  // The whole list at once, address space only (pages are used as pairs are
+  // listed), so it never moves while it grows.
+  if (app_pairs_.capacity() < max_seconds_) app_pairs_.reserve(max_seconds_);
   open_ = true;
   open_second_ = second;
 }

@@ -88,9 +88,10 @@ class TimeFormat {
   // that is not a JSON number, then nullopt).
   std::optional<int64_t> number_second(std::string_view token, bool& is_number) const noexcept;
 
-  // The UTC second of `text` (a JSON string's decoded content, or for a
-  // numeric format a JSON number token's text), floored; nullopt if it does
-  // not match. Allocation-free.
+  // The UTC second of `text` (a JSON string's decoded content; the line
+  // parser reads a JSON number token with number_second() above, which also
+  // checks its grammar), floored; nullopt if it does not match.
+  // Allocation-free.
   std::optional<int64_t> second(std::string_view text) const noexcept {
     if (kind_ == Kind::kRfc3339) [[likely]] {
       return parse_rfc3339(text);

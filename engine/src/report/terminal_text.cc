@@ -18,7 +18,9 @@ void append_hex(std::string& out, const char* format, unsigned value) {
 }
 
 // Code points a terminal does not show as themselves: the C1 controls, the
-// bidi controls and the invisible separators and joiners of terminal_text.h.
+// bidi controls and the invisible separators of terminal_text.h (U+200B,
+// U+2028, U+2029, U+2060, U+FEFF; the joiners U+200C/U+200D are left alone,
+// emoji and Indic scripts need them).
 bool is_format_control(int32_t cp) {
   return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200b || cp == 0x200e || cp == 0x200f ||
          (cp >= 0x2028 && cp <= 0x202e) || cp == 0x2060 || (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff;
