@@ -63,6 +63,19 @@ TEST(Report, SummaryNamesEveryNonZeroReason) {
   EXPECT_NE(text.find("    invalid JSON                          4\n"), std::string::npos) << text;
 }
 
+TEST(Report, SummaryColumnWidensForALongReason) {
+  // A reason naming a non-default pattern is longer than the labels' usual
+  // 30 columns: every count moves right with it, so the counts stay aligned.
+  Summary s = sample().summary;
+  Options options;
+  options.app_pattern = "[a-z0-9.-]+([a-z0-9.-]+)*";
+  s.rejected[static_cast<size_t>(Reason::kBadApp)] = 3;
+  const std::string text = format_summary(s, options);
+  EXPECT_NE(text.find("  counted                                                   2942\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("    app id does not match [a-z0-9.-]+([a-z0-9.-]+)*            3\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("    invalid JSON                                               4\n"), std::string::npos) << text;
+}
+
 TEST(Report, RejectsArePathLineReason) {
   Result r;
   r.rejects = {{"a.log", 7, Reason::kInvalidJson}, {"<stdin>", 12, Reason::kBadApp}};

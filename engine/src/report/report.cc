@@ -147,9 +147,18 @@ std::string format_summary(const Summary& s, const Options& counted_with) {
                 static_cast<unsigned long long>(s.lines), s.elapsed_seconds,
                 human_bytes(static_cast<double>(s.bytes) / secs).c_str(), static_cast<double>(s.lines) / secs / 1e6);
   std::string out = buf;
+  // The labels' column is 30 wide, or as wide as the longest reason (a
+  // non-default pattern or time format is named in its reason's text).
+  std::string reasons[kReasonCount];
+  size_t column = 30;
+  for (size_t i = 0; i < kReasonCount; ++i) {
+    if (s.rejected[i] == 0) continue;
+    reasons[i] = terminal_text(reason_text(static_cast<Reason>(i), counted_with));
+    column = std::max(column, 4 + display_width(reasons[i]));
+  }
   auto row = [&](size_t indent, std::string_view label, uint64_t n) {
     out.append(indent, ' ');
-    append_padded(out, label, 30 - indent, false);
+    append_padded(out, label, column - indent, false);
     out.push_back(' ');
     append_padded(out, std::to_string(n), 12, true);
     out.push_back('\n');
@@ -159,7 +168,7 @@ std::string format_summary(const Summary& s, const Options& counted_with) {
   row(2, "blank", s.blank);
   row(2, "rejected", s.rejected_total());
   for (size_t i = 0; i < kReasonCount; ++i) {
-    if (s.rejected[i] != 0) row(4, terminal_text(reason_text(static_cast<Reason>(i), counted_with)), s.rejected[i]);
+    if (s.rejected[i] != 0) row(4, reasons[i], s.rejected[i]);
   }
   return out;
 }
