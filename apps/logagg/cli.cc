@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -109,10 +110,15 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
   app.add_option("--since", raw.since, "Count lines from TIME (RFC 3339) on; --until TIME: before TIME")
       ->type_name("TIME");
   app.add_option("--until", raw.until, "Count lines before TIME (RFC 3339)")->group("");
-  app.add_option("--include", o.include, "Only folder files matching GLOB (repeatable); --exclude GLOB: skip")
+  app.add_option("--include", o.include, "Only folder files matching GLOB; --exclude GLOB: skip; --list-inputs")
       ->type_name("GLOB");
   app.add_option("--exclude", o.exclude, "Skip folder files matching GLOB (repeatable)")->group("");
-  app.add_flag("--list-inputs", config.list_inputs, "Print the files a run would read, in its order, and exit");
+  app.add_flag("--list-inputs", config.list_inputs, "Print the files a run would read, in its order, and exit")
+      ->group("");  // on --include's line
+  app.add_option("--state", config.state, "Count only what is new since the last run with FILE; --delta")
+      ->type_name("FILE");
+  app.add_flag("--delta", config.delta, "With --state: print what this run added, not the running total")
+      ->group("");  // on --state's line
   app.add_option("--range", raw.range, "Only the lines that start in this byte range of the one FILE")
       ->type_name("START:END");
   app.add_option("--threads", o.threads, "Worker threads, 1..1024 (default: all hardware threads)")
@@ -169,6 +175,13 @@ void apply_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
   if (app.count("--until") > 0) o.until = parse_instant("--until", raw.until);
   if (o.since && o.until && *o.until <= *o.since) {
     throw CLI::ValidationError("--until must be later than --since (the range is [since, until))");
+  }
+  if (config.delta && config.state.empty()) throw CLI::ValidationError("--delta needs --state FILE");
+  if (!config.state.empty()) {
+    if (app.count("--range") > 0) throw CLI::ValidationError("--state reads what is new in whole files: not with --range");
+    if (std::find(config.paths.begin(), config.paths.end(), "-") != config.paths.end()) {
+      throw CLI::ValidationError("--state remembers files: standard input (-) cannot be read with it");
+    }
   }
   if (app.count("--range") > 0) {
     if (config.paths.size() != 1 || config.paths[0] == "-" || std::filesystem::is_directory(config.paths[0])) {

@@ -16,6 +16,8 @@ struct Config {
   Options options;
   ReportOptions report;
   bool list_inputs = false;  // only print the inputs a run would read (list_inputs.h)
+  std::string state;   // --state FILE: count only what is new since the last run with FILE (logagg/state.h)
+  bool delta = false;  // with state: print what this run added, not the cumulative result
   bool quiet = false;
   bool stats = false;  // bucket statistics on stderr (json documents always carry them)
   bool plot = false;   // a terminal chart instead of the report

@@ -4,7 +4,7 @@
 // (`logagg big.log | head -1`) is not an error: logagg stops writing quietly.
 // `logagg split ...` and `logagg merge ...` run those subcommands instead
 // (split_command.h, merge_command.h); --list-inputs only lists the inputs
-// (list_inputs.h).
+// (list_inputs.h); --state FILE counts only what is new (state_command.h).
 #include <unistd.h>
 
 #include <chrono>
@@ -18,6 +18,7 @@
 #include "print_result.h"
 #include "progress_line.h"
 #include "split_command.h"
+#include "state_command.h"
 
 int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe shows up as EPIPE instead
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   logagg::cli::Config config;
   if (const int code = logagg::cli::parse(argc, argv, config); code >= 0) return code;
   if (config.list_inputs) return logagg::cli::list_inputs(config.paths, config.options);
+  if (!config.state.empty()) return logagg::cli::run_incremental(config);
   logagg::Result result;
   if (!config.quiet && ::isatty(STDERR_FILENO) == 1) {  // a person is watching: show progress
     logagg::Progress progress;

@@ -4,7 +4,8 @@
 # the public headers (logagg/...); the public headers include only public
 # headers. Data flows input -> parse -> count -> report -> merge (the report
 # reads result documents back and merge adds them, so both share the count
-# stage's result order); split sits on input alone.
+# stage's result order); split sits on input alone; state (incremental runs)
+# on all of them but split.
 #
 #   tests/unit/layering_test.sh ENGINE_DIR
 set -eu
@@ -20,6 +21,7 @@ allowed() {
     report) echo "input parse count report" ;;
     merge) echo "input parse count report merge" ;;
     split) echo "input split" ;;
+    state) echo "input parse count report merge state" ;;
     *) echo "UNKNOWN" ;;
   esac
 }

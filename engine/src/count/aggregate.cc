@@ -32,9 +32,10 @@
 #include <thread>
 
 #include "count/counter.h"
-#include "input/fault_guard.h"
 #include "count/line_scanner.h"
 #include "count/result_order.h"
+#include "count/spans.h"
+#include "input/fault_guard.h"
 #include "input/input.h"
 #include "input/lines.h"
 #include "input/segmenter.h"
@@ -55,6 +56,9 @@ struct Source {
   std::string error;          // why it could not be read (or not wholly)
   bool unreadable = false;    // could not be opened at all
   bool counts_as_file = true;  // false for a byte range that does not start the file
+  std::optional<Options::ByteRange> range;  // a plain file: only the lines that start in it
+  uint64_t skip = 0;        // a stream: content bytes passed over before the first line
+  uint64_t first_line = 0;  // lines before the first one read, for reject line numbers
   std::atomic<int> segments_left{0};
   std::atomic<bool> changed{false};  // truncated while mapped
 };
@@ -137,8 +141,13 @@ unsigned resolve_threads(unsigned requested) {
 // Reads a stream (plain or compressed) to its end.
 void scan_stream(Source& src, int fd, Worker& w, const Options& options) {
   const std::unique_ptr<ByteSource> bytes = open_byte_source(fd);
-  StreamReader reader(*bytes, options.max_line_bytes, w.stream_buffer);
   ScanLog& log = src.logs.emplace_back(ScanLog(options.max_reject_samples));
+  if (!discard(*bytes, src.skip, w.stream_buffer)) {
+    src.bytes = bytes->bytes_in();
+    src.error = bytes->error().empty() ? "shorter than when it was last read" : bytes->error();
+    return;
+  }
+  StreamReader reader(*bytes, options.max_line_bytes, w.stream_buffer, /*at_start=*/src.skip == 0);
   StreamReader::Chunk chunk;
   uint64_t reported = 0;
   while (reader.next(chunk)) {
@@ -179,14 +188,14 @@ size_t line_start_at_or_after(std::string_view text, size_t pos) {
   return pos == 0 ? 0 : past_next_lf(text, pos - 1);
 }
 
-// Cuts a mapped source (or the lines of it that start in `range`) into
+// Cuts a mapped source (or the lines of it that start in its range) into
 // segments, a BOM at the start of the file left out.
 void plan_segments(Source& src, size_t segment_bytes, const Options& options) {
   const bool planned = run_guarded([&] {
     size_t begin = 0, end = src.text.size();
-    if (options.range) {
-      begin = line_start_at_or_after(src.text, options.range->begin);
-      end = line_start_at_or_after(src.text, options.range->end);
+    if (src.range) {
+      begin = line_start_at_or_after(src.text, src.range->begin);
+      end = line_start_at_or_after(src.text, src.range->end);
       end = std::max(begin, end);
     }
     src.bytes = end - begin;
@@ -223,8 +232,8 @@ bool is_compressed(int fd, size_t size) {
 constexpr size_t kSmallFileBytes = size_t{1} << 20;
 
 // Opens an input. A plain regular file larger than kSmallFileBytes (or any
-// plain regular file, with --range) is mapped and cut into segments; anything
-// else is read here, whole.
+// plain regular file with a byte range) is mapped and cut into segments;
+// anything else is read here, whole.
 void open_input(Source& src, Worker& w, const Options& options, unsigned threads) {
   const bool is_stdin = src.path == "-";
   const int fd = is_stdin ? 0 : ::open(src.path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -237,8 +246,7 @@ void open_input(Source& src, Worker& w, const Options& options, unsigned threads
   }
   const auto size = static_cast<size_t>(st.st_size);
   const bool compressed = S_ISREG(st.st_mode) && is_compressed(fd, size);
-  if (options.range) {  // a byte range is taken of the file's own bytes, mapped
-    src.counts_as_file = options.range->begin == 0;
+  if (src.range) {  // a byte range is taken of the file's own bytes, mapped
     if (!S_ISREG(st.st_mode) || compressed) {
       src.error = compressed ? "a byte range (--range) cannot be taken of compressed data"
                              : "a byte range (--range) needs a regular file";
@@ -247,7 +255,7 @@ void open_input(Source& src, Worker& w, const Options& options, unsigned threads
       return;
     }
   }
-  const bool small = size <= kSmallFileBytes && !options.range;
+  const bool small = size <= kSmallFileBytes && !src.range;
   if (choose_read_mode(st) == ReadMode::kMap && !small && !compressed) src.map = MappedFile::map(fd, size);
   if (src.map.ok()) {
     src.text = src.map.view();
@@ -263,7 +271,7 @@ void open_input(Source& src, Worker& w, const Options& options, unsigned threads
 std::vector<RejectSample> collect_rejects(const std::vector<std::unique_ptr<Source>>& sources, size_t limit) {
   std::vector<RejectSample> out;
   for (const auto& src : sources) {
-    uint64_t base = 0;
+    uint64_t base = src->first_line;
     for (const ScanLog& log : src->logs) {
       for (const LocalReject& r : log.rejects) {
         if (out.size() == limit) return out;
@@ -297,9 +305,11 @@ void take_app_counts(SharedCounts& shared, const AppTable& apps, Result& result)
 }
 
 // Runs the workers over `sources` (paths to open, or the caller's buffer:
-// text set, no path) and gathers the result.
+// text set, no path) and gathers the result, and with `reads` how each
+// source was read.
 Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError> errors,
-           const Options& options, std::chrono::steady_clock::time_point start, Progress* progress) {
+           const Options& options, std::chrono::steady_clock::time_point start, Progress* progress,
+           std::vector<SpanRead>* reads = nullptr) {
   const size_t walk_errors = errors.size();  // paths that could not be expanded: unreadable
   const unsigned threads = resolve_threads(options.threads);
   SharedCounts shared;
@@ -350,6 +360,11 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
     result.summary.unreadable += src->unreadable;
     result.summary.files += !src->unreadable && src->counts_as_file;
     result.summary.bytes += src->bytes;
+    if (reads != nullptr) {
+      SpanRead& read = reads->emplace_back();
+      for (const ScanLog& log : src->logs) read.lines += log.lines;
+      read.complete = src->error.empty() && !src->changed;
+    }
   }
   for (Worker& w : workers) {
     w.counter.spill();
@@ -398,6 +413,10 @@ Result aggregate(const std::vector<std::string>& paths, const Options& options, 
     auto& src = sources.emplace_back(std::make_unique<Source>());
     src->path = path;
     src->name = path == "-" ? std::string(kStdinName) : path;
+    if (options.range) {
+      src->range = options.range;
+      src->counts_as_file = options.range->begin == 0;
+    }
     struct stat st {};
     if (progress != nullptr && path != "-" && ::stat(path.c_str(), &st) == 0) total_bytes += st.st_size;
   }
@@ -408,12 +427,28 @@ Result aggregate(const std::vector<std::string>& paths, const Options& options, 
   return run(std::move(sources), std::move(errors), options, start, progress);
 }
 
+Result aggregate_spans(const std::vector<InputSpan>& spans, const Options& options, std::vector<SpanRead>& reads) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::unique_ptr<Source>> sources;
+  for (const InputSpan& span : spans) {
+    auto& src = sources.emplace_back(std::make_unique<Source>());
+    src->path = span.path;
+    src->name = span.name;
+    if (span.end) src->range = Options::ByteRange{span.begin, *span.end};
+    else src->skip = span.begin;
+    src->first_line = span.first_line;
+  }
+  reads.clear();
+  return run(std::move(sources), {}, options, start, nullptr, &reads);
+}
+
 Result aggregate_buffer(std::string_view data, const Options& options, std::string_view name) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::unique_ptr<Source>> sources;
   auto& src = sources.emplace_back(std::make_unique<Source>());
   src->name = std::string(name);
   src->text = data;
+  src->range = options.range;
   return run(std::move(sources), {}, options, start, nullptr);
 }
 

@@ -145,8 +145,18 @@ namespace {
 constexpr size_t kBlockBytes = size_t{1} << 20;
 }
 
-StreamReader::StreamReader(ByteSource& source, size_t max_line_bytes, std::vector<char>& buffer)
-    : source_(source), max_line_bytes_(max_line_bytes), buf_(buffer) {
+bool discard(ByteSource& source, uint64_t n, std::vector<char>& buffer) {
+  if (buffer.size() < kBlockBytes + kLinePadding) buffer.resize(kBlockBytes + kLinePadding);
+  while (n > 0) {
+    const ptrdiff_t got = source.read(buffer.data(), static_cast<size_t>(std::min<uint64_t>(n, kBlockBytes)));
+    if (got <= 0) return false;
+    n -= static_cast<uint64_t>(got);
+  }
+  return true;
+}
+
+StreamReader::StreamReader(ByteSource& source, size_t max_line_bytes, std::vector<char>& buffer, bool at_start)
+    : source_(source), max_line_bytes_(max_line_bytes), buf_(buffer), at_start_(at_start) {
   if (buf_.size() < kBlockBytes + kLinePadding) buf_.resize(kBlockBytes + kLinePadding);
 }
 

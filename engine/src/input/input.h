@@ -117,6 +117,11 @@ class ByteSource {
 // number of frames). Memory stays bounded whatever the size of the data.
 std::unique_ptr<ByteSource> open_byte_source(int fd);
 
+// Reads and drops the first `n` bytes of `source`, through `buffer` (grown as
+// needed); false if the source ended or failed before (then its error() says
+// why, if it failed).
+bool discard(ByteSource& source, uint64_t n, std::vector<char>& buffer);
+
 // Reads a byte source in blocks and hands out runs of whole lines, each followed by
 // at least kLinePadding (lines.h) readable bytes. A UTF-8 BOM at the start of the stream
 // is skipped. A line too long to buffer (more than max_line_bytes before its
@@ -127,8 +132,9 @@ std::unique_ptr<ByteSource> open_byte_source(int fd);
 class StreamReader {
  public:
   // `buffer` is the reader's working memory, reusable from one reader to the
-  // next (it keeps its capacity).
-  StreamReader(ByteSource& source, size_t max_line_bytes, std::vector<char>& buffer);
+  // next (it keeps its capacity). `at_start`: the source starts the stream
+  // (a BOM is looked for), false for one whose first bytes were discarded.
+  StreamReader(ByteSource& source, size_t max_line_bytes, std::vector<char>& buffer, bool at_start = true);
 
   struct Chunk {
     std::string_view text;          // whole lines (the last may lack its LF at end of stream)

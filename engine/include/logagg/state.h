@@ -1,0 +1,61 @@
+// Incremental runs (`logagg --state FILE`): a state file remembers, for each
+// input file, where counting stopped (at a line boundary) and how to know the
+// file again, plus the result counted so far. A run with the same state
+// counts only what is new and returns the cumulative result, so a job run
+// from cron never counts a line twice, across rotations and compression.
+//
+// Recognition (docs/GUIDE.md, "Incremental runs"): a file whose device,
+// inode, size and modification time are those recorded is unchanged and not
+// opened. Any other file is known by its content: the first 4 KiB (or fewer,
+// up to where counting stopped) and the 4 KiB before the stop must hash to
+// the recorded values; then counting goes on from the stop, whatever the
+// file is called now and whether it was compressed since. A file that is
+// shorter than its stop or differs there is new and counted from its start.
+// A plain file's last line is counted once its LF is written; a compressed
+// file is read to its end.
+//
+// The state is written atomically (a temporary file, fsync, rename) and
+// locked for the run (STATE.lock, flock): a second run with the same state
+// is refused. Errors that leave the state untouched are thrown as StateError.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "logagg/options.h"
+#include "logagg/result.h"
+
+namespace logagg {
+
+// The state file cannot be used: in use by another run, not a state file,
+// from another version of logagg, or made with other counting options. Thrown
+// before anything is read or written; the message names the file.
+class StateError : public std::runtime_error {
+ public:
+  StateError(std::string path, const std::string& why) : std::runtime_error(why), path_(std::move(path)) {}
+  const std::string& path() const noexcept { return path_; }  // what() is why
+
+ private:
+  std::string path_;
+};
+
+struct IncrementalRun {
+  // Everything counted under the state, this run included; its summary's
+  // `files` are the files the state knows that this run found, `unreadable`
+  // those this run could not read.
+  Result total;
+  Result added;  // what this run counted (its errors and reject samples are in both)
+  // Why the state was not updated (the next run counts this run's lines
+  // again), or empty: it was.
+  std::string not_saved;
+};
+
+// Counts `paths` (files and folders, as aggregate(); not standard input) from
+// where the state at `state_path` left them, and saves the new state. A
+// missing state file starts an empty one. Options::range must be unset.
+IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, const Options& options,
+                                     const std::string& state_path);
+
+}  // namespace logagg

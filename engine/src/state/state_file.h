@@ -1,0 +1,67 @@
+// The state file of incremental runs (logagg/state.h): what it records of
+// each input file, read and written as one JSON document, and the lock that
+// keeps two runs from using it at once.
+//
+//   {"logagg_state": 1,
+//    "files": [{"path", "device", "inode", "size", "mtime_ns", "compressed",
+//               "offset", "lines", "head_bytes", "head_hash", "tail_hash",
+//               "seen"}, ...],
+//    "result": a `logagg --format json` document, per second, UTC}
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "logagg/merge.h"
+
+namespace logagg {
+
+inline constexpr int kStateVersion = 1;
+
+// One file as the last run that read it left it.
+struct FileRecord {
+  std::string path;  // where it was last seen; for people, never matched on
+  // stat() as last seen: the same four values mean the file is unchanged.
+  uint64_t device = 0, inode = 0, size = 0;
+  int64_t mtime_ns = 0;
+  bool compressed = false;
+  uint64_t offset = 0;  // content bytes counted (a line boundary; decompressed bytes if compressed)
+  uint64_t lines = 0;   // lines in those bytes
+  // fingerprint_hash of the first head_bytes = min(offset, kFingerprintBytes)
+  // bytes of content, and of the same number of bytes before `offset`.
+  uint64_t head_bytes = 0, head_hash = 0, tail_hash = 0;
+  int64_t seen = 0;  // when a run last found the file (Unix seconds)
+};
+
+struct State {
+  std::vector<FileRecord> files;
+  std::optional<Partial> result;  // none before the first run
+};
+
+// Reads the state at `path`; an empty state if there is no such file. Throws
+// StateError for a file that is not a state file or is of another version.
+State read_state(const std::string& path);
+
+// Replaces the state at `path` with `files` and `result_json` atomically: a
+// temporary file beside it, fsync'ed, renamed over it, the folder fsync'ed.
+// Returns an error message, or empty on success.
+std::string write_state(const std::string& path, const std::vector<FileRecord>& files,
+                        const std::string& result_json);
+
+// An exclusive lock on PATH.lock for as long as it lives (flock: released by
+// the kernel however the process ends). Throws StateError if another process
+// holds it, or if it cannot be made.
+class StateLock {
+ public:
+  explicit StateLock(const std::string& state_path);
+  ~StateLock();
+  StateLock(const StateLock&) = delete;
+  StateLock& operator=(const StateLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace logagg

@@ -1,0 +1,247 @@
+// Tests for incremental runs (engine/src/state/, logagg/state.h):
+// - fingerprints: the hash is pinned (state files outlive builds), a plain
+//   file's last line end and tail hash, a compressed file's content scan;
+// - the engine reads spans: a plain file's [begin, end), a compressed file
+//   past its first bytes, rejects numbered from the span's first line;
+// - the state file: written and read back, damaged or foreign files refused,
+//   one run at a time;
+// - aggregate_incremental: appends counted once, a held partial line, a
+//   rename and a compression not counted again, a replacement counted anew,
+//   other counting options refused before anything is read.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "count/spans.h"
+#include "logagg/aggregate.h"
+#include "logagg/report.h"
+#include "logagg/state.h"
+#include "state/fingerprint.h"
+#include "state/state_file.h"
+#include "support/compress.h"
+
+namespace logagg {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string line(int app, int second) {
+  return "{\"app_id\":\"a" + std::to_string(app) + "\",\"timestamp\":\"2024-01-02T03:04:" +
+         (second < 10 ? "0" : "") + std::to_string(second) + "Z\"}\n";
+}
+
+std::string lines(int first, int count) {
+  std::string out;
+  for (int i = first; i < first + count; ++i) out += line(i % 3, i % 60);
+  return out;
+}
+
+class StateTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("logagg-state-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "logs");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  void write(const std::string& name, const std::string& bytes, bool append = false) const {
+    std::ofstream(path(name), std::ios::binary | (append ? std::ios::app : std::ios::trunc)) << bytes;
+  }
+  int open_file(const std::string& name) const { return ::open(path(name).c_str(), O_RDONLY | O_CLOEXEC); }
+  IncrementalRun run(const Options& options = {}) const {
+    return aggregate_incremental({path("logs")}, options, path("state.json"));
+  }
+
+  fs::path dir_;
+};
+
+uint64_t counted(const Result& r) { return r.summary.counted; }
+
+TEST(Fingerprint, HashIsFnv1a64) {
+  EXPECT_EQ(fingerprint_hash(""), 0xcbf29ce484222325u);
+  EXPECT_EQ(fingerprint_hash("a"), 0xaf63dc4c8601ec8cu);
+  EXPECT_EQ(fingerprint_hash("foobar"), 0x85944171f73967e8u);
+}
+
+TEST_F(StateTest, LastLineEndAndTailHash) {
+  write("f", "ab\ncd\nef");
+  const int fd = open_file("f");
+  EXPECT_EQ(last_line_end(fd, 8, 0), 6u);
+  EXPECT_EQ(last_line_end(fd, 8, 6), 6u);  // nothing complete after 6
+  EXPECT_EQ(last_line_end(fd, 5, 0), 3u);
+  EXPECT_EQ(last_line_end(fd, 2, 0), 0u);
+  EXPECT_EQ(tail_hash_before(fd, 6), fingerprint_hash("ab\ncd\n"));
+  EXPECT_EQ(tail_hash_before(fd, 9), std::nullopt);  // past the end
+  ::close(fd);
+  const std::string big = lines(0, 400);  // more than kFingerprintBytes
+  write("g", big + "partial");
+  const int gd = open_file("g");
+  EXPECT_EQ(last_line_end(gd, big.size() + 7, 0), big.size());
+  EXPECT_EQ(tail_hash_before(gd, big.size()), fingerprint_hash(big.substr(big.size() - kFingerprintBytes)));
+  ::close(gd);
+}
+
+TEST_F(StateTest, CompressedContentScannedOnce) {
+  const std::string text = lines(0, 500);
+  write("f.gz", gzip(text));
+  const int fd = open_file("f.gz");
+  const FileHead head = read_head(fd);
+  EXPECT_TRUE(head.compressed);
+  EXPECT_EQ(head.bytes, text.substr(0, kFingerprintBytes));
+  const uint64_t mark = text.size() / 2;
+  const ContentScan scan = scan_content(fd, mark);
+  EXPECT_EQ(scan.length, text.size());
+  EXPECT_EQ(scan.tail_hash, fingerprint_hash(text.substr(text.size() - kFingerprintBytes)));
+  EXPECT_EQ(scan.tail_hash_at_mark, fingerprint_hash(text.substr(mark - kFingerprintBytes, kFingerprintBytes)));
+  EXPECT_EQ(scan_content(fd, text.size() + 1).tail_hash_at_mark, std::nullopt);
+  EXPECT_TRUE(scan.error.empty());
+  ::close(fd);
+  write("cut.gz", gzip(text).substr(0, 200));
+  const int cut = open_file("cut.gz");
+  EXPECT_FALSE(scan_content(cut, 0).error.empty());
+  ::close(cut);
+}
+
+TEST_F(StateTest, SpansReadFromTheirStart) {
+  const std::string first = lines(0, 10), second = "not json\n" + lines(10, 5);
+  write("p.log", first + second + "{\"partial");
+  write("c.gz", gzip(first + second));
+  Options options;
+  options.max_reject_samples = 5;
+  std::vector<SpanRead> reads;
+  const Result r = aggregate_spans(
+      {{path("p.log"), "p", first.size(), first.size() + second.size(), 10},
+       {path("c.gz"), "c", first.size(), std::nullopt, 10}},
+      options, reads);
+  ASSERT_EQ(reads.size(), 2u);
+  EXPECT_EQ(reads[0].lines, 6u);
+  EXPECT_EQ(reads[1].lines, 6u);
+  EXPECT_TRUE(reads[0].complete && reads[1].complete);
+  EXPECT_EQ(counted(r), 10u);
+  ASSERT_EQ(r.rejects.size(), 2u);
+  EXPECT_EQ(r.rejects[0].path, "p");
+  EXPECT_EQ(r.rejects[0].line, 11u);  // numbered after the lines before the span
+  EXPECT_EQ(r.rejects[1].path, "c");
+  const Result past = aggregate_spans({{path("c.gz"), "c", 1u << 20, std::nullopt, 0}}, options, reads);
+  EXPECT_FALSE(reads[0].complete);  // shorter than the bytes to skip
+  ASSERT_EQ(past.errors.size(), 1u);
+  EXPECT_EQ(past.errors[0].message, "shorter than when it was last read");
+}
+
+TEST_F(StateTest, StateFileRoundTripAndRefusals) {
+  FileRecord r;
+  r.path = "logs/a\nb.log";
+  r.device = 1, r.inode = 2, r.size = 3, r.mtime_ns = -4, r.compressed = true;
+  r.offset = 10, r.lines = 2, r.head_bytes = 10, r.head_hash = 0xfedcba9876543210u, r.tail_hash = 1, r.seen = 7;
+  Options options;
+  ReportOptions json;
+  json.format = Format::kJson;
+  const std::string result = format_report(Result{}, options, json);
+  ASSERT_EQ(write_state(path("s.json"), {r}, result), "");
+  const State back = read_state(path("s.json"));
+  ASSERT_EQ(back.files.size(), 1u);
+  const FileRecord& b = back.files[0];
+  EXPECT_EQ(b.path, r.path);
+  EXPECT_EQ(std::tie(b.device, b.inode, b.size, b.mtime_ns, b.compressed, b.offset, b.lines, b.head_bytes,
+                     b.head_hash, b.tail_hash, b.seen),
+            std::tie(r.device, r.inode, r.size, r.mtime_ns, r.compressed, r.offset, r.lines, r.head_bytes,
+                     r.head_hash, r.tail_hash, r.seen));
+  EXPECT_TRUE(back.result.has_value());
+  EXPECT_FALSE(fs::exists(path("s.json.tmp")));
+  EXPECT_FALSE(read_state(path("missing.json")).result.has_value());
+
+  const auto refused = [&](const std::string& bytes, const std::string& why) {
+    write("bad.json", bytes);
+    try {
+      read_state(path("bad.json"));
+      ADD_FAILURE() << "accepted: " << bytes;
+    } catch (const StateError& e) {
+      EXPECT_EQ(e.path(), path("bad.json"));
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    }
+  };
+  refused("", "not a logagg state file");
+  refused("[1]", "not a logagg state file");
+  refused(R"({"logagg_state": 2, "files": [], "result": {}})", "another version of logagg (format 2");
+  refused(R"({"logagg_state": 1, "files": []})", "damaged");
+  refused(R"({"logagg_state": 1, "files": [{"path": "x"}], "result": )" + result + "}", "file record");
+  refused(R"({"logagg_state": 1, "files": [], "result": {"logagg": 1}})", "its result");
+}
+
+TEST_F(StateTest, OneRunAtATime) {
+  const StateLock held(path("s.json"));
+  try {
+    const StateLock second(path("s.json"));
+    ADD_FAILURE() << "two locks";
+  } catch (const StateError& e) {
+    EXPECT_NE(std::string(e.what()).find("in use by another logagg run"), std::string::npos);
+  }
+}
+
+TEST_F(StateTest, AppendsCountedOnceAndPartialLinesHeld) {
+  write("logs/access.log", lines(0, 20) + "{\"app_id\":\"a1\",");
+  IncrementalRun first = run();
+  EXPECT_EQ(counted(first.added), 20u);
+  EXPECT_EQ(counted(first.total), 20u);
+  EXPECT_TRUE(first.not_saved.empty());
+  EXPECT_EQ(counted(run().added), 0u);  // unchanged
+  write("logs/access.log", "\"timestamp\":\"2024-01-02T03:04:05Z\"}\n" + lines(20, 5), /*append=*/true);
+  const IncrementalRun second = run();
+  EXPECT_EQ(counted(second.added), 6u);  // the held line, completed, and five more
+  EXPECT_EQ(counted(second.total), 26u);
+  EXPECT_EQ(second.total.summary.files, 1u);
+  EXPECT_EQ(second.total.summary.lines, 26u);
+}
+
+TEST_F(StateTest, RotationAndCompressionNotCountedAgain) {
+  write("logs/access.log", lines(0, 300));
+  EXPECT_EQ(counted(run().added), 300u);
+  write("logs/access.log", lines(300, 7), /*append=*/true);  // written before the rotation
+  fs::rename(path("logs/access.log"), path("logs/access.log.1"));
+  write("logs/access.log", lines(1000, 4));
+  EXPECT_EQ(counted(run().added), 11u);
+  // Compressed beside the original, then alone.
+  std::ifstream in(path("logs/access.log.1"), std::ios::binary);
+  const std::string rotated((std::istreambuf_iterator<char>(in)), {});
+  write("logs/access.log.1.gz", gzip(rotated));
+  EXPECT_EQ(counted(run().added), 0u);
+  fs::remove(path("logs/access.log.1"));
+  const IncrementalRun after = run();
+  EXPECT_EQ(counted(after.added), 0u);
+  EXPECT_EQ(counted(after.total), 311u);
+  EXPECT_EQ(after.total.summary.files, 2u);
+}
+
+TEST_F(StateTest, ReplacedOrTruncatedFilesStartOver) {
+  write("logs/access.log", lines(0, 50));
+  EXPECT_EQ(counted(run().added), 50u);
+  write("logs/access.log", lines(500, 60));  // other content, longer: not a continuation
+  EXPECT_EQ(counted(run().added), 60u);
+  write("logs/access.log", lines(500, 10));  // truncated below the stop
+  EXPECT_EQ(counted(run().added), 10u);
+}
+
+TEST_F(StateTest, OtherOptionsRefusedBeforeReading) {
+  write("logs/access.log", lines(0, 5));
+  run();
+  std::ifstream in(path("state.json"), std::ios::binary);
+  const std::string before((std::istreambuf_iterator<char>(in)), {});
+  write("logs/access.log", lines(5, 5), /*append=*/true);
+  Options by_app;
+  by_app.by_app = true;
+  EXPECT_THROW(run(by_app), StateError);
+  std::ifstream again(path("state.json"), std::ios::binary);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), {}), before);
+  EXPECT_EQ(counted(run().added), 5u);  // the refused run moved nothing
+}
+
+}  // namespace
+}  // namespace logagg
