@@ -1,6 +1,8 @@
 // Flag parsing with CLI11 (see cli.h).
 #include "cli.h"
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
@@ -64,10 +66,41 @@ int64_t parse_instant(const std::string& flag, const std::string& text) {
   return *second;
 }
 
+// A --late DURATION: digits and ms, s or m ("500ms", "5s", "1m").
+std::chrono::milliseconds parse_late(const std::string& text) {
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  const std::string_view unit = std::string_view(text).substr(digits);
+  const int64_t scale = unit == "ms" ? 1 : unit == "s" ? 1000 : unit == "m" ? 60000 : 0;
+  uint64_t n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + digits, n);
+  if (digits == 0 || scale == 0 || ec != std::errc() || n > uint64_t{86400000} / static_cast<uint64_t>(scale)) {
+    throw CLI::ValidationError("--late: '" + text + "' is not a duration such as 500ms, 5s or 1m (at most a day)");
+  }
+  return std::chrono::milliseconds(static_cast<int64_t>(n) * scale);
+}
+
+// What --follow can be combined with: the rest streams, or is refused here.
+void check_follow(const CLI::App& app, Config& config, const std::string& late) {
+  if (!late.empty()) config.late = parse_late(late);
+  const auto refuse = [](const std::string& why) { throw CLI::ValidationError("--follow " + why); };
+  if (!config.state.empty()) refuse("and --state are two ways to run: give one");
+  if (app.count("--range") > 0) refuse("reads whole files as they grow: not with --range");
+  if (std::find(config.paths.begin(), config.paths.end(), "-") != config.paths.end()) {
+    refuse("follows files and folders by name: not standard input (-)");
+  }
+  if (config.report.top != 0) refuse("cannot know the busiest apps before the end: not with --top (--by-app streams)");
+  if (config.report.fill_gaps) refuse("cannot fill gaps with buckets that may still come: not with --fill-gaps");
+  if (config.report.format == Format::kHtml) refuse("streams rows: --format html is a whole page");
+  if (config.plot && ::isatty(STDOUT_FILENO) != 1) {
+    refuse("with --plot redraws its chart on a terminal: stdout is not one");
+  }
+}
+
 // Flag values that are checked and converted after parsing, so that a bad
 // value names its option and the checks can see every flag.
 struct RawFlags {
-  std::string tz, duration, top, max_apps, since, until, range;
+  std::string tz, duration, top, max_apps, since, until, range, late;
   unsigned progress_delay_ms = 1000;
 };
 
@@ -119,15 +152,19 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
       ->type_name("FILE");
   app.add_flag("--delta", config.delta, "With --state: print what this run added, not the running total")
       ->group("");  // on --state's line
+  app.add_flag("--follow", config.follow, "Keep reading what is appended, rows as buckets complete; --late DURATION");
+  app.add_option("--late", raw.late, "With --follow: a bucket is complete DURATION past its end (default 5s)")
+      ->type_name("DURATION")
+      ->group("");  // on --follow's line
   app.add_option("--range", raw.range, "Only the lines that start in this byte range of the one FILE")
       ->type_name("START:END");
   app.add_option("--threads", o.threads, "Worker threads, 1..1024 (default: all hardware threads)")
       ->check(CLI::Range(1u, 1024u).description(""))
       ->type_name("N");
   app.add_option("--show-rejects", o.max_reject_samples,
-                 "Print the first N rejected lines to stderr as PATH:LINE: reason")
+                 "The first N rejected lines to stderr as PATH:LINE: reason; -q,--quiet: no summary")
       ->type_name("N");
-  app.add_flag("-q,--quiet", config.quiet, "No summary on stderr");
+  app.add_flag("-q,--quiet", config.quiet, "No summary on stderr")->group("");  // on --show-rejects' line
   app.add_option("--app-field", o.app_field, "App id field or /json/pointer (default app_id); --app-pattern REGEX")
       ->type_name("NAME");
   app.add_option("--app-pattern", o.app_pattern, "Ids that count, an RE2 regex (default [A-Za-z0-9]+)")->group("");
@@ -177,8 +214,12 @@ void apply_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
     throw CLI::ValidationError("--until must be later than --since (the range is [since, until))");
   }
   if (config.delta && config.state.empty()) throw CLI::ValidationError("--delta needs --state FILE");
+  if (app.count("--late") > 0 && !config.follow) throw CLI::ValidationError("--late needs --follow");
+  if (config.follow) check_follow(app, config, raw.late);
   if (!config.state.empty()) {
-    if (app.count("--range") > 0) throw CLI::ValidationError("--state reads what is new in whole files: not with --range");
+    if (app.count("--range") > 0) {
+      throw CLI::ValidationError("--state reads what is new in whole files: not with --range");
+    }
     if (std::find(config.paths.begin(), config.paths.end(), "-") != config.paths.end()) {
       throw CLI::ValidationError("--state remembers files: standard input (-) cannot be read with it");
     }

@@ -18,6 +18,8 @@ struct Config {
   bool list_inputs = false;  // only print the inputs a run would read (list_inputs.h)
   std::string state;   // --state FILE: count only what is new since the last run with FILE (logagg/state.h)
   bool delta = false;  // with state: print what this run added, not the cumulative result
+  bool follow = false;  // --follow: keep reading what is appended (follow_command.h)
+  std::chrono::milliseconds late{5000};  // --late: how far past its end a bucket is complete
   bool quiet = false;
   bool stats = false;  // bucket statistics on stderr (json documents always carry them)
   bool plot = false;   // a terminal chart instead of the report

@@ -4,7 +4,8 @@
 // (`logagg big.log | head -1`) is not an error: logagg stops writing quietly.
 // `logagg split ...` and `logagg merge ...` run those subcommands instead
 // (split_command.h, merge_command.h); --list-inputs only lists the inputs
-// (list_inputs.h); --state FILE counts only what is new (state_command.h).
+// (list_inputs.h); --state FILE counts only what is new (state_command.h);
+// --follow keeps reading what is appended (follow_command.h).
 #include <unistd.h>
 
 #include <chrono>
@@ -12,6 +13,7 @@
 #include <string_view>
 
 #include "cli.h"
+#include "follow_command.h"
 #include "list_inputs.h"
 #include "logagg/aggregate.h"
 #include "merge_command.h"
@@ -28,6 +30,7 @@ int main(int argc, char** argv) {
   if (const int code = logagg::cli::parse(argc, argv, config); code >= 0) return code;
   if (config.list_inputs) return logagg::cli::list_inputs(config.paths, config.options);
   if (!config.state.empty()) return logagg::cli::run_incremental(config);
+  if (config.follow) return logagg::cli::run_follow(config);
   logagg::Result result;
   if (!config.quiet && ::isatty(STDERR_FILENO) == 1) {  // a person is watching: show progress
     logagg::Progress progress;

@@ -38,18 +38,6 @@ struct StdoutSink {
 
 void write_stderr(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stderr); }
 
-// The chart's size: as wide as the terminal on stdout (else $COLUMNS, else 80).
-PlotSize plot_size() {
-  PlotSize size;
-  winsize ws{};
-  if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
-    size.width = ws.ws_col;
-  } else if (const char* columns = std::getenv("COLUMNS")) {
-    size.width = static_cast<unsigned>(std::clamp(std::atoi(columns), 0, 1000));
-  }
-  size.width = std::max(size.width, 40u);
-  return size;
-}
 
 }  // namespace
 
@@ -60,6 +48,18 @@ void print_error(std::string_view path, std::string_view message) {
 void print_usage_error(std::string_view message, std::string_view command) {
   write_stderr("logagg: " + terminal_text(message) + "\nTry 'logagg " + std::string(command) +
                "--help' for more information.\n");
+}
+
+PlotSize plot_size() {
+  PlotSize size;
+  winsize ws{};
+  if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+    size.width = ws.ws_col;
+  } else if (const char* columns = std::getenv("COLUMNS")) {
+    size.width = static_cast<unsigned>(std::clamp(std::atoi(columns), 0, 1000));
+  }
+  size.width = std::max(size.width, 40u);
+  return size;
 }
 
 void print_input_errors(const std::vector<InputError>& errors) {

@@ -10,6 +10,7 @@
 #include "logagg/aggregate.h"
 #include "logagg/options.h"
 #include "logagg/report.h"
+#include "report/plot.h"
 
 namespace logagg::cli {
 
@@ -26,6 +27,10 @@ void print_error(std::string_view path, std::string_view message);
 // "logagg: MESSAGE" then "Try 'logagg COMMAND--help' ...": a usage error,
 // its MESSAGE (which may quote arguments) as terminal_text shows it.
 void print_usage_error(std::string_view message, std::string_view command);
+
+// The size of a --plot chart: as wide as the terminal on stdout (else
+// $COLUMNS, else 80), at least 40 columns.
+PlotSize plot_size();
 
 // print_error for each input that could not be read.
 void print_input_errors(const std::vector<InputError>& errors);

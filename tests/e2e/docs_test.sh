@@ -59,7 +59,8 @@ expect_completion() {
   got=$(complete_bash "$@")
   [ "$got" = "$want" ] || fail "bash completion of '$*': got '$got', want '$want'"
 }
-expect_completion "--format" logagg --fo
+expect_completion "--follow --format" logagg --fo
+expect_completion "--format" logagg --form
 expect_completion "csv html json table" logagg --format ""
 expect_completion "csv" logagg --format c
 expect_completion "--allow-long-lines" logagg split --allow

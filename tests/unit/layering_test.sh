@@ -5,7 +5,7 @@
 # headers. Data flows input -> parse -> count -> report -> merge (the report
 # reads result documents back and merge adds them, so both share the count
 # stage's result order); split sits on input alone; state (incremental runs)
-# on all of them but split.
+# on all of them but split, and follow on state.
 #
 #   tests/unit/layering_test.sh ENGINE_DIR
 set -eu
@@ -22,6 +22,7 @@ allowed() {
     merge) echo "input parse count report merge" ;;
     split) echo "input split" ;;
     state) echo "input parse count report merge state" ;;
+    follow) echo "input parse count report merge state follow" ;;
     *) echo "UNKNOWN" ;;
   esac
 }

@@ -30,14 +30,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string line(int app, int second) {
-  return "{\"app_id\":\"a" + std::to_string(app) + "\",\"timestamp\":\"2024-01-02T03:04:" +
-         (second < 10 ? "0" : "") + std::to_string(second) + "Z\"}\n";
+// Line `n` of a test log: unique, over a minute and three apps.
+std::string line(int n) {
+  const int second = n % 60;
+  return "{\"app_id\":\"a" + std::to_string(n % 3) + "\",\"timestamp\":\"2024-01-02T03:04:" + (second < 10 ? "0" : "") +
+         std::to_string(second) + "Z\",\"n\":" + std::to_string(n) + "}\n";
 }
 
 std::string lines(int first, int count) {
   std::string out;
-  for (int i = first; i < first + count; ++i) out += line(i % 3, i % 60);
+  for (int i = first; i < first + count; ++i) out += line(i);
   return out;
 }
 
@@ -117,10 +119,9 @@ TEST_F(StateTest, SpansReadFromTheirStart) {
   Options options;
   options.max_reject_samples = 5;
   std::vector<SpanRead> reads;
-  const Result r = aggregate_spans(
-      {{path("p.log"), "p", first.size(), first.size() + second.size(), 10},
-       {path("c.gz"), "c", first.size(), std::nullopt, 10}},
-      options, reads);
+  const Result r = aggregate_spans({{path("p.log"), "p", first.size(), first.size() + second.size(), 10},
+                                    {path("c.gz"), "c", first.size(), std::nullopt, 10}},
+                                   options, reads);
   ASSERT_EQ(reads.size(), 2u);
   EXPECT_EQ(reads[0].lines, 6u);
   EXPECT_EQ(reads[1].lines, 6u);
@@ -150,10 +151,10 @@ TEST_F(StateTest, StateFileRoundTripAndRefusals) {
   ASSERT_EQ(back.files.size(), 1u);
   const FileRecord& b = back.files[0];
   EXPECT_EQ(b.path, r.path);
-  EXPECT_EQ(std::tie(b.device, b.inode, b.size, b.mtime_ns, b.compressed, b.offset, b.lines, b.head_bytes,
-                     b.head_hash, b.tail_hash, b.seen),
-            std::tie(r.device, r.inode, r.size, r.mtime_ns, r.compressed, r.offset, r.lines, r.head_bytes,
-                     r.head_hash, r.tail_hash, r.seen));
+  EXPECT_EQ(std::tie(b.device, b.inode, b.size, b.mtime_ns, b.compressed, b.offset, b.lines, b.head_bytes, b.head_hash,
+                     b.tail_hash, b.seen),
+            std::tie(r.device, r.inode, r.size, r.mtime_ns, r.compressed, r.offset, r.lines, r.head_bytes, r.head_hash,
+                     r.tail_hash, r.seen));
   EXPECT_TRUE(back.result.has_value());
   EXPECT_FALSE(fs::exists(path("s.json.tmp")));
   EXPECT_FALSE(read_state(path("missing.json")).result.has_value());
@@ -220,6 +221,48 @@ TEST_F(StateTest, RotationAndCompressionNotCountedAgain) {
   EXPECT_EQ(after.total.summary.files, 2u);
 }
 
+TEST_F(StateTest, TwinsTheStateNeverSawAreCountedOnce) {
+  write("logs/access.log.1", lines(0, 40));
+  write("logs/access.log.1.gz", gzip(lines(0, 40)));
+  const IncrementalRun first = run();
+  EXPECT_EQ(counted(first.added), 40u);
+  EXPECT_EQ(first.total.summary.files, 1u);
+}
+
+TEST_F(StateTest, NewLinesInACopyAndItsFileCountOnce) {
+  write("logs/access.log", lines(0, 300));
+  EXPECT_EQ(counted(run().added), 300u);
+  write("logs/access.log", lines(300, 7), /*append=*/true);
+  fs::rename(path("logs/access.log"), path("logs/access.log.1"));
+  write("logs/access.log.1.gz", gzip(lines(0, 307)));  // gzip -k: both there, neither read since
+  const IncrementalRun both = run();
+  EXPECT_EQ(counted(both.added), 7u);
+  EXPECT_EQ(both.total.summary.files, 1u);
+}
+
+TEST_F(StateTest, CopiesBeingWrittenWait) {
+  const std::string text = lines(0, 600);
+  write("logs/access.log", text);
+  EXPECT_EQ(counted(run().added), 600u);
+  fs::rename(path("logs/access.log"), path("logs/access.log.1"));
+  // gzip still writing its output: damaged, not counted, nothing recorded.
+  const std::string gz = gzip(text);
+  write("logs/access.log.1.gz", gz.substr(0, gz.size() / 2));
+  const IncrementalRun during = run();
+  EXPECT_EQ(counted(during.added), 0u);
+  ASSERT_EQ(during.added.errors.size(), 1u);
+  EXPECT_NE(during.added.errors[0].message.find("not counted until it can be read whole"), std::string::npos);
+  write("logs/access.log.1.gz", gz);
+  fs::remove(path("logs/access.log.1"));
+  EXPECT_EQ(counted(run().added), 0u);
+  // copytruncate's copy half made: shorter than where its file stopped.
+  const std::string next = lines(1000, 600);
+  write("logs/access.log", next);
+  EXPECT_EQ(counted(run().added), 600u);
+  write("logs/access.log.2", next.substr(0, next.size() / 2));
+  EXPECT_EQ(counted(run().added), 0u);
+}
+
 TEST_F(StateTest, ReplacedOrTruncatedFilesStartOver) {
   write("logs/access.log", lines(0, 50));
   EXPECT_EQ(counted(run().added), 50u);
@@ -227,6 +270,11 @@ TEST_F(StateTest, ReplacedOrTruncatedFilesStartOver) {
   EXPECT_EQ(counted(run().added), 60u);
   write("logs/access.log", lines(500, 10));  // truncated below the stop
   EXPECT_EQ(counted(run().added), 10u);
+  // The same first 4 KiB, other bytes before the stop: another file.
+  write("logs/access.log", lines(2000, 300));
+  EXPECT_EQ(counted(run().added), 300u);
+  write("logs/access.log", lines(2000, 200) + lines(900, 150));
+  EXPECT_EQ(counted(run().added), 350u);
 }
 
 TEST_F(StateTest, OtherOptionsRefusedBeforeReading) {

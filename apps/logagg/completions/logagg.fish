@@ -38,6 +38,8 @@ complete -c logagg -n $main -l exclude -x -d 'Skip folder files matching the glo
 complete -c logagg -n $main -l list-inputs -d 'Print the files a run would read, in its order, and exit'
 complete -c logagg -n $main -l state -r -F -d 'Count only what is new since the last run with this state file'
 complete -c logagg -n $main -l delta -d 'With --state: print what this run added, not the running total'
+complete -c logagg -n $main -l follow -d 'Keep reading what is appended, rows as buckets complete'
+complete -c logagg -n $main -l late -x -d 'With --follow: a bucket is complete this long past its end'
 complete -c logagg -n $main -l range -x -d 'Only the lines starting in START:END of the one file'
 complete -c logagg -n $main -l threads -x -d 'Worker threads'
 complete -c logagg -n $main -l app-field -x -d 'Field holding the application id'

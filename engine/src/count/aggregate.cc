@@ -59,6 +59,7 @@ struct Source {
   std::optional<Options::ByteRange> range;  // a plain file: only the lines that start in it
   uint64_t skip = 0;        // a stream: content bytes passed over before the first line
   uint64_t first_line = 0;  // lines before the first one read, for reject line numbers
+  bool starts_file = true;  // its text starts at the file's first byte (where a BOM is skipped)
   std::atomic<int> segments_left{0};
   std::atomic<bool> changed{false};  // truncated while mapped
 };
@@ -199,7 +200,7 @@ void plan_segments(Source& src, size_t segment_bytes, const Options& options) {
       end = std::max(begin, end);
     }
     src.bytes = end - begin;
-    if (begin == 0 && src.text.starts_with(kUtf8Bom)) begin = std::min(end, kUtf8Bom.size());
+    if (begin == 0 && src.starts_file && src.text.starts_with(kUtf8Bom)) begin = std::min(end, kUtf8Bom.size());
     src.segments = cut_segments(src.text.substr(begin, end - begin), segment_bytes);
     for (Segment& s : src.segments) {
       s.begin += begin;
@@ -432,11 +433,19 @@ Result aggregate_spans(const std::vector<InputSpan>& spans, const Options& optio
   std::vector<std::unique_ptr<Source>> sources;
   for (const InputSpan& span : spans) {
     auto& src = sources.emplace_back(std::make_unique<Source>());
-    src->path = span.path;
     src->name = span.name;
-    if (span.end) src->range = Options::ByteRange{span.begin, *span.end};
-    else src->skip = span.begin;
     src->first_line = span.first_line;
+    if (span.path.empty()) {  // the caller's bytes: planned as a buffer
+      src->text = span.text;
+      src->starts_file = span.begin == 0;
+      continue;
+    }
+    src->path = span.path;
+    if (span.end) {
+      src->range = Options::ByteRange{span.begin, *span.end};
+    } else {
+      src->skip = span.begin;
+    }
   }
   reads.clear();
   return run(std::move(sources), {}, options, start, nullptr, &reads);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "logagg/options.h"
@@ -23,6 +24,9 @@ struct InputSpan {
   uint64_t begin = 0;
   std::optional<uint64_t> end;
   uint64_t first_line = 0;  // lines before `begin`: reject samples are numbered after them
+  // With `path` empty: the span's bytes, whole lines, read by the caller
+  // from byte `begin` of the file; they must outlive the call.
+  std::string_view text;
 };
 
 // How one span was read.

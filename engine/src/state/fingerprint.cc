@@ -43,8 +43,8 @@ void keep_tail(std::string& window, std::string_view more) {
 
 }  // namespace
 
-uint64_t fingerprint_hash(std::string_view bytes) noexcept {
-  uint64_t h = 0xcbf29ce484222325u;
+uint64_t fingerprint_hash(std::string_view bytes, uint64_t from) noexcept {
+  uint64_t h = from;
   for (const char c : bytes) {
     h ^= static_cast<unsigned char>(c);
     h *= 0x100000001b3u;

@@ -15,8 +15,10 @@ namespace logagg {
 inline constexpr size_t kFingerprintBytes = 4096;
 
 // A 64-bit hash that is the same on every machine and in every version
-// (FNV-1a): fingerprints are kept in state files.
-uint64_t fingerprint_hash(std::string_view bytes) noexcept;
+// (FNV-1a): fingerprints are kept in state files. It goes on from `from`:
+// the hash of a + b is fingerprint_hash(b, fingerprint_hash(a)).
+inline constexpr uint64_t kFingerprintBasis = 0xcbf29ce484222325u;
+uint64_t fingerprint_hash(std::string_view bytes, uint64_t from = kFingerprintBasis) noexcept;
 
 // The first kFingerprintBytes of an open file's content (fewer if it is
 // shorter), decompressed if it is gzip or zstd; `fd` is read from its start.

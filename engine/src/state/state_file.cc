@@ -19,9 +19,7 @@
 namespace logagg {
 namespace {
 
-[[noreturn]] void refuse(const std::string& path, const std::string& why) {
-  throw StateError(path, why);
-}
+[[noreturn]] void refuse(const std::string& path, const std::string& why) { throw StateError(path, why); }
 
 void append_field(std::string& out, const char* key, uint64_t value) {
   out += ", \"";
@@ -109,8 +107,7 @@ State read_state(const std::string& path) {
   return state;
 }
 
-std::string write_state(const std::string& path, const std::vector<FileRecord>& files,
-                        const std::string& result_json) {
+std::string write_state(const std::string& path, const std::vector<FileRecord>& files, const std::string& result_json) {
   std::string out = "{\"logagg_state\": " + std::to_string(kStateVersion) + ",\n\"files\": [";
   for (size_t i = 0; i < files.size(); ++i) {
     const FileRecord& r = files[i];

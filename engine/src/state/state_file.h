@@ -33,6 +33,9 @@ struct FileRecord {
   // bytes of content, and of the same number of bytes before `offset`.
   uint64_t head_bytes = 0, head_hash = 0, tail_hash = 0;
   int64_t seen = 0;  // when a run last found the file (Unix seconds)
+  // Not saved: the first head_bytes bytes themselves, when this process read
+  // them (file_tracker.h: a copy too short to hash like them is known by them).
+  std::string head;
 };
 
 struct State {
@@ -47,8 +50,7 @@ State read_state(const std::string& path);
 // Replaces the state at `path` with `files` and `result_json` atomically: a
 // temporary file beside it, fsync'ed, renamed over it, the folder fsync'ed.
 // Returns an error message, or empty on success.
-std::string write_state(const std::string& path, const std::vector<FileRecord>& files,
-                        const std::string& result_json);
+std::string write_state(const std::string& path, const std::vector<FileRecord>& files, const std::string& result_json);
 
 // An exclusive lock on PATH.lock for as long as it lives (flock: released by
 // the kernel however the process ends). Throws StateError if another process

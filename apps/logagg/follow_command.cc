@@ -1,0 +1,109 @@
+// Following logs from the command line (see follow_command.h). SIGINT and
+// SIGTERM are blocked and read from a signalfd, which the engine polls as its
+// stop descriptor: a signal ends the loop between rounds, never in a write.
+#include "follow_command.h"
+
+#include <signal.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "logagg/follow.h"
+#include "print_result.h"
+
+namespace logagg::cli {
+namespace {
+
+// Writes to stdout and flushes, so each round's rows reach the reader at once.
+bool write_out(const std::string& text, int& error) {
+  if (text.empty()) return true;
+  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
+    error = errno;
+    return false;
+  }
+  return true;
+}
+
+void write_err(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stderr); }
+
+// --plot: the chart of every bucket so far, drawn again in place (the
+// terminal's screen cleared) after each round that printed rows.
+class LivePlot {
+ public:
+  explicit LivePlot(const Bucketing& bucketing) : bucketing_(bucketing) {}
+  std::string redraw(const std::vector<FollowRow>& rows) {
+    for (const FollowRow& r : rows) latest_[{r.start, r.app}] = r.count;
+    std::vector<SecondCount> buckets;
+    for (const auto& [key, count] : latest_) {
+      if (buckets.empty() || buckets.back().second != key.first) buckets.push_back({key.first, 0});
+      buckets.back().count += count;
+    }
+    return "\x1b[H\x1b[2J" + format_plot(buckets, bucketing_, plot_size());
+  }
+
+ private:
+  Bucketing bucketing_;
+  std::map<std::pair<int64_t, std::string>, uint64_t> latest_;  // the last row of each bucket and app
+};
+
+}  // namespace
+
+int run_follow(const Config& config) {
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);  // before any thread starts: all inherit it
+  const int stop_fd = ::signalfd(-1, &stop_signals, SFD_CLOEXEC);
+  if (stop_fd < 0) {
+    std::fprintf(stderr, "logagg: --follow cannot watch for signals: %s\n", std::strerror(errno));
+    return 1;
+  }
+
+  const FollowWriter writer(config.options.by_app, config.report);
+  LivePlot plot(config.report.bucketing);
+  int write_error = 0;
+  bool writing = config.plot || write_out(writer.header(), write_error);
+  FollowOptions fo;
+  fo.bucketing = config.report.bucketing;
+  fo.late = config.late;
+  fo.stop_fd = stop_fd;
+  fo.on_error = [](const InputError& e) { print_error(e.path, e.message); };
+  FollowResult followed;
+  try {
+    followed = follow(config.paths, config.options, fo, [&](const std::vector<FollowRow>& rows) {
+      return writing = write_out(config.plot ? plot.redraw(rows) : writer.rows(rows), write_error);
+    });
+  } catch (const std::invalid_argument& e) {
+    print_usage_error(e.what(), "");
+    return 2;
+  }
+  ::close(stop_fd);
+  if (writing && !config.plot) write_out(writer.footer(followed.result.summary.counted), write_error);
+
+  const Result& r = followed.result;
+  write_err(format_rejects(r, config.options));
+  if (!config.quiet) {
+    char late[64];
+    std::snprintf(late, sizeof late, "  %-28s %12llu\n", "late (corrected rows)",
+                  static_cast<unsigned long long>(followed.late));
+    write_err(format_summary(r.summary, config.options) + late);
+  }
+  for (const auto& [name, bytes] : followed.unfinished) {
+    print_error(name, "the last " + std::to_string(bytes) + " bytes are not a whole line yet (no LF): not counted");
+  }
+  if (config.stats && config.report.format != Format::kJson) write_err(format_stats(r, config.options, config.report));
+  if (write_error != 0 && write_error != EPIPE) {
+    std::fprintf(stderr, "logagg: cannot write the rows: %s\n", std::strerror(write_error));
+    return 1;
+  }
+  return r.errors.empty() ? 0 : 1;
+}
+
+}  // namespace logagg::cli

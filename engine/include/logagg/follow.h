@@ -1,0 +1,96 @@
+// Following logs as they are written (`logagg --follow`): the files are read
+// to their end, then whatever is appended, like `tail -F`, and the counts
+// are handed out bucket by bucket as the buckets complete.
+//
+// - Names are followed, not open files: a file renamed away (rotation) is
+//   read to its end, its last line counted even without a LF once it has
+//   been quiet for a second, and the new file under the name from its start;
+//   a truncated file (copytruncate) starts again at 0; files that appear
+//   later under a followed name or in a followed folder are picked up. A
+//   file that is a copy of one already read (access.log.1.gz of
+//   access.log.1, the copy of copytruncate) is known by its content and only
+//   what it holds beyond what was read is counted (state/file_tracker.h).
+// - Changes are noticed through inotify, and by looking at every file each
+//   FollowOptions::rescan as well, for file systems inotify cannot watch.
+// - A bucket is complete once the newest time counted is past its end by
+//   FollowOptions::late, or once no line has arrived for that long. A line
+//   for a bucket already handed out makes a correction: the bucket's row
+//   again with its new total (and the line is tallied as late).
+// - A last line without its LF in a file still under its name waits for its
+//   LF; at the end such bytes are named in FollowResult::unfinished.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "logagg/buckets.h"
+#include "logagg/options.h"
+#include "logagg/report.h"
+#include "logagg/result.h"
+
+namespace logagg {
+
+struct FollowOptions {
+  Bucketing bucketing;                       // the buckets handed out (ReportOptions::bucketing)
+  std::chrono::milliseconds late{5000};      // --late
+  std::chrono::milliseconds rescan{1000};    // look at every file at least this often
+  std::chrono::milliseconds min_pause{100};  // at most one round of reading per pause
+  int stop_fd = -1;  // when it becomes readable (a signalfd, a pipe), the rest is handed out and follow returns
+  // Called once for each input error as it happens (each is also in
+  // FollowResult::result.errors).
+  std::function<void(const InputError&)> on_error;
+};
+
+// One row handed out: a bucket's count (with Options::by_app, one app's),
+// or a correction of a row handed out before.
+struct FollowRow {
+  int64_t start;    // the bucket's start, a UTC second
+  std::string app;  // with by_app: the id (kOtherApp for ids past max_apps); empty without
+  uint64_t count;   // the bucket's (or the app's) total so far
+  bool correction;  // a row for this bucket (and app) was handed out before
+};
+
+// Called with the rows of each round, ascending by bucket then app
+// (corrections first); returns false to stop following (a closed pipe).
+using FollowSink = std::function<bool(const std::vector<FollowRow>&)>;
+
+// The rows of --follow as text, a line each, for a stream: csv (a header
+// line, then "START,count" or "START,app_id,count" rows; a correction is the
+// bucket's row again, so the last row of a bucket is its total), json (one
+// object a line, NDJSON: {COLUMN: "START", ["app_id": "...",] "count": N},
+// with "correction": true on corrections) or table (aligned columns, START,
+// count, then the app id, last so that any id keeps the columns aligned;
+// "(correction)" after a correction; a total line at the end). Ids are
+// written as the batch formats write them (report.h). Thread-compatible.
+class FollowWriter {
+ public:
+  // `report`: its format (not html), bucketing and csv_neutralise_formulas.
+  FollowWriter(bool by_app, const ReportOptions& report) : by_app_(by_app), report_(report) {}
+  std::string header() const;
+  std::string rows(const std::vector<FollowRow>& rows) const;
+  std::string footer(uint64_t counted) const;  // the table's total line; empty for csv and json
+
+ private:
+  bool by_app_;
+  ReportOptions report_;
+};
+
+struct FollowResult {
+  Result result;      // everything counted, per bucket start (and app); its summary
+  uint64_t late = 0;  // lines counted into buckets already handed out
+  // Files whose last bytes were not a whole line when following stopped, and
+  // how many bytes.
+  std::vector<std::pair<std::string, uint64_t>> unfinished;
+};
+
+// Follows `paths` (files and folders; Options::range unset) until stop_fd is
+// readable or the sink returns false. Errors (a file that cannot be read) are
+// in result.errors, each once; a followed name that does not exist yet is not
+// an error. Throws std::invalid_argument as aggregate() does.
+FollowResult follow(const std::vector<std::string>& paths, const Options& options, const FollowOptions& follow,
+                    const FollowSink& sink);
+
+}  // namespace logagg

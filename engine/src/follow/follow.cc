@@ -1,0 +1,245 @@
+// The --follow loop (logagg/follow.h): each round finds the files under the
+// followed names, counts what is new in them (state/file_tracker.h plans
+// the spans, the engine counts them), hands out the buckets that completed,
+// then waits for a change (watcher.h).
+//
+// The files are held open from round to round: a file renamed away is still
+// read through its descriptor until it has gone quiet, then its last line is
+// counted even without a LF and it is let go.
+#include "logagg/follow.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <set>
+
+#include "count/spans.h"
+#include "follow/bucket_stream.h"
+#include "follow/watcher.h"
+#include "input/input.h"
+#include "state/file_tracker.h"
+#include "state/fingerprint.h"
+
+namespace logagg {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// How long a file renamed away must stay the same size before its last line
+// counts without a LF: its writer has moved to the new file.
+constexpr milliseconds kQuiet{1000};
+
+// A file held open.
+struct Held {
+  TrackedFile file;        // file.name: where it is now, or was last seen
+  std::string first_name;  // where it was first found
+  bool at_path = false;    // found under a followed name this round
+  int64_t size = -1;
+  Clock::time_point grew;  // when its size last changed
+  bool rotated() const { return !at_path || file.name != first_name; }
+};
+
+// At most this much of a file is read in one round; the rest in the next.
+constexpr uint64_t kRoundBytes = uint64_t{64} << 20;
+
+// Reads a plain span's bytes into `bytes` (in every round but the first,
+// whose spans can be whole files, mapped), with the kFingerprintBytes before
+// it. A file truncated under the read (copytruncate) gives fewer bytes: the
+// span and the record then stop after the last whole line read, with the
+// fingerprint of the bytes before that, so the copy goes on from exactly
+// there. Returns whether bytes were left for the next round.
+bool read_span(int fd, SpanPlan& p, std::string& bytes) {
+  const uint64_t begin = p.span.begin, before = std::min<uint64_t>(begin, kFingerprintBytes);
+  const bool capped = *p.span.end - begin > kRoundBytes;
+  const uint64_t want = capped ? kRoundBytes : *p.span.end - begin;
+  bytes.resize(static_cast<size_t>(before + want));
+  size_t got = 0;
+  while (got < bytes.size()) {
+    const ssize_t n = ::pread(fd, bytes.data() + got, bytes.size() - got, static_cast<off_t>(begin - before + got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  const bool short_read = got < bytes.size();
+  if (short_read || capped) {
+    const size_t ahead = static_cast<size_t>(std::min<uint64_t>(got, before));
+    const size_t lf = std::string_view(bytes.data() + ahead, got - ahead).rfind('\n');
+    const uint64_t cut = lf == std::string_view::npos ? 0 : lf + 1;
+    p.span.end = p.next.offset = begin + cut;
+    if (got < before) {  // truncated before the span: the record stays where it was
+      p.next = p.previous;
+    } else {
+      const std::string_view upto(bytes.data(), static_cast<size_t>(before + cut));
+      p.next.tail_hash = fingerprint_hash(upto.substr(upto.size() - std::min<size_t>(upto.size(), kFingerprintBytes)));
+      if (begin + cut <= kFingerprintBytes) {
+        p.next.head_bytes = begin + cut;
+        p.next.head = std::string(upto);
+        p.next.head_hash = fingerprint_hash(upto);
+      }
+    }
+    bytes.resize(static_cast<size_t>(before + cut));
+  }
+  p.span.text = std::string_view(bytes).substr(static_cast<size_t>(before));
+  p.span.path.clear();
+  return capped && !short_read;
+}
+
+std::string folder_of(const std::string& path) {
+  const std::string parent = std::filesystem::path(path).parent_path().string();
+  return parent.empty() ? "." : parent;
+}
+
+// The followed files, opened or found again among those held; folders
+// watched. A followed name that does not exist (yet) is no error.
+void find_files(const std::vector<std::string>& paths, const Options& options, Watcher& watcher,
+                std::vector<Held>& held, std::vector<InputError>& errors, uint64_t& opened) {
+  std::vector<InputError> found_errors;
+  const std::vector<std::string> found = expand_paths(paths, found_errors, options.include, options.exclude);
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    watcher.watch(std::filesystem::is_directory(path, ec) ? path : folder_of(path));
+  }
+  for (InputError& e : found_errors) {
+    struct stat st {};
+    if (::stat(e.path.c_str(), &st) != 0 && errno == ENOENT) continue;  // not there yet, or gone
+    errors.push_back(std::move(e));
+  }
+  for (Held& h : held) h.at_path = false;
+  for (const std::string& path : found) {
+    watcher.watch(folder_of(path));
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    const auto same = [&](const Held& h) { return h.file.st.st_dev == st.st_dev && h.file.st.st_ino == st.st_ino; };
+    if (const auto it = std::find_if(held.begin(), held.end(), same); it != held.end()) {
+      it->at_path = true;
+      it->file.name = path;
+      continue;
+    }
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      errors.push_back({path, std::strerror(errno)});
+      continue;
+    }
+    Held& h = held.emplace_back();
+    h.file = TrackedFile{path, fd, st};
+    h.first_name = path;
+    h.at_path = true;
+    ++opened;
+  }
+}
+
+}  // namespace
+
+FollowResult follow(const std::vector<std::string>& paths, const Options& options, const FollowOptions& fo,
+                    const FollowSink& sink) {
+  Watcher watcher(fo.stop_fd);
+  FileTracker tracker;
+  BucketStream stream(fo.bucketing, (fo.late.count() + 999) / 1000);
+  std::vector<Held> held;
+  FollowResult out;
+  Summary& summary = out.result.summary;
+  std::set<std::pair<std::string, std::string>> told;  // errors are told once
+  Options round_options = options;                     // the first round reads what is there with every thread
+  uint64_t opened = 0;
+  bool first_round = true;  // reads what is there: whole files, mapped
+  const auto start = Clock::now();
+  auto last_line = start;
+  bool open_buckets = false;
+  for (;;) {
+    const bool stopping = watcher.stopped();
+    std::vector<InputError> errors;
+    find_files(paths, options, watcher, held, errors, opened);
+    const auto now = Clock::now();
+    std::vector<TrackedFile> files;
+    for (Held& h : held) {
+      ::fstat(h.file.fd, &h.file.st);
+      if (h.file.st.st_size != h.size) {
+        h.size = h.file.st.st_size;
+        h.grew = now;
+      }
+      h.file.to_end = h.rotated() && (stopping || now - h.grew >= kQuiet);
+      files.push_back(h.file);
+    }
+    std::vector<SpanPlan> plans = tracker.plan(files, std::time(nullptr), errors);
+    std::vector<std::string> bytes(plans.size());
+    bool more = false;  // a file had more than one round's bytes
+    std::vector<InputSpan> spans;
+    for (size_t k = 0; k < plans.size(); ++k) {
+      if (!first_round && plans[k].span.end) more = read_span(files[plans[k].file].fd, plans[k], bytes[k]) || more;
+      spans.push_back(plans[k].span);
+    }
+    std::vector<SpanRead> reads;
+    Result round = aggregate_spans(spans, round_options, reads);
+    round_options.threads = 1;  // then rounds are small
+    first_round = false;
+    tracker.commit(plans, reads);
+
+    errors.insert(errors.end(), round.errors.begin(), round.errors.end());
+    for (InputError& e : errors) {
+      if (!told.insert({e.path, e.message}).second) continue;
+      if (fo.on_error) fo.on_error(e);
+      out.result.errors.push_back(std::move(e));
+    }
+    summary.add(round.summary);
+    for (RejectSample& r : round.rejects) {
+      if (out.result.rejects.size() < options.max_reject_samples) out.result.rejects.push_back(std::move(r));
+    }
+    if (round.summary.lines > 0) last_line = now;
+    stream.add(round);
+    open_buckets = open_buckets || !round.counts.empty();
+
+    // Files renamed away and read to their end are let go.
+    for (auto it = held.begin(); it != held.end();) {
+      if (it->file.to_end && !it->at_path) {
+        ::close(it->file.fd);
+        it = held.erase(it);
+      } else {
+        ++it;
+      }
+    }
+
+    const bool idle = now - last_line >= fo.late;
+    const std::vector<FollowRow> rows = stream.take(idle || stopping);
+    if (idle) open_buckets = false;
+    if (!rows.empty() && !sink(rows)) break;
+    if (stopping) break;
+
+    // Wait: a pause, so that a busy log is read in rounds, then for a change,
+    // for the next rescan, or for when the open buckets or a rotated file's
+    // quiet second fall due.
+    const auto due = [&](Clock::duration d) { return std::max(milliseconds(0), std::chrono::ceil<milliseconds>(d)); };
+    milliseconds timeout = fo.rescan;
+    if (open_buckets) timeout = std::min(timeout, due(fo.late - (now - last_line)));
+    for (const Held& h : held) {
+      if (h.rotated() && !h.file.to_end) timeout = std::min(timeout, due(kQuiet - (now - h.grew)));
+    }
+    if (more) continue;
+    if (watcher.pause(std::min(fo.min_pause, timeout))) continue;
+    watcher.wait(timeout - std::min(fo.min_pause, timeout));
+  }
+
+  for (const Held& h : held) {
+    if (const uint64_t bytes = tracker.unfinished_bytes(h.file.st); bytes != 0)
+      out.unfinished.push_back({h.file.name, bytes});
+    ::close(h.file.fd);
+  }
+  Result totals = stream.totals();
+  out.result.counts = std::move(totals.counts);
+  if (options.by_app) {
+    out.result.apps = std::move(totals.apps);
+    out.result.app_counts = std::move(totals.app_counts);
+  }
+  summary.files = opened;
+  summary.elapsed_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  out.late = stream.late();
+  return out;
+}
+
+}  // namespace logagg

@@ -1,0 +1,100 @@
+// Which part of each file is new: the records of what was read of each file
+// (state_file.h) matched to the files found now, unchanged ones by stat, the
+// others by content (fingerprint.h), and the spans still to count. Shared by
+// incremental runs (--state, incremental.cc), whose records persist in the
+// state file, and by --follow (follow/), whose records live in memory.
+//
+// A record is claimed by one file a plan: the file that continues it (the
+// same file renamed, or a copy of it: compressed, or while gzip runs, both);
+// a second file that would continue it is a copy of one being read, and is
+// left alone.
+#pragma once
+
+#include <sys/stat.h>
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "count/spans.h"
+#include "logagg/result.h"
+#include "state/state_file.h"
+
+namespace logagg {
+
+// A file found. Its descriptor is the caller's, or -1: then plan() opens the
+// file if it has changed (and fstat's it again); the caller closes every
+// descriptor after the spans are read.
+struct TrackedFile {
+  std::string name;
+  int fd = -1;
+  struct stat st {};
+  // Count its last line even without a LF: the file will not grow again
+  // (--follow: it was rotated away and has gone quiet).
+  bool to_end = false;
+};
+
+// One file's span to count, and its record once the span is read.
+struct SpanPlan {
+  size_t file = 0;    // index into the files planned
+  size_t record = 0;  // the record it continues, or the new one of a new file
+  InputSpan span;       // reads /proc/self/fd/N, named as the file
+  FileRecord previous;  // the record at the span's begin (offset 0 for a new file)
+  FileRecord next;      // `lines`: those before the span, until commit
+};
+
+class FileTracker {
+ public:
+  explicit FileTracker(std::vector<FileRecord> records = {}) : records_(std::move(records)) {}
+
+  // The spans of new content in `files`, in their order; files that cannot
+  // be read go to `errors`. Records of files with nothing new are brought up
+  // to date here (their stat, name and `seen` time).
+  std::vector<SpanPlan> plan(std::vector<TrackedFile>& files, int64_t now, std::vector<InputError>& errors);
+
+  // Moves the records to the end of the spans read (`reads`, in plan order):
+  // to `next`, which the caller may have moved back (follow/: a file
+  // truncated under the read); one left at offset 0 is dropped.
+  void commit(std::vector<SpanPlan>& plans, const std::vector<SpanRead>& reads);
+
+  // The bytes at the end of the plain file `st` that no span has counted
+  // because they are not a whole line yet (0 if none, or not a file the last
+  // plan found).
+  uint64_t unfinished_bytes(const struct stat& st) const;
+
+  // How many records the last plan claimed: the known files it found.
+  uint64_t found() const;
+  // The records to keep: those claimed by the last plan, and those seen less
+  // than `forget_seconds` before `now`.
+  std::vector<FileRecord> kept(int64_t now, int64_t forget_seconds) const;
+
+ private:
+  void plan_file(const TrackedFile& f, size_t index, int64_t now, std::vector<InputError>& errors,
+                 std::vector<SpanPlan>& plans);
+
+  // The records by device and inode, and by first bytes (head_bytes and
+  // head_hash): a plan over thousands of files looks each one up, never
+  // through every record.
+  static uint64_t inode_key(uint64_t device, uint64_t inode);
+  static uint64_t head_key(uint64_t head_bytes, uint64_t head_hash);
+  void index_record(size_t record);
+  std::vector<size_t> same_inode(const struct stat& st) const;
+
+  std::vector<FileRecord> records_;
+  std::vector<bool> claimed_;
+  std::unordered_map<uint64_t, std::vector<size_t>> by_inode_, by_head_;
+  std::set<uint64_t> head_lengths_;  // the head_bytes of the records
+  // Files found to be copies of a record's file (their stat, and the
+  // record), so that they are not decompressed again while they do not change
+  // and the record is claimed by its own file.
+  struct Copy {
+    FileRecord stat;
+    size_t record;
+  };
+  std::vector<Copy> copies_;
+};
+
+}  // namespace logagg

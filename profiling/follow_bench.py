@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""--follow under load: the CPU logagg uses to keep up with a log written at a
+steady rate, and how soon a line shows in its bucket.
+
+  profiling/follow_bench.py [--rate LINES_PER_S] [--seconds S] [--late MS] [LOGAGG]
+
+A writer appends --rate lines a second (default 100,000; about 190 bytes
+each, in chunks every 10 ms, the times the wall clock's) to a log that
+`logagg --follow --format csv --late MS` (default 1000) follows, for
+--seconds (default 10). It prints logagg's CPU time (user + system, from
+/proc) over the wall time of the load, and checks that the rows' totals are
+every line written. Then, with the log quiet, it appends single lines and
+prints how long each took to show in its bucket's row, against --late + 100
+ms. LOGAGG defaults to build/release/apps/logagg (build it first).
+"""
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+parser.add_argument("--rate", type=int, default=100_000)
+parser.add_argument("--seconds", type=float, default=10)
+parser.add_argument("--late", type=int, default=1000)
+parser.add_argument("logagg", nargs="?", default="build/release/apps/logagg")
+args = parser.parse_args()
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime
+
+
+def line(second, n):
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+    return ('{"app_id":"web%d","timestamp":"%s.%03dZ","method":"GET","path":"/api/v1/items/%d",'
+            '"status":200,"bytes":%d,"ua":"Mozilla/5.0 (X11; Linux x86_64)"}\n' % (n % 7, stamp, n % 1000, n, n % 5000))
+
+
+def rows_of(path):
+    last = {}
+    with open(path) as f:
+        next(f, None)  # the header
+        for row in f:
+            start, count = row.rstrip("\n").rsplit(",", 1)
+            last[start] = int(count)
+    return last
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    log, out = os.path.join(tmp, "access.log"), os.path.join(tmp, "rows.csv")
+    open(log, "w").close()
+    with open(out, "w") as sink:
+        proc = subprocess.Popen([args.logagg, "--follow", "--format", "csv", "--late", f"{args.late}ms", log],
+                                stdout=sink, stderr=subprocess.PIPE)
+    time.sleep(0.5)
+    per_chunk = max(1, args.rate // 100)
+    written, start, cpu0 = 0, time.monotonic(), cpu_seconds(proc.pid)
+    with open(log, "a") as f:
+        tick = start
+        while time.monotonic() - start < args.seconds:
+            now = time.time()
+            f.write("".join(line(int(now), written + i) for i in range(per_chunk)))
+            f.flush()
+            written += per_chunk
+            tick += 0.01
+            time.sleep(max(0.0, tick - time.monotonic()))
+    wall = time.monotonic() - start
+    time.sleep(args.late / 1000 + 0.5)  # the last rounds of the load
+    cpu = cpu_seconds(proc.pid) - cpu0
+
+    latencies = []
+    with open(log, "a") as f:
+        for i in range(5):
+            time.sleep(args.late / 1000 + 0.5)  # quiet: every bucket handed out
+            second = int(time.time()) + 100 + i  # a second no row has yet
+            key = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(second))
+            t0 = time.monotonic()
+            f.write(line(second, i))
+            f.flush()
+            while key not in rows_of(out) and time.monotonic() - t0 < 10:
+                time.sleep(0.002)
+            latencies.append(time.monotonic() - t0)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    total = sum(rows_of(out).values())
+    if proc.returncode != 0 or total != written + 5:
+        sys.exit(f"follow_bench: logagg exited {proc.returncode}, rows total {total}, lines written {written + 5}\n"
+                 + err.decode(errors="replace"))
+
+print(f"machine: {open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}, "
+      f"{os.cpu_count()} cores")
+print(f"load: {written} lines in {wall:.2f} s = {written / wall:,.0f} lines/s "
+      f"({written / wall * len(line(0, 0)) / 1e6:.1f} MB/s)")
+print(f"logagg --follow CPU: {cpu:.3f} s over {wall:.2f} s = {100 * cpu / wall:.1f}% of one core (target < 10%)")
+print("a line shows in its row after: " + ", ".join(f"{1000 * l:.0f} ms" for l in latencies) +
+      f" (target <= --late + 100 = {args.late + 100} ms)")
