@@ -36,10 +36,13 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime
 
 
-def line(second, n):
+LINE = ('{"app_id":"web%d","timestamp":"%s.%03dZ","method":"GET","path":"/api/v1/items/%d",'
+        '"status":200,"bytes":%d,"ua":"Mozilla/5.0 (X11; Linux x86_64)"}\n')
+
+
+def lines(second, first, count):
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
-    return ('{"app_id":"web%d","timestamp":"%s.%03dZ","method":"GET","path":"/api/v1/items/%d",'
-            '"status":200,"bytes":%d,"ua":"Mozilla/5.0 (X11; Linux x86_64)"}\n' % (n % 7, stamp, n % 1000, n, n % 5000))
+    return "".join(LINE % (n % 7, stamp, n % 1000, n, n % 5000) for n in range(first, first + count))
 
 
 def rows_of(path):
@@ -65,7 +68,7 @@ with tempfile.TemporaryDirectory() as tmp:
         tick = start
         while time.monotonic() - start < args.seconds:
             now = time.time()
-            f.write("".join(line(int(now), written + i) for i in range(per_chunk)))
+            f.write(lines(int(now), written, per_chunk))
             f.flush()
             written += per_chunk
             tick += 0.01
@@ -81,7 +84,7 @@ with tempfile.TemporaryDirectory() as tmp:
             second = int(time.time()) + 100 + i  # a second no row has yet
             key = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(second))
             t0 = time.monotonic()
-            f.write(line(second, i))
+            f.write(lines(second, i, 1))
             f.flush()
             while key not in rows_of(out) and time.monotonic() - t0 < 10:
                 time.sleep(0.002)
@@ -96,7 +99,7 @@ with tempfile.TemporaryDirectory() as tmp:
 print(f"machine: {open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}, "
       f"{os.cpu_count()} cores")
 print(f"load: {written} lines in {wall:.2f} s = {written / wall:,.0f} lines/s "
-      f"({written / wall * len(line(0, 0)) / 1e6:.1f} MB/s)")
+      f"({written / wall * len(lines(0, 0, 1)) / 1e6:.1f} MB/s)")
 print(f"logagg --follow CPU: {cpu:.3f} s over {wall:.2f} s = {100 * cpu / wall:.1f}% of one core (target < 10%)")
 print("a line shows in its row after: " + ", ".join(f"{1000 * l:.0f} ms" for l in latencies) +
       f" (target <= --late + 100 = {args.late + 100} ms)")

@@ -70,7 +70,8 @@ chmod +x "$work/incremental.sh"
 
 echo "data: $files files, $(du -sb "$folder" | cut -f1) bytes; $((new_kb * 1024)) new bytes in one file; state $(stat -c %s "$work/base.state") bytes"
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores; $runs runs, median, warm page cache"
-echo "the first run over everything: $first s"
+plain=$("$measure" 3 "$bin" -q "$folder" | cut -d' ' -f1)
+echo "the first run over everything: $first s (a plain run over the folder, median of 3: $plain s)"
 echo
 echo "| run | seconds |"
 echo "|---|---:|"
