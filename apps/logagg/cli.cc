@@ -89,7 +89,6 @@ void check_follow(const CLI::App& app, Config& config, const std::string& late) 
   if (std::find(config.paths.begin(), config.paths.end(), "-") != config.paths.end()) {
     refuse("follows files and folders by name: not standard input (-)");
   }
-  if (config.report.top != 0) refuse("cannot know the busiest apps before the end: not with --top (--by-app streams)");
   if (config.report.fill_gaps) refuse("cannot fill gaps with buckets that may still come: not with --fill-gaps");
   if (config.report.format == Format::kHtml) refuse("streams rows: --format html is a whole page");
   if (config.plot && ::isatty(STDOUT_FILENO) != 1) {

@@ -73,6 +73,7 @@ int run_follow(const Config& config) {
   FollowOptions fo;
   fo.bucketing = config.report.bucketing;
   fo.late = config.late;
+  fo.top = config.report.top;
   fo.stop_fd = stop_fd;
   fo.on_error = [](const InputError& e) { print_error(e.path, e.message); };
   FollowResult followed;

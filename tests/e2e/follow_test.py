@@ -34,7 +34,9 @@ last row that is the bucket's total over every complete line ever written, and e
 - SIGINT and SIGTERM print the open buckets and the summary, exit 0; a reader that closes the pipe
   after one row ends logagg within a couple of seconds, status 0, no error message (nothing at all
   on stderr with -q).
-- Refusals (exit 2 and a message): --follow with --state, --range, -, --top, --fill-gaps,
+- --top N: each bucket shows its N busiest apps when first printed, the rest as (other), later
+  lines of other apps there too; the last rows of a bucket add up to its batch total.
+- Refusals (exit 2 and a message): --follow with --state, --range, -, --fill-gaps,
   --format html, --plot; --late without --follow; a --late that is not a duration.
 
 FOLLOW_TEST_SEEDS=10 or =10-20 runs other seeds (the default 8, each with --threads 1 and 2, take ~35 s).
@@ -687,6 +689,31 @@ class SingleFile(Case):
         self.assertIn(f" {len(partial)} bytes", told[0], "how many bytes are not counted")
 
 
+class Top(Case):
+    def test_top_shows_each_buckets_busiest(self):
+        log = self.path("access.log")
+        # Second 0: web1 x3, web2 x2, api x1; second 1: api x4, web1 x1.
+        for t, app, n in ((BASE, "web1", 3), (BASE, "web2", 2), (BASE, "api", 1), (BASE + 1, "api", 4),
+                          (BASE + 1, "web1", 1)):
+            append(log, self.make(t, n, app))
+        f = self.follow("--late", "1s", "--top", "1", "--format", "json", log)
+        time.sleep(1.8)  # idle: both buckets printed
+        append(log, self.make(BASE, 2, "web2"))  # late lines of an app second 0 does not show
+        time.sleep(1.5)
+        rc, out, err = f.stop()
+        self.assertEqual(rc, 0, err)
+        rows = json_rows(out)
+        self.assertEqual([(r["second"], r["app_id"], r["count"], r.get("correction", False)) for r in rows],
+                         [(second_of(BASE), "web1", 3, False), (second_of(BASE), "(other)", 3, False),
+                          (second_of(BASE + 1), "api", 4, False), (second_of(BASE + 1), "(other)", 1, False),
+                          (second_of(BASE), "(other)", 5, True)])
+        doc = batch(self.tmp, self.written)
+        totals = Counter()
+        for (second, _), count in last_rows(rows, by_app=True).items():
+            totals[second] += count
+        same_counts(dict(totals), batch_counts(doc), "the last rows of each bucket, added up")
+
+
 class CopytruncateDuringARead(Case):
     def test_copytruncate_while_a_big_append_is_read(self):
         """logrotate's copytruncate while logagg reads what was just appended: the lines it had not
@@ -961,7 +988,7 @@ class Refusals(unittest.TestCase):
         append(log, ['{"app_id":"web1","timestamp":"2023-11-14T22:13:20Z"}'])
         state = os.path.join(tmp, "S.json")
         cases = [["--follow", "--state", state, log], ["--follow", "--range", "0:10", log], ["--follow", "-"],
-                 ["--follow", log, "-"], ["--follow", "--by-app", "--top", "2", log], ["--follow", "--top", "2", log],
+                 ["--follow", log, "-"],
                  ["--follow", "--fill-gaps", log], ["--follow", "--format", "html", log], ["--follow", "--plot", log],
                  ["--late", "1s", log], ["--late", "1s", "--format", "json", log],
                  ["--follow", "--late", "soon", log], ["--follow", "--late", "-1s", log]]

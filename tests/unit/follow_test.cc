@@ -72,6 +72,22 @@ TEST(BucketStream, MinutesAndAppsCorrectOnlyWhatChanged) {
   EXPECT_EQ(s.late(), 1u);
 }
 
+TEST(BucketStream, TopChosenWhenFirstHandedOut) {
+  BucketStream s(Bucketing(), 0, 1);
+  Result r;
+  r.counts = {{0, 6}};
+  r.apps = {"a", "b", "c"};
+  r.app_counts = {{0, 0, 2}, {0, 1, 3}, {0, 2, 1}};
+  s.add(r);
+  EXPECT_EQ(rows_text(s.take(true)), "0/b=3 0/" + std::string(kOtherApp) + "=3 ");
+  Result late;
+  late.counts = {{0, 5}};
+  late.apps = {"a", "b"};
+  late.app_counts = {{0, 0, 4}, {0, 1, 1}};  // a is now the busiest: b stays the one shown
+  s.add(late);
+  EXPECT_EQ(rows_text(s.take(true)), "0/b=4! 0/" + std::string(kOtherApp) + "=7! ");
+}
+
 TEST(FollowWriter, FormatsPinned) {
   ReportOptions report;
   const std::vector<FollowRow> rows = {{0, "", 7, false}, {1, "", 12, true}};

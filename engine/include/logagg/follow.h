@@ -38,6 +38,9 @@ struct FollowOptions {
   std::chrono::milliseconds late{5000};      // --late
   std::chrono::milliseconds rescan{1000};    // look at every file at least this often
   std::chrono::milliseconds min_pause{100};  // at most one round of reading per pause
+  // With Options::by_app: each bucket shows its `top` busiest apps, chosen
+  // when its row is first handed out, the rest as kOtherApp (--top); 0: all.
+  size_t top = 0;
   int stop_fd = -1;  // when it becomes readable (a signalfd, a pipe), the rest is handed out and follow returns
   // Called once for each input error as it happens (each is also in
   // FollowResult::result.errors).

@@ -1,6 +1,9 @@
 // Buckets handed out as they complete (see bucket_stream.h).
 #include "follow/bucket_stream.h"
 
+#include <algorithm>
+#include <utility>
+
 namespace logagg {
 
 void BucketStream::add_count(int64_t second, const std::string* app, uint64_t count) {
@@ -32,12 +35,29 @@ void BucketStream::add(const Result& round) {
   for (const AppCount& c : round.app_counts) add_count(c.second, &round.apps[c.app], c.count);
 }
 
-void BucketStream::append_rows(int64_t start, const Bucket& b, bool correction, std::vector<FollowRow>& rows) {
+uint64_t BucketStream::others(const Bucket& b) {
+  uint64_t shown = 0;
+  for (const std::string& app : b.shown) shown += b.apps.at(app);
+  return b.total - shown;
+}
+
+void BucketStream::append_rows(int64_t start, Bucket& b, std::vector<FollowRow>& rows) const {
   if (b.apps.empty()) {
-    rows.push_back({start, {}, b.total, correction});
+    rows.push_back({start, {}, b.total, false});
     return;
   }
-  for (const auto& [app, count] : b.apps) rows.push_back({start, app, count, correction});
+  if (top_ == 0) {
+    for (const auto& [app, count] : b.apps) rows.push_back({start, app, count, false});
+    return;
+  }
+  std::vector<std::pair<uint64_t, const std::string*>> busiest;
+  for (const auto& [app, count] : b.apps) {
+    if (app != kOtherApp) busiest.push_back({count, &app});
+  }
+  std::stable_sort(busiest.begin(), busiest.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  for (size_t i = 0; i < std::min(top_, busiest.size()); ++i) b.shown.insert(*busiest[i].second);
+  for (const std::string& app : b.shown) rows.push_back({start, app, b.apps.at(app), false});
+  if (const uint64_t rest = others(b); rest != 0) rows.push_back({start, std::string(kOtherApp), rest, false});
 }
 
 std::vector<FollowRow> BucketStream::take(bool all) {
@@ -46,16 +66,24 @@ std::vector<FollowRow> BucketStream::take(bool all) {
     const Bucket& b = done_.at(start);
     if (changes.apps.empty()) {
       rows.push_back({start, {}, b.total, true});
-    } else {
-      for (const auto& entry : changes.apps) rows.push_back({start, entry.first, b.apps.at(entry.first), true});
+      continue;
     }
+    bool other = false;  // with top: an app it does not show changed
+    for (const auto& entry : changes.apps) {
+      if (top_ == 0 || b.shown.count(entry.first) != 0) {
+        rows.push_back({start, entry.first, b.apps.at(entry.first), true});
+      } else {
+        other = true;
+      }
+    }
+    if (other) rows.push_back({start, std::string(kOtherApp), others(b), true});
   }
   changed_.clear();
   while (!open_.empty()) {
     const auto first = open_.begin();
     const bool complete = newest_ && *newest_ >= bucketing_.next(first->first) + late_;
     if (!all && !complete) break;
-    append_rows(first->first, first->second, false, rows);
+    append_rows(first->first, first->second, rows);
     done_.insert(open_.extract(first));
   }
   return rows;

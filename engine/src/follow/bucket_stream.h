@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,11 @@ namespace logagg {
 
 class BucketStream {
  public:
-  BucketStream(const Bucketing& bucketing, int64_t late_seconds) : bucketing_(bucketing), late_(late_seconds) {}
+  // `top` > 0 (--top N): each bucket shows its N busiest apps, chosen when
+  // it is first handed out (the most lines, ties to the smaller id), and
+  // the rest as kOtherApp; its later lines of other apps count there too.
+  BucketStream(const Bucketing& bucketing, int64_t late_seconds, size_t top = 0)
+      : bucketing_(bucketing), late_(late_seconds), top_(top) {}
 
   // Adds a round's counts (per second, and per app if it has app counts).
   void add(const Result& round);
@@ -35,12 +40,18 @@ class BucketStream {
   struct Bucket {
     uint64_t total = 0;
     std::map<std::string, uint64_t> apps;  // bytewise order: kOtherApp last
+    std::set<std::string> shown;           // with top: the apps it shows
   };
   void add_count(int64_t second, const std::string* app, uint64_t count);
-  static void append_rows(int64_t start, const Bucket& b, bool correction, std::vector<FollowRow>& rows);
+  // The rows of a bucket handed out for the first time (choosing the apps
+  // it shows, with top).
+  void append_rows(int64_t start, Bucket& b, std::vector<FollowRow>& rows) const;
+  // The lines of the apps a bucket does not show, with top.
+  static uint64_t others(const Bucket& b);
 
   Bucketing bucketing_;
   int64_t late_;
+  size_t top_;
   std::optional<int64_t> newest_;      // the newest second counted
   std::map<int64_t, Bucket> open_;     // by start: not handed out yet
   std::map<int64_t, Bucket> done_;     // handed out, with their totals

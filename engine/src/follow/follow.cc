@@ -51,44 +51,54 @@ constexpr uint64_t kRoundBytes = uint64_t{64} << 20;
 
 // Reads a plain span's bytes into `bytes` (in every round but the first,
 // whose spans can be whole files, mapped), with the kFingerprintBytes before
-// it. A file truncated under the read (copytruncate) gives fewer bytes: the
-// span and the record then stop after the last whole line read, with the
-// fingerprint of the bytes before that, so the copy goes on from exactly
-// there. Returns whether bytes were left for the next round.
+// it. If the file changed under the read (copytruncate: shorter than
+// planned, or other bytes before the span), nothing of it counts this round
+// and its record stays where it was: the next round sees the truncation, and
+// the copy goes on from there. More than kRoundBytes are read up to their
+// last whole line; returns whether bytes were left for the next round.
 bool read_span(int fd, SpanPlan& p, std::string& bytes) {
-  const uint64_t begin = p.span.begin, before = std::min<uint64_t>(begin, kFingerprintBytes);
-  const bool capped = *p.span.end - begin > kRoundBytes;
-  const uint64_t want = capped ? kRoundBytes : *p.span.end - begin;
-  bytes.resize(static_cast<size_t>(before + want));
+  const uint64_t begin = p.span.begin, planned_end = *p.span.end;
+  const uint64_t before = std::min<uint64_t>(begin, kFingerprintBytes);
   size_t got = 0;
-  while (got < bytes.size()) {
-    const ssize_t n = ::pread(fd, bytes.data() + got, bytes.size() - got, static_cast<off_t>(begin - before + got));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<size_t>(n);
-  }
-  const bool short_read = got < bytes.size();
-  if (short_read || capped) {
-    const size_t ahead = static_cast<size_t>(std::min<uint64_t>(got, before));
-    const size_t lf = std::string_view(bytes.data() + ahead, got - ahead).rfind('\n');
-    const uint64_t cut = lf == std::string_view::npos ? 0 : lf + 1;
-    p.span.end = p.next.offset = begin + cut;
-    if (got < before) {  // truncated before the span: the record stays where it was
-      p.next = p.previous;
-    } else {
-      const std::string_view upto(bytes.data(), static_cast<size_t>(before + cut));
-      p.next.tail_hash = fingerprint_hash(upto.substr(upto.size() - std::min<size_t>(upto.size(), kFingerprintBytes)));
-      if (begin + cut <= kFingerprintBytes) {
-        p.next.head_bytes = begin + cut;
-        p.next.head = std::string(upto);
-        p.next.head_hash = fingerprint_hash(upto);
-      }
+  const auto read_to = [&](uint64_t end) {  // bytes [begin - before, end)
+    bytes.resize(static_cast<size_t>(end - begin + before));
+    while (got < bytes.size()) {
+      const ssize_t n = ::pread(fd, bytes.data() + got, bytes.size() - got, static_cast<off_t>(begin - before + got));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
     }
-    bytes.resize(static_cast<size_t>(before + cut));
+  };
+  bool capped = planned_end - begin > kRoundBytes;
+  read_to(capped ? begin + kRoundBytes : planned_end);
+  if (capped && got == bytes.size() && std::string_view(bytes).substr(static_cast<size_t>(before)).find('\n') ==
+                                           std::string_view::npos) {
+    capped = false;  // one line longer than a round: read whole, so that the file goes on
+    read_to(planned_end);
+  }
+  struct stat now {};
+  const bool changed = got < bytes.size() || ::fstat(fd, &now) != 0 || static_cast<uint64_t>(now.st_size) < planned_end ||
+                       fingerprint_hash(std::string_view(bytes).substr(0, static_cast<size_t>(before))) !=
+                           p.previous.tail_hash;
+  if (changed) {
+    p.next = p.previous;
+    p.span.end = begin;
+    bytes.resize(static_cast<size_t>(before));
+  } else if (capped) {
+    const uint64_t cut = std::string_view(bytes).rfind('\n') + 1 - before;  // there is a LF past `before`
+    const std::string_view upto(bytes.data(), static_cast<size_t>(before + cut));
+    p.span.end = p.next.offset = begin + cut;
+    p.next.tail_hash = fingerprint_hash(upto.substr(upto.size() - std::min<size_t>(upto.size(), kFingerprintBytes)));
+    if (begin + cut <= kFingerprintBytes) {
+      p.next.head_bytes = begin + cut;
+      p.next.head = std::string(upto);
+      p.next.head_hash = fingerprint_hash(upto);
+    }
+    bytes.resize(upto.size());
   }
   p.span.text = std::string_view(bytes).substr(static_cast<size_t>(before));
   p.span.path.clear();
-  return capped && !short_read;
+  return capped && !changed;
 }
 
 std::string folder_of(const std::string& path) {
@@ -141,7 +151,7 @@ FollowResult follow(const std::vector<std::string>& paths, const Options& option
                     const FollowSink& sink) {
   Watcher watcher(fo.stop_fd);
   FileTracker tracker;
-  BucketStream stream(fo.bucketing, (fo.late.count() + 999) / 1000);
+  BucketStream stream(fo.bucketing, (fo.late.count() + 999) / 1000, fo.top);
   std::vector<Held> held;
   FollowResult out;
   Summary& summary = out.result.summary;
