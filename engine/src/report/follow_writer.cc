@@ -24,7 +24,7 @@ std::string FollowWriter::header() const {
       out = column + (by_app_ ? ",app_id,count\n" : ",count\n");
       break;
     case Format::kTable:
-      append_padded(out, column, report_.bucketing.zone() != nullptr ? 25 : 20, false);
+      append_padded(out, column, start_width(report_.bucketing), false);
       out.append("  ");
       append_padded(out, "count", kCountWidth, true);
       out.append(by_app_ ? "  app_id\n" : "\n");
@@ -66,8 +66,7 @@ std::string FollowWriter::rows(const std::vector<FollowRow>& rows) const {
         out.append(r.correction ? ", \"correction\": true}\n" : "}\n");
         break;
       case Format::kTable:
-        append_padded(out, start_text(report_.bucketing, r.start), report_.bucketing.zone() != nullptr ? 25 : 20,
-                      false);
+        append_padded(out, start_text(report_.bucketing, r.start), start_width(report_.bucketing), false);
         out.append("  ");
         append_padded(out, std::to_string(r.count), kCountWidth, true);
         if (by_app_) {
@@ -86,7 +85,7 @@ std::string FollowWriter::rows(const std::vector<FollowRow>& rows) const {
 std::string FollowWriter::footer(uint64_t counted) const {
   if (report_.format != Format::kTable) return {};
   std::string out;
-  append_padded(out, "total", report_.bucketing.zone() != nullptr ? 25 : 20, false);
+  append_padded(out, "total", start_width(report_.bucketing), false);
   out.append("  ");
   append_padded(out, std::to_string(counted), kCountWidth, true);
   out.push_back('\n');

@@ -53,8 +53,7 @@ void write_csv(const ReportRows& rows, bool neutralise_formulas, Output& o) {
 void write_table(const Result& r, const ReportRows& rows, Output& o) {
   const std::string total = std::to_string(r.summary.counted);
   const size_t count_width = std::max<size_t>(total.size(), 5);
-  // "YYYY-MM-DDThh:mm:ssZ", or "YYYY-MM-DDThh:mm:ss+hh:mm" in a zone
-  const size_t second_width = rows.bucketing().zone() != nullptr ? 25 : 20;
+  const size_t second_width = start_width(rows.bucketing());
   size_t app_width = 0;  // no app column without --by-app; as wide as the widest id shown
   if (rows.by_app()) {
     app_width = std::string_view("app_id").size();

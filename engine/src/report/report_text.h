@@ -41,6 +41,10 @@ inline std::string start_text(const Bucketing& bucketing, int64_t start) {
   return s;
 }
 
+// The columns a table gives bucket starts: "YYYY-MM-DDThh:mm:ssZ", or in a
+// zone "YYYY-MM-DDThh:mm:ss+hh:mm".
+inline size_t start_width(const Bucketing& bucketing) { return bucketing.zone() != nullptr ? 25 : 20; }
+
 // `text` padded with spaces to `width` terminal columns (display_width).
 inline void append_padded(std::string& out, std::string_view text, size_t width, bool right) {
   const size_t columns = display_width(text);
