@@ -6,6 +6,7 @@
 // (split_command.h, merge_command.h); --list-inputs only lists the inputs
 // (list_inputs.h); --state FILE counts only what is new (state_command.h);
 // --follow keeps reading what is appended (follow_command.h).
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -24,6 +25,12 @@
 
 int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe shows up as EPIPE instead
+  // --state and --follow hold a descriptor per file that changed (or is
+  // followed): as many as the hard limit allows, not cron's soft 1024.
+  if (rlimit files{}; ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+    files.rlim_cur = files.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &files);
+  }
   if (argc > 1 && std::string_view(argv[1]) == "split") return logagg::cli::run_split(argc - 1, argv + 1);
   if (argc > 1 && std::string_view(argv[1]) == "merge") return logagg::cli::run_merge(argc - 1, argv + 1);
   logagg::cli::Config config;

@@ -131,6 +131,11 @@ TEST_F(StateTest, SpansReadFromTheirStart) {
   EXPECT_EQ(r.rejects[0].path, "p");
   EXPECT_EQ(r.rejects[0].line, 11u);  // numbered after the lines before the span
   EXPECT_EQ(r.rejects[1].path, "c");
+  // A plain file shorter than its planned span was truncated meanwhile: not complete.
+  const Result cut =
+      aggregate_spans({{path("p.log"), "p", first.size(), first.size() + second.size() + 100, 10}}, options, reads);
+  EXPECT_FALSE(reads[0].complete);
+  EXPECT_EQ(counted(cut), 0u);
   const Result past = aggregate_spans({{path("c.gz"), "c", 1u << 20, std::nullopt, 0}}, options, reads);
   EXPECT_FALSE(reads[0].complete);  // shorter than the bytes to skip
   ASSERT_EQ(past.errors.size(), 1u);

@@ -57,6 +57,7 @@ struct Source {
   bool unreadable = false;    // could not be opened at all
   bool counts_as_file = true;  // false for a byte range that does not start the file
   std::optional<Options::ByteRange> range;  // a plain file: only the lines that start in it
+  bool planned = false;  // a span: the range was planned on the file as it was, and must still be there
   uint64_t skip = 0;        // a stream: content bytes passed over before the first line
   uint64_t first_line = 0;  // lines before the first one read, for reject line numbers
   bool starts_file = true;  // its text starts at the file's first byte (where a BOM is skipped)
@@ -256,8 +257,18 @@ void open_input(Source& src, Worker& w, const Options& options, unsigned threads
       return;
     }
   }
+  if (src.planned && size < src.range->end) {  // truncated since it was planned
+    src.changed = true;
+    if (!is_stdin) ::close(fd);
+    return;
+  }
   const bool small = size <= kSmallFileBytes && !src.range;
   if (choose_read_mode(st) == ReadMode::kMap && !small && !compressed) src.map = MappedFile::map(fd, size);
+  if (src.range && size > 0 && !src.map.ok()) {  // a byte range is read mapped, or not at all
+    src.error = std::string("cannot be mapped: ") + std::strerror(errno);
+    if (!is_stdin) ::close(fd);
+    return;
+  }
   if (src.map.ok()) {
     src.text = src.map.view();
     if (!is_stdin) ::close(fd);
@@ -443,6 +454,7 @@ Result aggregate_spans(const std::vector<InputSpan>& spans, const Options& optio
     src->path = span.path;
     if (span.end) {
       src->range = Options::ByteRange{span.begin, *span.end};
+      src->planned = true;
     } else {
       src->skip = span.begin;
     }

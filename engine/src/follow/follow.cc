@@ -85,6 +85,7 @@ bool read_span(int fd, SpanPlan& p, std::string& bytes) {
     p.span.end = begin;
     bytes.resize(static_cast<size_t>(before));
   } else if (capped) {
+    p.next.mtime_ns = -1;  // not "unchanged" next round: the rest of the file is still to read
     const uint64_t cut = std::string_view(bytes).rfind('\n') + 1 - before;  // there is a LF past `before`
     const std::string_view upto(bytes.data(), static_cast<size_t>(before + cut));
     p.span.end = p.next.offset = begin + cut;
@@ -179,7 +180,7 @@ FollowResult follow(const std::vector<std::string>& paths, const Options& option
     }
     std::vector<SpanPlan> plans = tracker.plan(files, std::time(nullptr), errors);
     std::vector<std::string> bytes(plans.size());
-    bool more = false;  // a file had more than one round's bytes
+    bool more = false;  // a file had more than one round's bytes (it is held until it is read)
     std::vector<InputSpan> spans;
     for (size_t k = 0; k < plans.size(); ++k) {
       if (!first_round && plans[k].span.end) more = read_span(files[plans[k].file].fd, plans[k], bytes[k]) || more;
@@ -189,6 +190,12 @@ FollowResult follow(const std::vector<std::string>& paths, const Options& option
     Result round = aggregate_spans(spans, round_options, reads);
     round_options.threads = 1;  // then rounds are small
     first_round = false;
+    for (size_t k = 0; k < plans.size(); ++k) {
+      // A read that stopped short (an error; a file truncated while mapped in
+      // the first round) leaves its record where it was: the next round, or
+      // the copy of copytruncate, goes on from there.
+      if (!reads[k].complete) plans[k].next = plans[k].previous;
+    }
     tracker.commit(plans, reads);
 
     errors.insert(errors.end(), round.errors.begin(), round.errors.end());
@@ -205,9 +212,10 @@ FollowResult follow(const std::vector<std::string>& paths, const Options& option
     stream.add(round);
     open_buckets = open_buckets || !round.counts.empty();
 
-    // Files renamed away and read to their end are let go.
+    // Files renamed away and read to their end are let go (not one whose
+    // read was capped or stopped short: its rest is still to read).
     for (auto it = held.begin(); it != held.end();) {
-      if (it->file.to_end && !it->at_path) {
+      if (it->file.to_end && !it->at_path && tracker.unfinished_bytes(it->file.st) == 0) {
         ::close(it->file.fd);
         it = held.erase(it);
       } else {

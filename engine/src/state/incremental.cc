@@ -21,6 +21,7 @@
 #include "logagg/report.h"
 #include "logagg/state.h"
 #include "state/file_tracker.h"
+#include "state/fingerprint.h"
 #include "state/state_file.h"
 
 namespace logagg {
@@ -65,6 +66,19 @@ IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, cons
   std::vector<SpanRead> reads;
   IncrementalRun run;
   run.added = aggregate_spans(spans, options, reads);
+  // A plain file must still hold, around the span read, the bytes it was
+  // planned on: else it was truncated or rewritten meanwhile (copytruncate
+  // during the run), and the state is not saved.
+  for (size_t k = 0; k < plans.size(); ++k) {
+    const SpanPlan& p = plans[k];
+    if (!p.span.end || !reads[k].complete) continue;
+    const int fd = files[p.file].fd;
+    struct stat now {};
+    const bool same = ::fstat(fd, &now) == 0 && static_cast<uint64_t>(now.st_size) >= *p.span.end &&
+                      tail_hash_before(fd, *p.span.end) == p.next.tail_hash &&
+                      tail_hash_before(fd, p.span.begin) == p.previous.tail_hash;
+    if (!same) reads[k].complete = false;
+  }
   for (const TrackedFile& f : files) {
     if (f.fd >= 0) ::close(f.fd);
   }
