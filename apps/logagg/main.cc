@@ -25,8 +25,9 @@
 
 int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe shows up as EPIPE instead
-  // --state and --follow hold a descriptor per file that changed (or is
-  // followed): as many as the hard limit allows, not cron's soft 1024.
+  // --follow holds a descriptor per followed file, --state one per changed
+  // file (up to half the limit): as many as the hard limit allows, not the
+  // soft 1024 of a cron job.
   if (rlimit files{}; ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
     files.rlim_cur = files.rlim_max;
     ::setrlimit(RLIMIT_NOFILE, &files);

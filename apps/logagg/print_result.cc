@@ -67,7 +67,7 @@ void print_input_errors(const std::vector<InputError>& errors) {
 }
 
 int print_result(const Result& result, const Options& options, const ReportOptions& report,
-                 const PrintSettings& settings) {
+                 const PrintSettings& settings, bool* written) {
   StdoutSink out;
   try {
     if (settings.plot) {
@@ -79,6 +79,7 @@ int print_result(const Result& result, const Options& options, const ReportOptio
     // out.error says why; reported below unless the reader just went away.
   }
   out.finish();
+  if (written != nullptr) *written = out.error == 0;
 
   print_input_errors(result.errors);
   if (result.apps_capped) {

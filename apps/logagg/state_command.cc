@@ -14,10 +14,16 @@ int run_incremental(const Config& config) {
     print_error(e.path(), e.what());
     return 2;
   }
+  bool written = false;
   const int code = print_result(config.delta ? run.added : run.total, config.options, config.report,
-                                {!config.quiet, config.stats, config.plot});
-  if (run.not_saved.empty()) return code;
-  print_error(config.state, run.not_saved);
+                                {!config.quiet, config.stats, config.plot}, &written);
+  // The state is saved only once the report is out: a report lost (a full
+  // disk, a reader gone) is reported again by the next run.
+  const std::string not_saved =
+      written ? run.save() : "the report was not written whole; the state was not saved, so the next run "
+                             "counts this run's lines again";
+  if (not_saved.empty()) return code;
+  print_error(config.state, not_saved);
   return 1;
 }
 

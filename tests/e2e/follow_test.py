@@ -24,7 +24,9 @@ last row that is the bucket's total over every complete line ever written, and e
   does not exist at the start is picked up when created; a last line without LF under its name is
   not counted and is named on stderr at exit ("not a whole line yet"), and no such message when
   every line is whole. And copytruncate in a followed folder while a big append is being read: the
-  lines not read yet count from the copy.
+  lines not read yet count from the copy. An append larger than a round (64 MiB) is read to its
+  end with nothing written after it, and one line longer than a round is rejected as too long
+  and the lines after it count.
 - A late line gives a correction row with the new total (json `"correction": true`, table
   "(correction)", csv the row again) and "late (corrected rows)" 1; an idle --late flushes the open
   buckets without newer times (the latency is printed, and must be within --late + 1 s, not before
@@ -739,6 +741,36 @@ class CopytruncateDuringARead(Case):
         rc, out, err = f.stop()
         doc = batch(self.tmp, self.written)
         same_counts(last_rows(json_rows(out)), batch_counts(doc), "copytruncate during a read")
+        check_summary(self, err, doc, "the summary")
+        self.assertEqual(rc, 0, f"the exit status: {err[-2000:]}")
+
+
+    def test_appends_larger_than_a_round(self):
+        """An append of more than a round reads (64 MiB) is read over several rounds to its end with
+        nothing more written; then one line longer than a round (rejected as too long) and the
+        lines after it."""
+        logs = self.path("logs")
+        os.mkdir(logs)
+        log = os.path.join(logs, "access.log")
+        append(log, self.make(BASE, 5))
+        f = self.follow("--late", "1s", "--format", "json", "--threads", "1", logs)
+        time.sleep(0.5)
+        pad = "p" * 200
+        big = [json.dumps({"app_id": APPS[i % 5], "timestamp": second_of(BASE + 1 + i % 30), "pad": pad})
+               for i in range(300000)]  # 70 MB
+        self.written += big
+        append(log, big)
+        self.assertIsNotNone(wait_for(lambda: not f.alive() or second_of(BASE + 30) in f.output(), 30),
+                             "the rows of the big append")
+        long_line = '{"app_id":"web1","pad":"' + "q" * (65 << 20) + '"}'
+        self.written.append(long_line)
+        append(log, [long_line] + self.make(BASE + 40, 3))
+        self.assertIsNotNone(wait_for(lambda: not f.alive() or second_of(BASE + 40) in f.output(), 30),
+                             "the rows after the long line")
+        rc, out, err = f.stop()
+        doc = batch(self.tmp, self.written)
+        self.assertEqual(doc["summary"]["rejected_by_reason"]["line_too_long"], 1, doc["summary"])
+        same_counts(last_rows(json_rows(out)), batch_counts(doc), "appends larger than a round")
         check_summary(self, err, doc, "the summary")
         self.assertEqual(rc, 0, f"the exit status: {err[-2000:]}")
 

@@ -26,7 +26,10 @@ exactly once, whatever logrotate does between the runs and whenever a run is kil
   copytruncate and replacement by other content start the file over; a line without its LF waits
   for it (a compressed file is read to its end); --by-app, --format csv and --per-minute on the
   cumulative result print what a batch run over the same lines prints, byte for byte; a --state
-  run's json result goes through `logagg merge` with another run's into what one batch run prints.
+  run's json result goes through `logagg merge` with another run's into what one batch run prints;
+  150 changed files under a descriptor limit of 64 are each counted once; a delta that cannot be
+  written (/dev/full) leaves the state, and the next run prints it; a gzip member appended to a
+  compressed file counts once.
 - Refusals (exit 2, a message, the state file unchanged byte for byte): a state file that is not
   JSON, damaged or of another version, one made with other counting options (--by-app or not,
   another --app-field or --time-field), --delta without --state, --state with - or with --range, and a state whose
@@ -651,6 +654,57 @@ class Deterministic(unittest.TestCase):
         got = run("--state", only.state, "--delta", "--format", "csv", "--per-minute", "-q", only.dir).stdout
         self.assertEqual(got.decode(), only.batch("--format", "csv", "--per-minute").decode())
 
+
+    def test_many_changed_files_under_a_low_descriptor_limit(self):
+        """More changed files than the process may open at once (a limit of 64, soft and hard): each
+        is counted once, and the state saved."""
+        import resource
+        logs = Logs(self)
+        want = Counter()
+        for k in range(150):
+            want += logs.append(f"app{k}.log", 2)
+
+        def low_limit():
+            resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+
+        for what in ("the first run", "appended to every file"):
+            r = subprocess.run([LOGAGG, "--state", logs.state, "--format", "json", "-q", "--delta", logs.dir],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120, preexec_fn=low_limit)
+            self.assertEqual(r.returncode, 0, f"{what}: {r.stderr.decode()[-2000:]}")
+            same(tally_of(json.loads(r.stdout)), want, what)
+            want = Counter()
+            for k in range(150):
+                want += logs.append(f"app{k}.log", 1)
+        same(logs.delta(), want, "then without the limit")
+        self.assertEqual(logs.run(delta=False)["summary"]["files"], 150)
+
+    def test_report_not_written_leaves_the_state(self):
+        """A delta that cannot be written (a full disk) is not lost: the state is not saved, and the
+        next run prints it."""
+        logs = Logs(self)
+        first = logs.append("access.log", 30)
+        with open("/dev/full", "w") as full:
+            r = subprocess.run([LOGAGG, "--state", logs.state, "--format", "json", "-q", "--delta", logs.dir],
+                               stdout=full, stderr=subprocess.PIPE, timeout=120)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("the state was not saved", r.stderr.decode())
+        self.assertFalse(os.path.exists(logs.state))
+        same(logs.delta(), first, "the next run's delta")
+        same(logs.delta(), Counter(), "then saved")
+
+    def test_gzip_member_appended_counts_once(self):
+        """A compressed file that grows by a member (`cat more.gz >> x.gz`) continues where it stopped."""
+        logs = Logs(self)
+        first = logs.append("x", 40)
+        logs.gzip("x")
+        same(logs.delta(), first, "the compressed file")
+        more = logs.append("y", 25)
+        with open(logs.path("y"), "rb") as src, open(logs.path("x.gz"), "ab") as out:
+            out.write(gzip.compress(src.read()))
+        os.unlink(logs.path("y"))
+        same(logs.delta(), more, "the member appended")
+        same(logs.delta(), Counter(), "then nothing")
+        same(logs.total(), first + more, "the cumulative result")
 
     def test_merge_adds_a_state_result_to_others(self):
         logs = Logs(self)

@@ -1,14 +1,20 @@
 // Tests for incremental runs (engine/src/state/, logagg/state.h):
 // - fingerprints: the hash is pinned (state files outlive builds), a plain
 //   file's last line end and tail hash, a compressed file's content scan;
-// - the engine reads spans: a plain file's [begin, end), a compressed file
-//   past its first bytes, rejects numbered from the span's first line;
+// - the engine reads spans: a plain file's [begin, end), a compressed file's
+//   content from `begin` to `end`, rejects numbered from the span's first
+//   line, a file shorter than planned or replaced not read wholly;
 // - the state file: written and read back, damaged or foreign files refused,
 //   one run at a time;
+// - the tracker: files past the open limit read by name (a replaced one not
+//   read), bytes rewritten after the plan seen, a damaged compressed file
+//   passed over until it changes;
 // - aggregate_incremental: appends counted once, a held partial line, a
 //   rename and a compression not counted again, a replacement counted anew,
-//   other counting options refused before anything is read.
+//   nothing saved (and the state locked) until save(), other counting
+//   options refused before anything is read.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -21,6 +27,7 @@
 #include "logagg/aggregate.h"
 #include "logagg/report.h"
 #include "logagg/state.h"
+#include "state/file_tracker.h"
 #include "state/fingerprint.h"
 #include "state/state_file.h"
 #include "support/compress.h"
@@ -58,8 +65,19 @@ class StateTest : public ::testing::Test {
     std::ofstream(path(name), std::ios::binary | (append ? std::ios::app : std::ios::trunc)) << bytes;
   }
   int open_file(const std::string& name) const { return ::open(path(name).c_str(), O_RDONLY | O_CLOEXEC); }
-  IncrementalRun run(const Options& options = {}) const {
-    return aggregate_incremental({path("logs")}, options, path("state.json"));
+  IncrementalRun run(const Options& options = {}) const {  // and saved
+    IncrementalRun r = aggregate_incremental({path("logs")}, options, path("state.json"));
+    r.save();
+    return r;
+  }
+  // The files in logs/ named `names`, stat'ed, as a plan takes them.
+  std::vector<TrackedFile> found(const std::vector<std::string>& names) const {
+    std::vector<TrackedFile> files;
+    for (const std::string& name : names) {
+      TrackedFile& f = files.emplace_back(TrackedFile{path("logs/" + name)});
+      EXPECT_EQ(::stat(f.name.c_str(), &f.st), 0) << name;
+    }
+    return files;
   }
 
   fs::path dir_;
@@ -113,18 +131,19 @@ TEST_F(StateTest, CompressedContentScannedOnce) {
 }
 
 TEST_F(StateTest, SpansReadFromTheirStart) {
-  const std::string first = lines(0, 10), second = "not json\n" + lines(10, 5);
+  const std::string first = lines(0, 10), second = "not json\n" + lines(10, 5), third = lines(15, 3);
   write("p.log", first + second + "{\"partial");
-  write("c.gz", gzip(first + second));
+  write("c.gz", gzip(first + second + third));
   Options options;
   options.max_reject_samples = 5;
   std::vector<SpanRead> reads;
-  const Result r = aggregate_spans({{path("p.log"), "p", first.size(), first.size() + second.size(), 10},
-                                    {path("c.gz"), "c", first.size(), std::nullopt, 10}},
-                                   options, reads);
+  const uint64_t end = first.size() + second.size();
+  const Result r =
+      aggregate_spans({{path("p.log"), "p", first.size(), end, 10}, {path("c.gz"), "c", first.size(), end, 10}},
+                      options, reads);
   ASSERT_EQ(reads.size(), 2u);
   EXPECT_EQ(reads[0].lines, 6u);
-  EXPECT_EQ(reads[1].lines, 6u);
+  EXPECT_EQ(reads[1].lines, 6u);  // a compressed span ends where it was planned: `third` is not read
   EXPECT_TRUE(reads[0].complete && reads[1].complete);
   EXPECT_EQ(counted(r), 10u);
   ASSERT_EQ(r.rejects.size(), 2u);
@@ -132,14 +151,34 @@ TEST_F(StateTest, SpansReadFromTheirStart) {
   EXPECT_EQ(r.rejects[0].line, 11u);  // numbered after the lines before the span
   EXPECT_EQ(r.rejects[1].path, "c");
   // A plain file shorter than its planned span was truncated meanwhile: not complete.
-  const Result cut =
-      aggregate_spans({{path("p.log"), "p", first.size(), first.size() + second.size() + 100, 10}}, options, reads);
+  const Result cut = aggregate_spans({{path("p.log"), "p", first.size(), end + 100, 10}}, options, reads);
   EXPECT_FALSE(reads[0].complete);
   EXPECT_EQ(counted(cut), 0u);
-  const Result past = aggregate_spans({{path("c.gz"), "c", 1u << 20, std::nullopt, 0}}, options, reads);
+  // A compressed one whose content ends before the span's end: read, but not wholly.
+  const uint64_t whole = end + third.size();
+  const Result short_gz = aggregate_spans({{path("c.gz"), "c", end, whole + 50, 15}}, options, reads);
+  EXPECT_FALSE(reads[0].complete);
+  EXPECT_EQ(reads[0].lines, 3u);
+  ASSERT_EQ(short_gz.errors.size(), 1u);
+  EXPECT_EQ(short_gz.errors[0].message, "shorter than when it was planned");
+  const Result past = aggregate_spans({{path("c.gz"), "c", 1u << 20, (1u << 20) + 1, 0}}, options, reads);
   EXPECT_FALSE(reads[0].complete);  // shorter than the bytes to skip
   ASSERT_EQ(past.errors.size(), 1u);
-  EXPECT_EQ(past.errors[0].message, "shorter than when it was last read");
+  EXPECT_EQ(past.errors[0].message, "shorter than when it was planned");
+  // A span read by name whose name now is another file is not read.
+  struct stat st {};
+  ASSERT_EQ(::stat(path("c.gz").c_str(), &st), 0);
+  InputSpan other{path("p.log"), "p", 0, end, 0};
+  other.file = FileId{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
+  const Result replaced = aggregate_spans({other}, options, reads);
+  EXPECT_FALSE(reads[0].complete);
+  EXPECT_EQ(reads[0].lines, 0u);
+  ASSERT_EQ(replaced.errors.size(), 1u);
+  EXPECT_EQ(replaced.errors[0].message, "replaced by another file since it was planned");
+  other.path = path("c.gz");  // the file planned: read
+  aggregate_spans({other}, options, reads);
+  EXPECT_TRUE(reads[0].complete);
+  EXPECT_EQ(reads[0].lines, 16u);
 }
 
 TEST_F(StateTest, StateFileRoundTripAndRefusals) {
@@ -280,6 +319,94 @@ TEST_F(StateTest, ReplacedOrTruncatedFilesStartOver) {
   EXPECT_EQ(counted(run().added), 300u);
   write("logs/access.log", lines(2000, 200) + lines(900, 150));
   EXPECT_EQ(counted(run().added), 350u);
+}
+
+TEST_F(StateTest, SavedOnlyWhenAskedAndLockedUntilThen) {
+  write("logs/access.log", lines(0, 20));
+  {
+    IncrementalRun unsaved = aggregate_incremental({path("logs")}, {}, path("state.json"));
+    EXPECT_EQ(counted(unsaved.added), 20u);
+    EXPECT_THROW(run(), StateError);  // still locked by the run not saved
+  }  // let go without saving: the report was lost
+  EXPECT_FALSE(fs::exists(path("state.json")));
+  IncrementalRun again = aggregate_incremental({path("logs")}, {}, path("state.json"));
+  EXPECT_EQ(counted(again.added), 20u);
+  EXPECT_EQ(again.save(), "");
+  EXPECT_EQ(counted(run().added), 0u);  // saved, and unlocked by save()
+}
+
+TEST_F(StateTest, FilesPastTheOpenLimitAreReadByName) {
+  write("logs/a.log", lines(0, 30));  // three contents: no file is a copy of another
+  write("logs/b.log", lines(200, 35));
+  write("logs/c.log", lines(300, 36));
+  write("logs/other.log", lines(400, 36));
+  std::vector<TrackedFile> files = found({"a.log", "b.log", "c.log"});
+  FileTracker tracker;
+  std::vector<InputError> errors;
+  std::vector<SpanPlan> plans = tracker.plan(files, 0, errors, /*keep_open=*/1);
+  ASSERT_EQ(plans.size(), 3u);
+  EXPECT_GE(files[0].fd, 0);  // kept open, read through it
+  EXPECT_TRUE(plans[0].span.path.starts_with("/proc/self/fd/"));
+  EXPECT_FALSE(plans[0].span.file);
+  for (size_t k = 1; k < 3; ++k) {  // closed after the plan, read by name
+    EXPECT_EQ(files[k].fd, -1);
+    EXPECT_EQ(plans[k].span.path, files[k].name);
+    ASSERT_TRUE(plans[k].span.file);
+    EXPECT_EQ(plans[k].span.file->inode, static_cast<uint64_t>(files[k].st.st_ino));
+  }
+  // c.log replaced before the read: not read, not as planned.
+  fs::rename(path("logs/other.log"), path("logs/c.log"));
+  std::vector<InputSpan> spans;
+  for (const SpanPlan& p : plans) spans.push_back(p.span);
+  std::vector<SpanRead> reads;
+  const Result r = aggregate_spans(spans, {}, reads);
+  EXPECT_EQ(counted(r), 65u);
+  EXPECT_TRUE(reads[0].complete && reads[1].complete);
+  EXPECT_FALSE(reads[2].complete);
+  EXPECT_TRUE(holds_planned_bytes(plans[0], files[0].fd));
+  EXPECT_TRUE(holds_planned_bytes(plans[1], -1));
+  EXPECT_FALSE(holds_planned_bytes(plans[2], -1));
+  ::close(files[0].fd);
+}
+
+TEST_F(StateTest, BytesRewrittenAfterThePlanAreSeen) {
+  const std::string text = lines(0, 100);  // ~7 KiB: the first 4 KiB and the last are fingerprinted apart
+  write("logs/a.log", text);
+  std::vector<TrackedFile> files = found({"a.log"});
+  FileTracker tracker;
+  std::vector<InputError> errors;
+  std::vector<SpanPlan> plans = tracker.plan(files, 0, errors);
+  ASSERT_EQ(plans.size(), 1u);
+  EXPECT_TRUE(holds_planned_bytes(plans[0], files[0].fd));
+  for (const size_t at : {size_t{0}, text.size() - 10}) {  // the head, then the tail, rewritten in place
+    std::string other = text;
+    other[at] = other[at] == '1' ? '2' : '1';
+    write("logs/a.log", other);
+    EXPECT_FALSE(holds_planned_bytes(plans[0], files[0].fd)) << at;
+  }
+  write("logs/a.log", text + lines(100, 1));  // grown: still the bytes planned
+  EXPECT_TRUE(holds_planned_bytes(plans[0], files[0].fd));
+  ::close(files[0].fd);
+}
+
+TEST_F(StateTest, CompressedFilesThatCannotBeReadWaitUntilTheyChange) {
+  const std::string gz = gzip(lines(0, 50));
+  write("logs/a.gz", gz.substr(0, gz.size() / 2));
+  FileTracker tracker;
+  for (const size_t expected_errors : {1u, 0u}) {  // the second plan passes over it: unchanged
+    std::vector<TrackedFile> files = found({"a.gz"});
+    std::vector<InputError> errors;
+    EXPECT_TRUE(tracker.plan(files, 0, errors).empty());
+    EXPECT_EQ(errors.size(), expected_errors);
+    EXPECT_EQ(files[0].fd, -1);  // nothing to read: closed
+  }
+  write("logs/a.gz", gz);
+  std::vector<TrackedFile> files = found({"a.gz"});
+  std::vector<InputError> errors;
+  const std::vector<SpanPlan> plans = tracker.plan(files, 0, errors);
+  ASSERT_EQ(plans.size(), 1u);
+  EXPECT_EQ(plans[0].span.end, lines(0, 50).size());  // a compressed span ends where its content did
+  ::close(files[0].fd);
 }
 
 TEST_F(StateTest, OtherOptionsRefusedBeforeReading) {

@@ -19,6 +19,7 @@
 // is refused. Errors that leave the state untouched are thrown as StateError.
 #pragma once
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -41,20 +42,39 @@ class StateError : public std::runtime_error {
   std::string path_;
 };
 
+struct StateUpdate;  // the new state of a run, not saved yet (incremental.cc)
+
 struct IncrementalRun {
   // Everything counted under the state, this run included; its summary's
   // `files` are the files the state knows that this run found, `unreadable`
   // those this run could not read.
   Result total;
   Result added;  // what this run counted (its errors and reject samples are in both)
-  // Why the state was not updated (the next run counts this run's lines
-  // again), or empty: it was.
+  // Why the state cannot be updated (a file changed while it was read: the
+  // next run counts this run's lines again), or empty.
   std::string not_saved;
+
+  // Saves the new state and lets go of the lock: call it once the report is
+  // written, so that a report that is lost (a full disk, a closed pipe)
+  // leaves the old state and the next run reports these lines again. Returns
+  // why it was not saved (not_saved, or the write's error), or empty. A run
+  // never saved leaves the state as it was.
+  std::string save();
+
+  IncrementalRun();
+  IncrementalRun(IncrementalRun&&) noexcept;
+  IncrementalRun& operator=(IncrementalRun&&) noexcept;
+  ~IncrementalRun();
+
+ private:
+  friend IncrementalRun aggregate_incremental(const std::vector<std::string>&, const Options&, const std::string&);
+  std::unique_ptr<StateUpdate> update_;
 };
 
 // Counts `paths` (files and folders, as aggregate(); not standard input) from
-// where the state at `state_path` left them, and saves the new state. A
-// missing state file starts an empty one. Options::range must be unset.
+// where the state at `state_path` left them; the state stays locked until
+// the run is saved or destroyed. A missing state file starts an empty one.
+// Options::range must be unset.
 IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, const Options& options,
                                      const std::string& state_path);
 

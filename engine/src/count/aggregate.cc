@@ -57,8 +57,9 @@ struct Source {
   bool unreadable = false;    // could not be opened at all
   bool counts_as_file = true;  // false for a byte range that does not start the file
   std::optional<Options::ByteRange> range;  // a plain file: only the lines that start in it
-  bool planned = false;  // a span: the range was planned on the file as it was, and must still be there
+  const InputSpan* span = nullptr;  // planned on the file as it was (aggregate_spans), which must still hold it
   uint64_t skip = 0;        // a stream: content bytes passed over before the first line
+  std::optional<uint64_t> stream_end;  // a stream: where its content must end
   uint64_t first_line = 0;  // lines before the first one read, for reject line numbers
   bool starts_file = true;  // its text starts at the file's first byte (where a BOM is skipped)
   std::atomic<int> segments_left{0};
@@ -142,11 +143,12 @@ unsigned resolve_threads(unsigned requested) {
 
 // Reads a stream (plain or compressed) to its end.
 void scan_stream(Source& src, int fd, Worker& w, const Options& options) {
-  const std::unique_ptr<ByteSource> bytes = open_byte_source(fd);
+  std::unique_ptr<ByteSource> bytes = open_byte_source(fd);
+  if (src.stream_end) bytes = limit_bytes(std::move(bytes), *src.stream_end);
   ScanLog& log = src.logs.emplace_back(ScanLog(options.max_reject_samples));
   if (!discard(*bytes, src.skip, w.stream_buffer)) {
     src.bytes = bytes->bytes_in();
-    src.error = bytes->error().empty() ? "shorter than when it was last read" : bytes->error();
+    src.error = bytes->error();  // a span's stream ends where it was planned, or fails
     return;
   }
   StreamReader reader(*bytes, options.max_line_bytes, w.stream_buffer, /*at_start=*/src.skip == 0);
@@ -233,6 +235,26 @@ bool is_compressed(int fd, size_t size) {
 // more than copying it (profiling/batch_bench.sh: 10,000 files of 10 KB).
 constexpr size_t kSmallFileBytes = size_t{1} << 20;
 
+// Whether a span's file is still the one planned, and long enough; a
+// compressed one is then read as a stream, from its content byte `begin` to
+// `end`.
+bool still_planned(Source& src, const struct stat& st, bool compressed) {
+  const InputSpan& span = *src.span;
+  if (span.file && (span.file->device != st.st_dev || span.file->inode != st.st_ino)) {
+    src.error = "replaced by another file since it was planned";
+    return false;
+  }
+  if (compressed) {
+    src.range.reset();
+    src.skip = span.begin;
+    src.stream_end = span.end;
+  } else if (static_cast<uint64_t>(st.st_size) < span.end) {  // truncated since it was planned
+    src.changed = true;
+    return false;
+  }
+  return true;
+}
+
 // Opens an input. A plain regular file larger than kSmallFileBytes (or any
 // plain regular file with a byte range) is mapped and cut into segments;
 // anything else is read here, whole.
@@ -248,6 +270,10 @@ void open_input(Source& src, Worker& w, const Options& options, unsigned threads
   }
   const auto size = static_cast<size_t>(st.st_size);
   const bool compressed = S_ISREG(st.st_mode) && is_compressed(fd, size);
+  if (src.span != nullptr && !still_planned(src, st, compressed)) {
+    if (!is_stdin) ::close(fd);
+    return;
+  }
   if (src.range) {  // a byte range is taken of the file's own bytes, mapped
     if (!S_ISREG(st.st_mode) || compressed) {
       src.error = compressed ? "a byte range (--range) cannot be taken of compressed data"
@@ -256,11 +282,6 @@ void open_input(Source& src, Worker& w, const Options& options, unsigned threads
       if (!is_stdin) ::close(fd);
       return;
     }
-  }
-  if (src.planned && size < src.range->end) {  // truncated since it was planned
-    src.changed = true;
-    if (!is_stdin) ::close(fd);
-    return;
   }
   const bool small = size <= kSmallFileBytes && !src.range;
   if (choose_read_mode(st) == ReadMode::kMap && !small && !compressed) src.map = MappedFile::map(fd, size);
@@ -452,12 +473,8 @@ Result aggregate_spans(const std::vector<InputSpan>& spans, const Options& optio
       continue;
     }
     src->path = span.path;
-    if (span.end) {
-      src->range = Options::ByteRange{span.begin, *span.end};
-      src->planned = true;
-    } else {
-      src->skip = span.begin;
-    }
+    src->span = &span;
+    src->range = Options::ByteRange{span.begin, span.end};
   }
   reads.clear();
   return run(std::move(sources), {}, options, start, nullptr, &reads);

@@ -55,9 +55,11 @@ constexpr uint64_t kRoundBytes = uint64_t{64} << 20;
 // planned, or other bytes before the span), nothing of it counts this round
 // and its record stays where it was: the next round sees the truncation, and
 // the copy goes on from there. More than kRoundBytes are read up to their
-// last whole line; returns whether bytes were left for the next round.
+// last whole line; returns whether bytes were left for the next round. One
+// line longer than a round is left to the engine to map, as in the first
+// round, so that memory stays bounded.
 bool read_span(int fd, SpanPlan& p, std::string& bytes) {
-  const uint64_t begin = p.span.begin, planned_end = *p.span.end;
+  const uint64_t begin = p.span.begin, planned_end = p.span.end;
   const uint64_t before = std::min<uint64_t>(begin, kFingerprintBytes);
   size_t got = 0;
   const auto read_to = [&](uint64_t end) {  // bytes [begin - before, end)
@@ -69,13 +71,10 @@ bool read_span(int fd, SpanPlan& p, std::string& bytes) {
       got += static_cast<size_t>(n);
     }
   };
-  bool capped = planned_end - begin > kRoundBytes;
+  const bool capped = planned_end - begin > kRoundBytes;
   read_to(capped ? begin + kRoundBytes : planned_end);
-  if (capped && got == bytes.size() && std::string_view(bytes).substr(static_cast<size_t>(before)).find('\n') ==
-                                           std::string_view::npos) {
-    capped = false;  // one line longer than a round: read whole, so that the file goes on
-    read_to(planned_end);
-  }
+  const bool one_line = capped && got == bytes.size() &&
+                        std::string_view(bytes).substr(static_cast<size_t>(before)).find('\n') == std::string_view::npos;
   struct stat now {};
   const bool changed = got < bytes.size() || ::fstat(fd, &now) != 0 || static_cast<uint64_t>(now.st_size) < planned_end ||
                        fingerprint_hash(std::string_view(bytes).substr(0, static_cast<size_t>(before))) !=
@@ -84,6 +83,9 @@ bool read_span(int fd, SpanPlan& p, std::string& bytes) {
     p.next = p.previous;
     p.span.end = begin;
     bytes.resize(static_cast<size_t>(before));
+  } else if (one_line) {
+    bytes.clear();
+    return false;  // the span reads /proc/self/fd/N, mapped
   } else if (capped) {
     p.next.mtime_ns = -1;  // not "unchanged" next round: the rest of the file is still to read
     const uint64_t cut = std::string_view(bytes).rfind('\n') + 1 - before;  // there is a LF past `before`
@@ -183,7 +185,7 @@ FollowResult follow(const std::vector<std::string>& paths, const Options& option
     bool more = false;  // a file had more than one round's bytes (it is held until it is read)
     std::vector<InputSpan> spans;
     for (size_t k = 0; k < plans.size(); ++k) {
-      if (!first_round && plans[k].span.end) more = read_span(files[plans[k].file].fd, plans[k], bytes[k]) || more;
+      if (!first_round && !plans[k].next.compressed) more = read_span(files[plans[k].file].fd, plans[k], bytes[k]) || more;
       spans.push_back(plans[k].span);
     }
     std::vector<SpanRead> reads;

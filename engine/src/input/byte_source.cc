@@ -1,6 +1,7 @@
 // Byte sources for the stream reader (see input.h): a file descriptor read as
 // is, or decompressed on the fly with zlib (gzip) or libzstd, chosen by the
-// magic numbers at the start of the data. Each keeps one input and one output
+// magic numbers at the start of the data; and the first bytes of another
+// source (limit_bytes). Each keeps one input and one output
 // buffer, so memory is bounded whatever the size of the data.
 #include <unistd.h>
 #include <zlib.h>
@@ -153,6 +154,27 @@ class ZstdSource final : public Decompressor {
   bool in_frame_ = false;
 };
 
+// The first `end` bytes of another source, which must reach that far.
+class LimitedSource final : public ByteSource {
+ public:
+  LimitedSource(std::unique_ptr<ByteSource> inner, uint64_t end) : inner_(std::move(inner)), left_(end) {}
+
+  ptrdiff_t read(char* buf, size_t cap) override {
+    if (left_ == 0) return 0;
+    const ptrdiff_t n = inner_->read(buf, static_cast<size_t>(std::min<uint64_t>(cap, left_)));
+    bytes_in_ = inner_->bytes_in();
+    if (n < 0) error_ = inner_->error();
+    if (n == 0) error_ = "shorter than when it was planned";
+    if (n <= 0) return -1;
+    left_ -= static_cast<uint64_t>(n);
+    return n;
+  }
+
+ private:
+  std::unique_ptr<ByteSource> inner_;
+  uint64_t left_;
+};
+
 }  // namespace
 
 Compression detect_compression(std::string_view head) noexcept {
@@ -193,6 +215,10 @@ std::unique_ptr<ByteSource> open_byte_source(int fd) {
     case Compression::kNone: break;
   }
   return raw;
+}
+
+std::unique_ptr<ByteSource> limit_bytes(std::unique_ptr<ByteSource> source, uint64_t end) {
+  return std::make_unique<LimitedSource>(std::move(source), end);
 }
 
 }  // namespace logagg

@@ -117,6 +117,10 @@ class ByteSource {
 // number of frames). Memory stays bounded whatever the size of the data.
 std::unique_ptr<ByteSource> open_byte_source(int fd);
 
+// The first `end` bytes of `source`: its end there, an error (-1) if it
+// ends or fails before.
+std::unique_ptr<ByteSource> limit_bytes(std::unique_ptr<ByteSource> source, uint64_t end);
+
 // Reads and drops the first `n` bytes of `source`, through `buffer` (grown as
 // needed); false if the source ended or failed before (then its error() says
 // why, if it failed).

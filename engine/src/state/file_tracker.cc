@@ -60,8 +60,8 @@ std::vector<size_t> FileTracker::same_inode(const struct stat& st) const {
   return out;
 }
 
-std::vector<SpanPlan> FileTracker::plan(std::vector<TrackedFile>& files, int64_t now,
-                                        std::vector<InputError>& errors) {
+std::vector<SpanPlan> FileTracker::plan(std::vector<TrackedFile>& files, int64_t now, std::vector<InputError>& errors,
+                                        size_t keep_open) {
   claimed_.assign(records_.size(), false);
   by_inode_.clear();
   by_head_.clear();
@@ -84,23 +84,43 @@ std::vector<SpanPlan> FileTracker::plan(std::vector<TrackedFile>& files, int64_t
   // device and inode), so that a copy found earlier in path order cannot
   // take the record from the file that is still growing; then the others.
   const auto own_file = [&](const TrackedFile& f) { return !same_inode(f.st).empty(); };
-  const auto known_copy = [&](const TrackedFile& f) {
-    return std::any_of(copies_.begin(), copies_.end(),
-                       [&](const Copy& c) { return claimed_[c.record] && same_stat(c.stat, f.st); });
+  std::erase_if(passed_, [&](const Passed& p) {
+    return std::none_of(files.begin(), files.end(), [&](const TrackedFile& f) { return same_stat(p.stat, f.st); });
+  });
+  const auto passed = [&](const TrackedFile& f) {
+    return std::any_of(passed_.begin(), passed_.end(), [&](const Passed& p) {
+      return (!p.record || claimed_[*p.record]) && same_stat(p.stat, f.st);
+    });
   };
   std::vector<SpanPlan> plans;
+  size_t held = 0;  // descriptors opened here and kept
   for (const bool own : {true, false}) {
     for (size_t j = 0; j < files.size(); ++j) {
       TrackedFile& f = files[j];
-      if (unchanged[j] || own_file(f) != own || known_copy(f)) continue;
-      if (f.fd < 0) {  // opened only now that it is to be read
+      if (unchanged[j] || own_file(f) != own || passed(f)) continue;
+      const bool opened_here = f.fd < 0;
+      if (opened_here) {  // opened only now that it is to be read
         f.fd = ::open(f.name.c_str(), O_RDONLY | O_CLOEXEC);
         if (f.fd < 0 || ::fstat(f.fd, &f.st) != 0) {
           errors.push_back({f.name, std::strerror(errno)});
+          if (f.fd >= 0) ::close(f.fd);
+          f.fd = -1;
           continue;
         }
       }
+      const size_t before = plans.size();
       plan_file(f, j, now, errors, plans);
+      if (!opened_here) continue;
+      if (plans.size() > before && held < keep_open) {
+        ++held;
+        continue;
+      }
+      if (plans.size() > before) {  // read by its name, if it is still this file then
+        plans.back().span.path = f.name;
+        plans.back().span.file = FileId{static_cast<uint64_t>(f.st.st_dev), static_cast<uint64_t>(f.st.st_ino)};
+      }
+      ::close(f.fd);
+      f.fd = -1;
     }
   }
   std::sort(plans.begin(), plans.end(), [](const SpanPlan& a, const SpanPlan& b) { return a.file < b.file; });
@@ -142,6 +162,7 @@ void FileTracker::plan_file(const TrackedFile& f, size_t index, int64_t now, std
     scan = scan_content(f.fd, 0);
     if (!scan->error.empty()) {  // damaged, or still being written (gzip running): not yet
       errors.push_back({f.name, scan->error + "; not counted until it can be read whole"});
+      note_stat(passed_.emplace_back().stat, f, now);
       return;
     }
   }
@@ -163,7 +184,7 @@ void FileTracker::plan_file(const TrackedFile& f, size_t index, int64_t now, std
     }
     if (!continues) continue;
     if (claimed_[i]) {  // a copy of a file this plan reads already
-      note_stat(copies_.emplace_back(Copy{{}, i}).stat, f, now);
+      note_stat(passed_.emplace_back(Passed{{}, i}).stat, f, now);
       return;
     }
     claimed_[i] = true;
@@ -203,10 +224,9 @@ void FileTracker::plan_file(const TrackedFile& f, size_t index, int64_t now, std
   } else {
     const auto size = static_cast<uint64_t>(f.st.st_size);
     end = f.to_end ? std::max(size, plan.span.begin) : last_line_end(f.fd, size, plan.span.begin);
-    plan.span.end = end;
     next.tail_hash = tail_hash_before(f.fd, end).value_or(0);
   }
-  next.offset = end;
+  plan.span.end = next.offset = end;
   next.lines = plan.span.first_line;
   next.head_bytes = std::min<uint64_t>({end, kFingerprintBytes, head.bytes.size()});
   next.head = head.bytes.substr(0, static_cast<size_t>(next.head_bytes));
@@ -258,6 +278,24 @@ std::vector<FileRecord> FileTracker::kept(int64_t now, int64_t forget_seconds) c
     if (claimed_[i] || now - records_[i].seen < forget_seconds) out.push_back(records_[i]);
   }
   return out;
+}
+
+bool holds_planned_bytes(const SpanPlan& p, int fd) {
+  int own = -1;
+  if (fd < 0) {
+    fd = own = ::open(p.span.path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+  }
+  struct stat now {};
+  const bool same = ::fstat(fd, &now) == 0 &&
+                    (!p.span.file || (p.span.file->device == static_cast<uint64_t>(now.st_dev) &&
+                                      p.span.file->inode == static_cast<uint64_t>(now.st_ino))) &&
+                    static_cast<uint64_t>(now.st_size) >= p.span.end &&
+                    tail_hash_before(fd, p.next.head_bytes) == p.next.head_hash &&
+                    tail_hash_before(fd, p.span.begin) == p.previous.tail_hash &&
+                    tail_hash_before(fd, p.span.end) == p.next.tail_hash;
+  if (own >= 0) ::close(own);
+  return same;
 }
 
 }  // namespace logagg

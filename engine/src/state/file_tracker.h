@@ -26,7 +26,8 @@
 namespace logagg {
 
 // A file found. Its descriptor is the caller's, or -1: then plan() opens the
-// file if it has changed (and fstat's it again); the caller closes every
+// file if it has changed (and fstat's it again), and keeps it open if it has
+// a span to read (up to a number of files); the caller closes every
 // descriptor after the spans are read.
 struct TrackedFile {
   std::string name;
@@ -41,7 +42,7 @@ struct TrackedFile {
 struct SpanPlan {
   size_t file = 0;    // index into the files planned
   size_t record = 0;  // the record it continues, or the new one of a new file
-  InputSpan span;       // reads /proc/self/fd/N, named as the file
+  InputSpan span;       // reads /proc/self/fd/N (or the file's name), named as the file
   FileRecord previous;  // the record at the span's begin (offset 0 for a new file)
   FileRecord next;      // `lines`: those before the span, until commit
 };
@@ -52,8 +53,12 @@ class FileTracker {
 
   // The spans of new content in `files`, in their order; files that cannot
   // be read go to `errors`. Records of files with nothing new are brought up
-  // to date here (their stat, name and `seen` time).
-  std::vector<SpanPlan> plan(std::vector<TrackedFile>& files, int64_t now, std::vector<InputError>& errors);
+  // to date here (their stat, name and `seen` time). Of the files it opens,
+  // plan() keeps at most `keep_open` open (their spans read
+  // /proc/self/fd/N, so a rename before the read changes nothing); the spans
+  // of the others read their name, with the FileId the name must still have.
+  std::vector<SpanPlan> plan(std::vector<TrackedFile>& files, int64_t now, std::vector<InputError>& errors,
+                             size_t keep_open = SIZE_MAX);
 
   // Moves the records to the end of the spans read (`reads`, in plan order):
   // to `next`, which the caller may have moved back (follow/: a file
@@ -87,14 +92,23 @@ class FileTracker {
   std::vector<bool> claimed_;
   std::unordered_map<uint64_t, std::vector<size_t>> by_inode_, by_head_;
   std::set<uint64_t> head_lengths_;  // the head_bytes of the records
-  // Files found to be copies of a record's file (their stat, and the
-  // record), so that they are not decompressed again while they do not change
-  // and the record is claimed by its own file.
-  struct Copy {
+  // Files passed over while they do not change (their stat): copies of a
+  // record's file (`record`), so that they are not decompressed again and
+  // the record is claimed by its own file; and compressed files that could
+  // not be read whole (no record), so that --follow does not decompress them
+  // again every round. Those that match no file of a plan are let go.
+  struct Passed {
     FileRecord stat;
-    size_t record;
+    std::optional<size_t> record;
   };
-  std::vector<Copy> copies_;
+  std::vector<Passed> passed_;
 };
+
+// Whether a plain file still holds, after its span was read, the bytes it
+// was planned on: its first bytes, those before the span and those before
+// its end; else it was truncated or rewritten meanwhile (copytruncate
+// during the read). `fd` is the file, or -1: then the span's path is opened
+// and must still be the file planned.
+bool holds_planned_bytes(const SpanPlan& p, int fd);
 
 }  // namespace logagg

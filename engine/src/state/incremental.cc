@@ -1,12 +1,16 @@
 // Incremental runs (logagg/state.h): the inputs matched to what the state
 // recorded of them (file_tracker.h), their new parts counted in one engine
-// run, the result added to the state's and the state saved.
+// run, the result added to the state's; the state is saved when the caller
+// has written the report (IncrementalRun::save).
 //
 // An input is stat'ed, and opened only if it changed; then it is kept open
 // until it is read, so that what is read is the file that was recognised even
 // if it is renamed meanwhile (the engine reads it as /proc/self/fd/N, under
-// its own name).
+// its own name). Past half the descriptors the process may hold, a file is
+// closed after its plan and read by its name, which must still be the same
+// file (else the state is not saved).
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,20 +25,49 @@
 #include "logagg/report.h"
 #include "logagg/state.h"
 #include "state/file_tracker.h"
-#include "state/fingerprint.h"
 #include "state/state_file.h"
 
 namespace logagg {
+
+struct StateUpdate {
+  explicit StateUpdate(const std::string& path) : lock(path), path(path) {}
+  StateLock lock;
+  std::string path;
+  std::vector<FileRecord> files;
+  std::string result_json;
+};
+
 namespace {
 
 constexpr int64_t kForgetSeconds = int64_t{30} * 24 * 3600;
 
+// How many changed files a plan keeps open until they are read: half of
+// what the process may open, the rest left to the engine and its threads.
+size_t files_to_keep_open() {
+  rlimit files{};
+  if (::getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur == RLIM_INFINITY) return 4096;
+  return static_cast<size_t>(files.rlim_cur / 2);
+}
+
 }  // namespace
+
+IncrementalRun::IncrementalRun() = default;
+IncrementalRun::IncrementalRun(IncrementalRun&&) noexcept = default;
+IncrementalRun& IncrementalRun::operator=(IncrementalRun&&) noexcept = default;
+IncrementalRun::~IncrementalRun() = default;
+
+std::string IncrementalRun::save() {
+  if (!not_saved.empty() || update_ == nullptr) return not_saved;
+  const std::string error = write_state(update_->path, update_->files, update_->result_json);
+  update_.reset();
+  if (!error.empty()) not_saved = "the state could not be saved: " + error;
+  return not_saved;
+}
 
 IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, const Options& options,
                                      const std::string& state_path) {
   const auto start = std::chrono::steady_clock::now();
-  const StateLock lock(state_path);
+  auto update = std::make_unique<StateUpdate>(state_path);
   State state = read_state(state_path);
   if (state.result) {  // refuse other options before reading anything
     Partial recorded{state.result->options, state.result->report, {}};
@@ -60,35 +93,22 @@ IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, cons
     files.push_back(std::move(f));  // opened by the plan if it changed
   }
   FileTracker tracker(std::move(state.files));
-  std::vector<SpanPlan> plans = tracker.plan(files, now, errors);
+  std::vector<SpanPlan> plans = tracker.plan(files, now, errors, files_to_keep_open());
   std::vector<InputSpan> spans;
   for (const SpanPlan& p : plans) spans.push_back(p.span);
   std::vector<SpanRead> reads;
   IncrementalRun run;
   run.added = aggregate_spans(spans, options, reads);
-  // A plain file must still hold, around the span read, the bytes it was
-  // planned on: else it was truncated or rewritten meanwhile (copytruncate
-  // during the run), and the state is not saved.
   for (size_t k = 0; k < plans.size(); ++k) {
     const SpanPlan& p = plans[k];
-    if (!p.span.end || !reads[k].complete) continue;
-    const int fd = files[p.file].fd;
-    struct stat now {};
-    const bool same = ::fstat(fd, &now) == 0 && static_cast<uint64_t>(now.st_size) >= *p.span.end &&
-                      tail_hash_before(fd, *p.span.end) == p.next.tail_hash &&
-                      tail_hash_before(fd, p.span.begin) == p.previous.tail_hash;
-    if (!same) reads[k].complete = false;
+    if (reads[k].complete && !p.next.compressed && !holds_planned_bytes(p, files[p.file].fd)) reads[k].complete = false;
+    if (!reads[k].complete && run.not_saved.empty()) run.not_saved = p.span.name + " changed while it was read";
   }
   for (const TrackedFile& f : files) {
     if (f.fd >= 0) ::close(f.fd);
   }
   run.added.errors.insert(run.added.errors.begin(), errors.begin(), errors.end());
   run.added.summary.unreadable += errors.size();
-  for (size_t k = 0; k < plans.size(); ++k) {
-    // A compressed file's end is known from its scan, even a damaged one's.
-    if (!reads[k].complete && !plans[k].next.compressed)
-      run.not_saved = plans[k].span.name + " changed while it was read";
-  }
   tracker.commit(plans, reads);
 
   Partial total = state.result ? std::move(*state.result) : Partial{options, {}, {}};
@@ -105,9 +125,9 @@ IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, cons
   if (run.not_saved.empty()) {
     ReportOptions json;
     json.format = Format::kJson;
-    const std::string error =
-        write_state(state_path, tracker.kept(now, kForgetSeconds), format_report(run.total, options, json));
-    if (!error.empty()) run.not_saved = "the state could not be saved: " + error;
+    update->files = tracker.kept(now, kForgetSeconds);
+    update->result_json = format_report(run.total, options, json);
+    run.update_ = std::move(update);
   } else {
     run.not_saved += "; the state was not saved, so the next run counts this run's lines again";
   }
