@@ -2,7 +2,7 @@
 """--follow under load: the CPU logagg uses to keep up with a log written at a
 steady rate, and how soon a line shows in its bucket.
 
-  profiling/follow_bench.py [--rate LINES_PER_S] [--seconds S] [--late MS] [LOGAGG]
+  profiling/follow_bench.py [--rate LINES_PER_S] [--seconds S] [--late MS] [--catch-up-mb MB] [LOGAGG]
 
 A writer appends --rate lines a second (default 100,000; about 190 bytes
 each, in chunks every 10 ms, the times the wall clock's) to a log that
@@ -11,7 +11,11 @@ each, in chunks every 10 ms, the times the wall clock's) to a log that
 /proc) over the wall time of the load, and checks that the rows' totals are
 every line written. Then, with the log quiet, it appends single lines and
 prints how long each took to show in its bucket's row, against --late + 100
-ms. LOGAGG defaults to build/release/apps/logagg (build it first).
+ms. First, a catch-up: a log of --catch-up-mb (default 256) already written
+when --follow starts, timed until the rows of all its seconds are printed
+but the newest (they wait for --late without lines), against
+a batch run over the same file (wall and CPU time, as ratios). LOGAGG
+defaults to build/release/apps/logagg (build it first).
 """
 import argparse
 import os
@@ -25,6 +29,7 @@ parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 parser.add_argument("--rate", type=int, default=100_000)
 parser.add_argument("--seconds", type=float, default=10)
 parser.add_argument("--late", type=int, default=1000)
+parser.add_argument("--catch-up-mb", type=int, default=256)
 parser.add_argument("logagg", nargs="?", default="build/release/apps/logagg")
 args = parser.parse_args()
 
@@ -55,7 +60,51 @@ def rows_of(path):
     return last
 
 
+def cpu_of_run(cmd, **kw):
+    """Wall and CPU seconds of a command run to its end."""
+    t0, r0 = time.monotonic(), os.times()
+    subprocess.run(cmd, check=True, **kw)
+    r1 = os.times()
+    return time.monotonic() - t0, (r1.children_user - r0.children_user) + (r1.children_system - r0.children_system)
+
+
 with tempfile.TemporaryDirectory() as tmp:
+    # The catch-up: a log already there, over 600 seconds.
+    old, out = os.path.join(tmp, "old.log"), os.path.join(tmp, "old.csv")
+    with open(old, "w") as f:
+        size, n = 0, 0
+        while size < args.catch_up_mb << 20:
+            chunk = lines(1700000000 + n // 20000 % 600, n, 20000)
+            f.write(chunk)
+            size += len(chunk)
+            n += 20000
+    cpu_of_run([args.logagg, "-q", old], stdout=subprocess.DEVNULL)  # the page cache warmed
+    with open(out, "w") as sink:
+        batch_wall, batch_cpu = cpu_of_run([args.logagg, "-q", "--format", "csv", old], stdout=sink)
+    want = rows_of(out)
+    # A second's row is printed once the newest second is --late past its end:
+    # the newest seconds' rows wait for --late without lines, and are left out.
+    waiting = set(sorted(want)[-(1 - (-args.late // 1000)):])
+
+    def caught_up():
+        got = rows_of(out)
+        return all(got.get(k) == v for k, v in want.items() if k not in waiting)
+
+    with open(out, "w") as sink:
+        t0 = time.monotonic()
+        proc = subprocess.Popen([args.logagg, "--follow", "-q", "--format", "csv", "--late", f"{args.late}ms", old],
+                                stdout=sink)
+    while not caught_up() and time.monotonic() - t0 < 120:
+        time.sleep(0.005)
+    catch_wall, catch_cpu = time.monotonic() - t0, cpu_seconds(proc.pid)
+    while rows_of(out) != want and time.monotonic() - t0 < 120:
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=30)
+    if rows_of(out) != want:
+        sys.exit("follow_bench: the catch-up's rows are not the batch run's")
+    os.unlink(old)
+
     log, out = os.path.join(tmp, "access.log"), os.path.join(tmp, "rows.csv")
     open(log, "w").close()
     with open(out, "w") as sink:
@@ -98,6 +147,9 @@ with tempfile.TemporaryDirectory() as tmp:
 
 print(f"machine: {open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}, "
       f"{os.cpu_count()} cores")
+print(f"catch-up of {size / 1e6:.0f} MB already written: rows printed after {catch_wall:.2f} s, "
+      f"CPU {catch_cpu:.2f} s; a batch run {batch_wall:.2f} s, CPU {batch_cpu:.2f} s "
+      f"(wall {catch_wall / batch_wall:.2f}x, CPU {catch_cpu / batch_cpu:.2f}x the batch run's)")
 print(f"load: {written} lines in {wall:.2f} s = {written / wall:,.0f} lines/s "
       f"({written / wall * len(lines(0, 0, 1)) / 1e6:.1f} MB/s)")
 print(f"logagg --follow CPU: {cpu:.3f} s over {wall:.2f} s = {100 * cpu / wall:.1f}% of one core (target < 10%)")

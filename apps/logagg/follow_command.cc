@@ -90,14 +90,11 @@ int run_follow(const Config& config) {
 
   const Result& r = followed.result;
   write_err(format_rejects(r, config.options));
-  if (!config.quiet) {
-    char late[64];
-    std::snprintf(late, sizeof late, "  %-28s %12llu\n", "late (corrected rows)",
-                  static_cast<unsigned long long>(followed.late));
-    write_err(format_summary(r.summary, config.options) + late);
-  }
-  for (const auto& [name, bytes] : followed.unfinished) {
-    print_error(name, "the last " + std::to_string(bytes) + " bytes are not a whole line yet (no LF): not counted");
+  if (!config.quiet) write_err(format_summary(r.summary, config.options, {{"late (corrected rows)", followed.late}}));
+  for (const FollowResult::Unfinished& u : followed.unfinished) {
+    print_error(u.path, "the last " + std::to_string(u.bytes) +
+                            (u.unread ? " bytes were not read yet (stopped while reading the file): not counted"
+                                      : " bytes are not a whole line yet (no LF): not counted"));
   }
   if (config.stats && config.report.format != Format::kJson) write_err(format_stats(r, config.options, config.report));
   if (write_error != 0 && write_error != EPIPE) {

@@ -70,8 +70,9 @@ TEST(Report, SummaryColumnWidensForALongReason) {
   Options options;
   options.app_pattern = "[a-z0-9.-]+([a-z0-9.-]+)*";
   s.rejected[static_cast<size_t>(Reason::kBadApp)] = 3;
-  const std::string text = format_summary(s, options);
+  const std::string text = format_summary(s, options, {{"late (corrected rows)", 17}});
   EXPECT_NE(text.find("  counted                                                   2942\n"), std::string::npos) << text;
+  EXPECT_TRUE(text.ends_with("  late (corrected rows)                                       17\n")) << text;  // rows after, aligned
   EXPECT_NE(text.find("    app id does not match [a-z0-9.-]+([a-z0-9.-]+)*            3\n"), std::string::npos) << text;
   EXPECT_NE(text.find("    invalid JSON                                               4\n"), std::string::npos) << text;
 }

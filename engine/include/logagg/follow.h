@@ -17,7 +17,8 @@
 //   for a bucket already handed out makes a correction: the bucket's row
 //   again with its new total (and the line is tallied as late).
 // - A last line without its LF in a file still under its name waits for its
-//   LF; at the end such bytes are named in FollowResult::unfinished.
+//   LF; at the end such bytes are named in FollowResult::unfinished (with
+//   those not read yet, when a stop comes while a big file is read).
 #pragma once
 
 #include <chrono>
@@ -84,9 +85,14 @@ class FollowWriter {
 struct FollowResult {
   Result result;      // everything counted, per bucket start (and app); its summary
   uint64_t late = 0;  // lines counted into buckets already handed out
-  // Files whose last bytes were not a whole line when following stopped, and
-  // how many bytes.
-  std::vector<std::pair<std::string, uint64_t>> unfinished;
+  // Files with bytes not counted when following stopped: the last line
+  // without its LF yet, or (a stop while catching up) bytes not read yet.
+  struct Unfinished {
+    std::string path;
+    uint64_t bytes = 0;
+    bool unread = false;  // whole lines not read yet, not only a last line without its LF
+  };
+  std::vector<Unfinished> unfinished;
 };
 
 // Follows `paths` (files and folders; Options::range unset) until stop_fd is

@@ -17,6 +17,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "logagg/buckets.h"
 #include "logagg/options.h"
@@ -93,8 +94,14 @@ std::string format_report(const Result& result, const Options& counted_with, con
 
 // The run summary for stderr: files, bytes, lines, elapsed time and
 // throughput, then counted, outside --since/--until (if any), blank, and
-// rejected with its reasons.
-std::string format_summary(const Summary& summary, const Options& counted_with = {});
+// rejected with its reasons; then the `more` rows (--follow's late lines),
+// aligned with them.
+struct SummaryRow {
+  std::string_view label;
+  uint64_t count = 0;
+};
+std::string format_summary(const Summary& summary, const Options& counted_with = {},
+                           const std::vector<SummaryRow>& more = {});
 
 // A byte count for people: "830.8 KiB", "1.2 GiB" (powers of 1024).
 std::string human_bytes(double bytes);

@@ -5,7 +5,9 @@
 //
 // The files are held open from round to round: a file renamed away is still
 // read through its descriptor until it has gone quiet, then its last line is
-// counted even without a LF and it is let go.
+// counted even without a LF and it is let go. What is new in a plain file is
+// read with pread, at most kRoundBytes a round over all files (the files
+// that were there at the start too), and counted from memory.
 #include "logagg/follow.h"
 
 #include <fcntl.h>
@@ -17,6 +19,7 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <memory>
 #include <set>
 
 #include "count/spans.h"
@@ -46,62 +49,110 @@ struct Held {
   bool rotated() const { return !at_path || file.name != first_name; }
 };
 
-// At most this much of a file is read in one round; the rest in the next.
+// At most this much is read in one round, over all files; the rest in the
+// next round, at once (a catch-up is read in rounds too, so that a stop is
+// heard between them).
 constexpr uint64_t kRoundBytes = uint64_t{64} << 20;
+// A round that reads more than this is counted with every thread.
+constexpr uint64_t kThreadedRoundBytes = uint64_t{4} << 20;
 
-// Reads a plain span's bytes into `bytes` (in every round but the first,
-// whose spans can be whole files, mapped), with the kFingerprintBytes before
-// it. If the file changed under the read (copytruncate: shorter than
-// planned, or other bytes before the span), nothing of it counts this round
-// and its record stays where it was: the next round sees the truncation, and
-// the copy goes on from there. More than kRoundBytes are read up to their
-// last whole line; returns whether bytes were left for the next round. One
-// line longer than a round is left to the engine to map, as in the first
-// round, so that memory stays bounded.
-bool read_span(int fd, SpanPlan& p, std::string& bytes) {
+// Where the line that starts at `begin` ends (just past its LF), looking no
+// further than `end` (returned if there is no LF before it); read in blocks.
+uint64_t line_end_after(int fd, uint64_t begin, uint64_t end) {
+  std::string block(size_t{1} << 20, '\0');
+  for (uint64_t at = begin; at < end;) {
+    const ssize_t n = ::pread(fd, block.data(), static_cast<size_t>(std::min<uint64_t>(block.size(), end - at)),
+                              static_cast<off_t>(at));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    if (const void* lf = std::memchr(block.data(), '\n', static_cast<size_t>(n)); lf != nullptr)
+      return at + static_cast<uint64_t>(static_cast<const char*>(lf) - block.data()) + 1;
+    at += static_cast<uint64_t>(n);
+  }
+  return end;
+}
+
+// A read buffer, grown without being zeroed and kept from round to round,
+// so that a catch-up does not fault in fresh pages every round.
+class ReadBuffer {
+ public:
+  char* reserve(size_t n) {
+    if (n > capacity_) {
+      data_ = std::make_unique_for_overwrite<char[]>(n);
+      capacity_ = n;
+    }
+    return data_.get();
+  }
+  size_t capacity() const { return capacity_; }
+  void release() {
+    data_.reset();
+    capacity_ = 0;
+  }
+
+ private:
+  std::unique_ptr<char[]> data_;
+  size_t capacity_ = 0;
+};
+
+// Reads a plain span's bytes into `buffer`, with the kFingerprintBytes before
+// it, at most `budget` of them: up to their last whole line, the rest left
+// for the next round (returns whether bytes were left). If the file changed
+// under the read (copytruncate: shorter than planned, or other bytes before
+// the span), nothing of it counts this round and its record stays where it
+// was: the next round sees the truncation, and the copy goes on from there.
+// So a span is counted whole or not at all. One line longer than a whole
+// round is not read into memory: the span is cut after it and the engine
+// maps it (one line: it too counts whole or not at all).
+bool read_span(int fd, SpanPlan& p, ReadBuffer& buffer, uint64_t& budget) {
   const uint64_t begin = p.span.begin, planned_end = p.span.end;
   const uint64_t before = std::min<uint64_t>(begin, kFingerprintBytes);
+  const bool capped = planned_end - begin > budget;
+  const auto size = static_cast<size_t>((capped ? budget : planned_end - begin) + before);
+  char* const buf = buffer.reserve(size);
   size_t got = 0;
-  const auto read_to = [&](uint64_t end) {  // bytes [begin - before, end)
-    bytes.resize(static_cast<size_t>(end - begin + before));
-    while (got < bytes.size()) {
-      const ssize_t n = ::pread(fd, bytes.data() + got, bytes.size() - got, static_cast<off_t>(begin - before + got));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      got += static_cast<size_t>(n);
-    }
-  };
-  const bool capped = planned_end - begin > kRoundBytes;
-  read_to(capped ? begin + kRoundBytes : planned_end);
-  const bool one_line = capped && got == bytes.size() &&
-                        std::string_view(bytes).substr(static_cast<size_t>(before)).find('\n') == std::string_view::npos;
+  while (got < size) {  // bytes [begin - before, begin + what fits)
+    const ssize_t n = ::pread(fd, buf + got, size - got, static_cast<off_t>(begin - before + got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  const std::string_view bytes(buf, got);
   struct stat now {};
-  const bool changed = got < bytes.size() || ::fstat(fd, &now) != 0 || static_cast<uint64_t>(now.st_size) < planned_end ||
-                       fingerprint_hash(std::string_view(bytes).substr(0, static_cast<size_t>(before))) !=
-                           p.previous.tail_hash;
-  if (changed) {
+  const bool changed = got < size || ::fstat(fd, &now) != 0 || static_cast<uint64_t>(now.st_size) < planned_end ||
+                       fingerprint_hash(bytes.substr(0, static_cast<size_t>(before))) != p.previous.tail_hash;
+  const size_t last_lf = bytes.rfind('\n');
+  const bool no_line = capped && (last_lf == std::string_view::npos || last_lf < before);
+  bool left = false, mapped = false;
+  if (changed || (no_line && budget < kRoundBytes)) {  // nothing of it this round
     p.next = p.previous;
     p.span.end = begin;
-    bytes.resize(static_cast<size_t>(before));
-  } else if (one_line) {
-    bytes.clear();
-    return false;  // the span reads /proc/self/fd/N, mapped
+    left = !changed;  // another file took part of the round: the next round
+  } else if (no_line) {  // one line longer than a round: mapped by the engine
+    p.span.end = line_end_after(fd, begin + budget, planned_end);
+    left = p.span.end < planned_end;
+    mapped = true;
   } else if (capped) {
-    p.next.mtime_ns = -1;  // not "unchanged" next round: the rest of the file is still to read
-    const uint64_t cut = std::string_view(bytes).rfind('\n') + 1 - before;  // there is a LF past `before`
-    const std::string_view upto(bytes.data(), static_cast<size_t>(before + cut));
-    p.span.end = p.next.offset = begin + cut;
-    p.next.tail_hash = fingerprint_hash(upto.substr(upto.size() - std::min<size_t>(upto.size(), kFingerprintBytes)));
-    if (begin + cut <= kFingerprintBytes) {
-      p.next.head_bytes = begin + cut;
-      p.next.head = std::string(upto);
-      p.next.head_hash = fingerprint_hash(upto);
-    }
-    bytes.resize(upto.size());
+    p.span.end = begin + last_lf + 1 - before;
+    left = true;
   }
-  p.span.text = std::string_view(bytes).substr(static_cast<size_t>(before));
-  p.span.path.clear();
-  return capped && !changed;
+  if (left) {
+    p.next.mtime_ns = -1;  // not "unchanged" next round: the rest of the file is still to read
+    if (p.span.end > begin) {
+      p.next.offset = p.span.end;
+      p.next.tail_hash = tail_hash_before(fd, p.span.end).value_or(0);
+      if (p.span.end <= kFingerprintBytes) {
+        p.next.head_bytes = p.span.end;
+        p.next.head = p.next.head.substr(0, static_cast<size_t>(p.span.end));
+        p.next.head_hash = fingerprint_hash(p.next.head);
+      }
+    }
+  }
+  budget -= std::min(budget, p.span.end - begin);
+  if (!mapped) {  // counted from memory
+    p.span.text = std::string_view(buf + before, static_cast<size_t>(p.span.end - begin));
+    p.span.path.clear();
+  }
+  return left;
 }
 
 std::string folder_of(const std::string& path) {
@@ -159,9 +210,9 @@ FollowResult follow(const std::vector<std::string>& paths, const Options& option
   FollowResult out;
   Summary& summary = out.result.summary;
   std::set<std::pair<std::string, std::string>> told;  // errors are told once
-  Options round_options = options;                     // the first round reads what is there with every thread
+  Options round_options = options;
+  std::vector<ReadBuffer> buffers;  // one for each span of a round
   uint64_t opened = 0;
-  bool first_round = true;  // reads what is there: whole files, mapped
   const auto start = Clock::now();
   auto last_line = start;
   bool open_buckets = false;
@@ -181,21 +232,27 @@ FollowResult follow(const std::vector<std::string>& paths, const Options& option
       files.push_back(h.file);
     }
     std::vector<SpanPlan> plans = tracker.plan(files, std::time(nullptr), errors);
-    std::vector<std::string> bytes(plans.size());
-    bool more = false;  // a file had more than one round's bytes (it is held until it is read)
+    if (buffers.size() < plans.size()) buffers.resize(plans.size());
+    bool more = false;  // a file had more than a round's bytes (it is held until it is read)
+    uint64_t budget = kRoundBytes;
     std::vector<InputSpan> spans;
     for (size_t k = 0; k < plans.size(); ++k) {
-      if (!first_round && !plans[k].next.compressed) more = read_span(files[plans[k].file].fd, plans[k], bytes[k]) || more;
+      // A compressed file is read by the engine as a stream, in bounded memory.
+      if (!plans[k].next.compressed) more = read_span(files[plans[k].file].fd, plans[k], buffers[k], budget) || more;
       spans.push_back(plans[k].span);
     }
+    const uint64_t read = kRoundBytes - budget;
+    round_options.threads = read > kThreadedRoundBytes ? options.threads : 1;
     std::vector<SpanRead> reads;
     Result round = aggregate_spans(spans, round_options, reads);
-    round_options.threads = 1;  // then rounds are small
-    first_round = false;
+    if (read < kThreadedRoundBytes) {  // the big buffers of a catch-up are let go once it is done
+      for (ReadBuffer& b : buffers) {
+        if (b.capacity() > kThreadedRoundBytes) b.release();
+      }
+    }
     for (size_t k = 0; k < plans.size(); ++k) {
-      // A read that stopped short (an error; a file truncated while mapped in
-      // the first round) leaves its record where it was: the next round, or
-      // the copy of copytruncate, goes on from there.
+      // A read that failed (a long line's file truncated while mapped, a
+      // compressed file cut short in place) leaves its record where it was.
       if (!reads[k].complete) plans[k].next = plans[k].previous;
     }
     tracker.commit(plans, reads);
@@ -240,14 +297,19 @@ FollowResult follow(const std::vector<std::string>& paths, const Options& option
     for (const Held& h : held) {
       if (h.rotated() && !h.file.to_end) timeout = std::min(timeout, due(kQuiet - (now - h.grew)));
     }
-    if (more) continue;
+    if (more) {  // the rest at once, unless a stop came meanwhile
+      watcher.pause(milliseconds(0));
+      continue;
+    }
     if (watcher.pause(std::min(fo.min_pause, timeout))) continue;
     watcher.wait(timeout - std::min(fo.min_pause, timeout));
   }
 
   for (const Held& h : held) {
-    if (const uint64_t bytes = tracker.unfinished_bytes(h.file.st); bytes != 0)
-      out.unfinished.push_back({h.file.name, bytes});
+    if (const uint64_t bytes = tracker.unfinished_bytes(h.file.st); bytes != 0) {
+      const auto size = static_cast<uint64_t>(h.file.st.st_size);
+      out.unfinished.push_back({h.file.name, bytes, last_line_end(h.file.fd, size, size - bytes) > size - bytes});
+    }
     ::close(h.file.fd);
   }
   Result totals = stream.totals();

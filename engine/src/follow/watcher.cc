@@ -5,7 +5,9 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 
 namespace logagg {
 
@@ -24,12 +26,18 @@ void Watcher::watch(const std::string& dir) {
   if (::inotify_add_watch(inotify_, dir.c_str(), kEvents) >= 0) watched_.insert(dir);
 }
 
-bool Watcher::wait(std::chrono::milliseconds timeout) {
+bool Watcher::wait(std::chrono::milliseconds timeout) { return poll_for(timeout, /*changes=*/true); }
+
+bool Watcher::pause(std::chrono::milliseconds pause) { return poll_for(pause, /*changes=*/false); }
+
+bool Watcher::poll_for(std::chrono::milliseconds timeout, bool changes) {
   if (stopped_) return true;
   pollfd fds[2] = {{stop_fd_, POLLIN, 0}, {inotify_, POLLIN, 0}};
-  const int n = ::poll(fds, inotify_ >= 0 ? 2 : 1, static_cast<int>(timeout.count()));
+  const bool with_inotify = changes && inotify_ >= 0;
+  const auto ms = static_cast<int>(std::clamp<std::chrono::milliseconds::rep>(timeout.count(), 0, INT_MAX));
+  const int n = ::poll(fds, with_inotify ? 2 : 1, ms);
   if (n > 0 && (fds[0].revents & (POLLIN | POLLHUP)) != 0) stopped_ = true;
-  if (n > 0 && inotify_ >= 0 && (fds[1].revents & POLLIN) != 0) {
+  if (n > 0 && with_inotify && (fds[1].revents & POLLIN) != 0) {
     // Only that something changed matters: the events are drained, and every
     // file is looked at.
     alignas(inotify_event) char buf[16384];
@@ -39,13 +47,6 @@ bool Watcher::wait(std::chrono::milliseconds timeout) {
     // comes back.
     watched_.clear();
   }
-  return stopped_;
-}
-
-bool Watcher::pause(std::chrono::milliseconds pause) {
-  if (stopped_) return true;
-  pollfd fd{stop_fd_, POLLIN, 0};
-  if (::poll(&fd, 1, static_cast<int>(pause.count())) > 0 && (fd.revents & (POLLIN | POLLHUP)) != 0) stopped_ = true;
   return stopped_;
 }
 

@@ -27,6 +27,9 @@ class Watcher {
   bool stopped() const { return stopped_; }
 
  private:
+  // Polls the stop descriptor, and inotify if `changes`, for up to `timeout`.
+  bool poll_for(std::chrono::milliseconds timeout, bool changes);
+
   int inotify_ = -1;  // -1: inotify cannot be used, only timeouts
   int stop_fd_;
   bool stopped_ = false;

@@ -136,7 +136,7 @@ std::string human_bytes(double bytes) {
   return buf;
 }
 
-std::string format_summary(const Summary& s, const Options& counted_with) {
+std::string format_summary(const Summary& s, const Options& counted_with, const std::vector<SummaryRow>& more) {
   char buf[256];
   const double secs = std::max(s.elapsed_seconds, 1e-9);
   std::snprintf(buf, sizeof buf,
@@ -169,6 +169,7 @@ std::string format_summary(const Summary& s, const Options& counted_with) {
   for (size_t i = 0; i < kReasonCount; ++i) {
     if (s.rejected[i] != 0) row(4, reasons[i], s.rejected[i]);
   }
+  for (const SummaryRow& r : more) row(2, r.label, r.count);
   return out;
 }
 
