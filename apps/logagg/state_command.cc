@@ -14,6 +14,13 @@ int run_incremental(const Config& config) {
     print_error(e.path(), e.what());
     return 2;
   }
+  if (config.delta && !run.not_saved.empty()) {
+    // A delta that the next run will print again is not printed: summed,
+    // the deltas must count each line once.
+    print_input_errors(run.added.errors);
+    print_error(config.state, run.not_saved + "; no delta is printed");
+    return 1;
+  }
   bool written = false;
   const int code = print_result(config.delta ? run.added : run.total, config.options, config.report,
                                 {!config.quiet, config.stats, config.plot}, &written);

@@ -33,8 +33,9 @@ last row that is the bucket's total over every complete line ever written, and e
   --late); newer times complete a bucket without waiting for the idle --late.
 - --by-app, --per-minute and both (json and csv) in follow mode: the last rows equal the batch
   counts with the same options.
-- SIGINT and SIGTERM print the open buckets and the summary, exit 0, also while a 300 MB file is
-  being read (within a few seconds, the bytes not read named on stderr); a reader that closes the pipe
+- SIGINT and SIGTERM print the open buckets and the summary, exit 0, also while 300 MB of files
+  are being read (within a few seconds, each file not counted whole named on stderr with the bytes
+  not read); a reader that closes the pipe
   after one row ends logagg within a couple of seconds, status 0, no error message (nothing at all
   on stderr with -q).
 - --top N: each bucket shows its N busiest apps when first printed, the rest as (other), later
@@ -973,24 +974,33 @@ class Ending(Case):
                 self.assertEqual(not_summary(err), [], "nothing on stderr but the summary")
 
     def test_a_stop_while_catching_up_ends_soon(self):
-        """A signal while a big file is read (in rounds of at most 64 MiB) ends logagg after a round
-        or two: the rows counted so far add up to the summary, and the bytes not read are named."""
-        log = self.path("big.log")
-        block = text_of([self.lines.valid(BASE + i % 20) for i in range(1000)])
-        with open(log, "w") as out:
-            for _ in range(300 * (1 << 20) // len(block)):  # 300 MB
-                out.write(block)
-        f = self.follow("--late", "1s", "--format", "csv", log)
+        """A signal while big files are read (in rounds of at most 64 MiB over all files) ends logagg
+        after a round or two: the rows counted so far add up to the summary, and every file not
+        counted whole is named with the bytes not read."""
+        names = ["big1.log", "big2.log", "small.log"]
+        per_line = {}
+        for k, name in enumerate(names):  # each file's lines in seconds of its own
+            block = text_of([self.lines.valid(BASE + 100 * k + i % 20) for i in range(1000)])
+            with open(self.path(name), "w") as out:
+                for _ in range(150 * (1 << 20) // len(block) if k < 2 else 1):  # 150 MB, 150 MB, 1000 lines
+                    out.write(block)
+            per_line[name] = os.path.getsize(self.path(name)) // len(block) * 1000
+        f = self.follow("--late", "1s", "--format", "csv", *[self.path(n) for n in names])
         self.assertIsNotNone(wait_for(lambda: not f.alive() or f.output().startswith("second,count\n"), 10),
                              "the header")
         start = time.monotonic()
         rc, out, err = f.stop(signal.SIGINT)
         self.assertEqual(rc, 0, err[-2000:])
         self.assertLess(time.monotonic() - start, 5, "it ends soon after the signal")
-        counted = summary_of(err)["counted"]
-        self.assertEqual(sum(last_rows(csv_rows(out)).values()), counted, "the rows add up to the summary")
-        self.assertLess(counted, os.path.getsize(log) // len(block) * 1000, "it stopped before the end")
-        self.assertRegex(err, r"big\.log: the last \d+ bytes were not read yet")
+        rows = last_rows(csv_rows(out))
+        self.assertEqual(sum(rows.values()), summary_of(err)["counted"], "the rows add up to the summary")
+        self.assertLess(sum(rows.values()), sum(per_line.values()), "it stopped before the end")
+        for k, name in enumerate(names):
+            seconds = {second_of(BASE + 100 * k + i) for i in range(20)}
+            counted = sum(n for second, n in rows.items() if second in seconds)
+            if counted < per_line[name]:
+                self.assertRegex(err, re.escape(name) + r": the last \d+ bytes were not read yet",
+                                 f"{name}: {counted} of {per_line[name]} lines counted, and it is not named")
 
     def test_closed_reader_ends_quietly(self):
         for quiet in (True, False):

@@ -5,9 +5,15 @@
 //   that changed) and is tallied as late; totals keep everything;
 // - FollowWriter: csv, json (NDJSON) and table rows, corrections, (other)
 //   and a hostile id, pinned;
+// - read_span: whole lines within a round's budget, a file rewritten since
+//   its plan read as nothing (also at offset 0), a line that does not fit
+//   what is left of a round left for the next, one longer than a round left
+//   to the engine;
 // - follow(): reads what is there, then what is appended, a renamed file to
 //   its end with its last line, and stops on its stop descriptor.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,6 +22,7 @@
 #include <thread>
 
 #include "follow/bucket_stream.h"
+#include "follow/span_reader.h"
 #include "logagg/follow.h"
 
 namespace logagg {
@@ -134,6 +141,119 @@ TEST(FollowWriter, AppsEscapedAsInBatchReports) {
 std::string line(int second) {
   return "{\"app_id\":\"a\",\"timestamp\":\"2024-01-02T03:04:" + std::string(second < 10 ? "0" : "") +
          std::to_string(second) + "Z\"}\n";
+}
+
+// A file to plan spans in, as --follow holds it: open, tracked in memory.
+class SpanReaderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = (fs::temp_directory_path() / ("logagg-span-" + std::to_string(::getpid()) + "-" +
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name()))
+                .string();
+  }
+  void TearDown() override {
+    if (fd_ >= 0) ::close(fd_);
+    fs::remove(path_);
+  }
+  void write(const std::string& bytes, bool append = false) const {
+    std::ofstream(path_, std::ios::binary | (append ? std::ios::app : std::ios::trunc)) << bytes;
+  }
+  // The one span planned for the file as it is now.
+  SpanPlan plan() {
+    if (fd_ < 0) fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    std::vector<TrackedFile> files{TrackedFile{path_, fd_}};
+    ::fstat(fd_, &files[0].st);
+    std::vector<InputError> errors;
+    std::vector<SpanPlan> plans = tracker_.plan(files, 0, errors);
+    EXPECT_EQ(plans.size(), 1u);
+    return plans.empty() ? SpanPlan{} : plans[0];
+  }
+  // The span read and counted as `lines` lines: the record moves to its end.
+  void commit(SpanPlan& p, uint64_t lines) {
+    std::vector<SpanPlan> plans{p};
+    tracker_.commit(plans, {{lines, true}});
+  }
+
+  std::string path_;
+  int fd_ = -1;
+  FileTracker tracker_;
+  ReadBuffer buffer_;
+};
+
+std::string padded(int n, size_t length) {  // a line of `length` bytes with its LF
+  std::string text = "{\"app_id\":\"a\",\"timestamp\":\"2024-01-02T03:04:05Z\",\"n\":" + std::to_string(n) + ",\"p\":\"";
+  text += std::string(length - text.size() - 3, 'x');
+  return text + "\"}\n";
+}
+
+TEST_F(SpanReaderTest, WholeLinesWithinTheBudget) {
+  write(padded(0, 100) + padded(1, 100) + padded(2, 100));
+  SpanPlan p = plan();
+  uint64_t budget = 250;
+  EXPECT_TRUE(read_span(fd_, p, buffer_, budget, 250));  // bytes left
+  EXPECT_EQ(p.span.end, 200u);
+  EXPECT_EQ(p.span.text, padded(0, 100) + padded(1, 100));
+  EXPECT_TRUE(p.span.path.empty());  // counted from memory
+  EXPECT_EQ(budget, 50u);
+  EXPECT_EQ(p.next.offset, 200u);
+  EXPECT_EQ(p.next.mtime_ns, -1);  // planned again next round
+  commit(p, 2);
+  SpanPlan rest = plan();
+  EXPECT_EQ(rest.span.begin, 200u);
+  budget = 250;
+  EXPECT_FALSE(read_span(fd_, rest, buffer_, budget, 250));
+  EXPECT_EQ(rest.span.text, padded(2, 100));
+}
+
+TEST_F(SpanReaderTest, AFileRewrittenSinceItsPlanReadsAsNothing) {
+  write(padded(0, 100) + padded(1, 100));
+  SpanPlan p = plan();
+  write(padded(5, 100) + padded(6, 100) + padded(7, 100));  // truncated and written again: longer, other bytes
+  uint64_t budget = 1000;
+  EXPECT_FALSE(read_span(fd_, p, buffer_, budget, 1000));
+  EXPECT_EQ(p.span.end, 0u);
+  EXPECT_TRUE(p.span.text.empty());
+  EXPECT_EQ(p.next.offset, 0u);  // the record stays where it was
+  EXPECT_EQ(budget, 1000u);
+  commit(p, 0);  // as --follow does after each round: a new file's record left at 0 goes
+  EXPECT_EQ(plan().span.end, 300u);  // the file as it is now, from its start
+  // Past the first bytes: the bytes before the span tell it.
+  write(padded(0, 100) + padded(1, 100));
+  p = plan();
+  commit(p, 2);
+  write(padded(2, 100), /*append=*/true);
+  SpanPlan next = plan();
+  write(padded(0, 100) + padded(9, 100) + padded(2, 100));
+  EXPECT_FALSE(read_span(fd_, next, buffer_, budget, 1000));
+  EXPECT_EQ(next.span.end, next.span.begin);
+  EXPECT_EQ(next.next.offset, 200u);
+}
+
+TEST_F(SpanReaderTest, LongLinesWaitForARoundOrGoToTheEngine) {
+  write(padded(0, 100) + padded(1, 150) + padded(2, 400) + padded(3, 100));
+  SpanPlan p = plan();
+  uint64_t budget = 120;  // what is left of a round of 300: the first line only
+  EXPECT_TRUE(read_span(fd_, p, buffer_, budget, 300));
+  EXPECT_EQ(p.span.text, padded(0, 100));
+  commit(p, 1);
+  p = plan();
+  EXPECT_TRUE(read_span(fd_, p, buffer_, budget, 300));  // 20 bytes left: the 150-byte line waits
+  EXPECT_EQ(p.span.end, p.span.begin);
+  EXPECT_EQ(p.next.offset, 100u);
+  budget = 300;
+  EXPECT_TRUE(read_span(fd_, p = plan(), buffer_, budget, 300));
+  EXPECT_EQ(p.span.text, padded(1, 150));
+  commit(p, 1);
+  // The 400-byte line is longer than a round: even with a part of a round
+  // left, the span is that line, read by the engine from the file.
+  budget = 50;
+  p = plan();
+  EXPECT_TRUE(read_span(fd_, p, buffer_, budget, 300));
+  EXPECT_EQ(p.span.begin, 250u);
+  EXPECT_EQ(p.span.end, 650u);
+  EXPECT_EQ(p.span.path, "/proc/self/fd/" + std::to_string(fd_));
+  EXPECT_EQ(budget, 0u);
+  EXPECT_EQ(p.next.offset, 650u);
 }
 
 TEST(Follow, ReadsAppendsAndRotationsUntilStopped) {

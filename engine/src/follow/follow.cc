@@ -19,11 +19,11 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <memory>
 #include <set>
 
 #include "count/spans.h"
 #include "follow/bucket_stream.h"
+#include "follow/span_reader.h"
 #include "follow/watcher.h"
 #include "input/input.h"
 #include "state/file_tracker.h"
@@ -46,6 +46,7 @@ struct Held {
   bool at_path = false;    // found under a followed name this round
   int64_t size = -1;
   Clock::time_point grew;  // when its size last changed
+  bool unread = false;     // the last round left bytes of it to read (or read nothing of it)
   bool rotated() const { return !at_path || file.name != first_name; }
 };
 
@@ -55,105 +56,6 @@ struct Held {
 constexpr uint64_t kRoundBytes = uint64_t{64} << 20;
 // A round that reads more than this is counted with every thread.
 constexpr uint64_t kThreadedRoundBytes = uint64_t{4} << 20;
-
-// Where the line that starts at `begin` ends (just past its LF), looking no
-// further than `end` (returned if there is no LF before it); read in blocks.
-uint64_t line_end_after(int fd, uint64_t begin, uint64_t end) {
-  std::string block(size_t{1} << 20, '\0');
-  for (uint64_t at = begin; at < end;) {
-    const ssize_t n = ::pread(fd, block.data(), static_cast<size_t>(std::min<uint64_t>(block.size(), end - at)),
-                              static_cast<off_t>(at));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    if (const void* lf = std::memchr(block.data(), '\n', static_cast<size_t>(n)); lf != nullptr)
-      return at + static_cast<uint64_t>(static_cast<const char*>(lf) - block.data()) + 1;
-    at += static_cast<uint64_t>(n);
-  }
-  return end;
-}
-
-// A read buffer, grown without being zeroed and kept from round to round,
-// so that a catch-up does not fault in fresh pages every round.
-class ReadBuffer {
- public:
-  char* reserve(size_t n) {
-    if (n > capacity_) {
-      data_ = std::make_unique_for_overwrite<char[]>(n);
-      capacity_ = n;
-    }
-    return data_.get();
-  }
-  size_t capacity() const { return capacity_; }
-  void release() {
-    data_.reset();
-    capacity_ = 0;
-  }
-
- private:
-  std::unique_ptr<char[]> data_;
-  size_t capacity_ = 0;
-};
-
-// Reads a plain span's bytes into `buffer`, with the kFingerprintBytes before
-// it, at most `budget` of them: up to their last whole line, the rest left
-// for the next round (returns whether bytes were left). If the file changed
-// under the read (copytruncate: shorter than planned, or other bytes before
-// the span), nothing of it counts this round and its record stays where it
-// was: the next round sees the truncation, and the copy goes on from there.
-// So a span is counted whole or not at all. One line longer than a whole
-// round is not read into memory: the span is cut after it and the engine
-// maps it (one line: it too counts whole or not at all).
-bool read_span(int fd, SpanPlan& p, ReadBuffer& buffer, uint64_t& budget) {
-  const uint64_t begin = p.span.begin, planned_end = p.span.end;
-  const uint64_t before = std::min<uint64_t>(begin, kFingerprintBytes);
-  const bool capped = planned_end - begin > budget;
-  const auto size = static_cast<size_t>((capped ? budget : planned_end - begin) + before);
-  char* const buf = buffer.reserve(size);
-  size_t got = 0;
-  while (got < size) {  // bytes [begin - before, begin + what fits)
-    const ssize_t n = ::pread(fd, buf + got, size - got, static_cast<off_t>(begin - before + got));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<size_t>(n);
-  }
-  const std::string_view bytes(buf, got);
-  struct stat now {};
-  const bool changed = got < size || ::fstat(fd, &now) != 0 || static_cast<uint64_t>(now.st_size) < planned_end ||
-                       fingerprint_hash(bytes.substr(0, static_cast<size_t>(before))) != p.previous.tail_hash;
-  const size_t last_lf = bytes.rfind('\n');
-  const bool no_line = capped && (last_lf == std::string_view::npos || last_lf < before);
-  bool left = false, mapped = false;
-  if (changed || (no_line && budget < kRoundBytes)) {  // nothing of it this round
-    p.next = p.previous;
-    p.span.end = begin;
-    left = !changed;  // another file took part of the round: the next round
-  } else if (no_line) {  // one line longer than a round: mapped by the engine
-    p.span.end = line_end_after(fd, begin + budget, planned_end);
-    left = p.span.end < planned_end;
-    mapped = true;
-  } else if (capped) {
-    p.span.end = begin + last_lf + 1 - before;
-    left = true;
-  }
-  if (left) {
-    p.next.mtime_ns = -1;  // not "unchanged" next round: the rest of the file is still to read
-    if (p.span.end > begin) {
-      p.next.offset = p.span.end;
-      p.next.tail_hash = tail_hash_before(fd, p.span.end).value_or(0);
-      if (p.span.end <= kFingerprintBytes) {
-        p.next.head_bytes = p.span.end;
-        p.next.head = p.next.head.substr(0, static_cast<size_t>(p.span.end));
-        p.next.head_hash = fingerprint_hash(p.next.head);
-      }
-    }
-  }
-  budget -= std::min(budget, p.span.end - begin);
-  if (!mapped) {  // counted from memory
-    p.span.text = std::string_view(buf + before, static_cast<size_t>(p.span.end - begin));
-    p.span.path.clear();
-  }
-  return left;
-}
 
 std::string folder_of(const std::string& path) {
   const std::string parent = std::filesystem::path(path).parent_path().string();
@@ -233,14 +135,25 @@ FollowResult follow(const std::vector<std::string>& paths, const Options& option
     }
     std::vector<SpanPlan> plans = tracker.plan(files, std::time(nullptr), errors);
     if (buffers.size() < plans.size()) buffers.resize(plans.size());
-    bool more = false;  // a file had more than a round's bytes (it is held until it is read)
+    std::vector<bool> left(plans.size(), false);  // bytes left for the next round
     uint64_t budget = kRoundBytes;
-    std::vector<InputSpan> spans;
-    for (size_t k = 0; k < plans.size(); ++k) {
+    // The least recently modified files first: rotated files before the one
+    // still written to (older lines before newer ones, and a busy file cannot
+    // starve the others).
+    std::vector<size_t> order(plans.size());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    const auto mtime = [&](size_t k) {
+      const struct stat& st = files[plans[k].file].st;
+      return std::pair(st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+    };
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return mtime(a) < mtime(b); });
+    for (const size_t k : order) {
       // A compressed file is read by the engine as a stream, in bounded memory.
-      if (!plans[k].next.compressed) more = read_span(files[plans[k].file].fd, plans[k], buffers[k], budget) || more;
-      spans.push_back(plans[k].span);
+      if (!plans[k].next.compressed) left[k] = read_span(files[plans[k].file].fd, plans[k], buffers[k], budget, kRoundBytes);
     }
+    std::vector<InputSpan> spans;
+    for (const SpanPlan& p : plans) spans.push_back(p.span);
+    const bool more = std::find(left.begin(), left.end(), true) != left.end();
     const uint64_t read = kRoundBytes - budget;
     round_options.threads = read > kThreadedRoundBytes ? options.threads : 1;
     std::vector<SpanRead> reads;
@@ -250,10 +163,12 @@ FollowResult follow(const std::vector<std::string>& paths, const Options& option
         if (b.capacity() > kThreadedRoundBytes) b.release();
       }
     }
+    for (Held& h : held) h.unread = false;
     for (size_t k = 0; k < plans.size(); ++k) {
       // A read that failed (a long line's file truncated while mapped, a
       // compressed file cut short in place) leaves its record where it was.
       if (!reads[k].complete) plans[k].next = plans[k].previous;
+      held[plans[k].file].unread = left[k] || !reads[k].complete;  // files[j] is held[j]
     }
     tracker.commit(plans, reads);
 
@@ -274,7 +189,7 @@ FollowResult follow(const std::vector<std::string>& paths, const Options& option
     // Files renamed away and read to their end are let go (not one whose
     // read was capped or stopped short: its rest is still to read).
     for (auto it = held.begin(); it != held.end();) {
-      if (it->file.to_end && !it->at_path && tracker.unfinished_bytes(it->file.st) == 0) {
+      if (it->file.to_end && !it->at_path && !it->unread && tracker.unfinished_bytes(it->file.st) == 0) {
         ::close(it->file.fd);
         it = held.erase(it);
       } else {
@@ -282,8 +197,10 @@ FollowResult follow(const std::vector<std::string>& paths, const Options& option
       }
     }
 
+    // While files are being caught up (bytes left), no bucket is handed out:
+    // the lines still to read may belong to any of them.
     const bool idle = now - last_line >= fo.late;
-    const std::vector<FollowRow> rows = stream.take(idle || stopping);
+    const std::vector<FollowRow> rows = more && !stopping ? std::vector<FollowRow>{} : stream.take(idle || stopping);
     if (idle) open_buckets = false;
     if (!rows.empty() && !sink(rows)) break;
     if (stopping) break;
@@ -306,9 +223,12 @@ FollowResult follow(const std::vector<std::string>& paths, const Options& option
   }
 
   for (const Held& h : held) {
-    if (const uint64_t bytes = tracker.unfinished_bytes(h.file.st); bytes != 0) {
-      const auto size = static_cast<uint64_t>(h.file.st.st_size);
-      out.unfinished.push_back({h.file.name, bytes, last_line_end(h.file.fd, size, size - bytes) > size - bytes});
+    const auto size = static_cast<uint64_t>(h.file.st.st_size);
+    uint64_t bytes = tracker.unfinished_bytes(h.file.st);
+    if (h.unread && bytes == 0) bytes = size;  // a new file that no round could read yet
+    if (bytes != 0) {
+      const bool unread = h.unread || last_line_end(h.file.fd, size, size - bytes) > size - bytes;
+      out.unfinished.push_back({h.file.name, bytes, unread});
     }
     ::close(h.file.fd);
   }

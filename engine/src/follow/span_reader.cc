@@ -1,0 +1,102 @@
+// Reading --follow's spans into memory (see span_reader.h).
+#include "follow/span_reader.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "state/fingerprint.h"
+
+namespace logagg {
+namespace {
+
+// Where the first line ending in [from, end) ends (just past its LF), or
+// nothing if there is no LF there; read in blocks.
+std::optional<uint64_t> line_end_in(int fd, uint64_t from, uint64_t end) {
+  std::string block(size_t{1} << 20, '\0');
+  for (uint64_t at = from; at < end;) {
+    const ssize_t n = ::pread(fd, block.data(), static_cast<size_t>(std::min<uint64_t>(block.size(), end - at)),
+                              static_cast<off_t>(at));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    if (const void* lf = std::memchr(block.data(), '\n', static_cast<size_t>(n)); lf != nullptr)
+      return at + static_cast<uint64_t>(static_cast<const char*>(lf) - block.data()) + 1;
+    at += static_cast<uint64_t>(n);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool read_span(int fd, SpanPlan& p, ReadBuffer& buffer, uint64_t& budget, uint64_t round_bytes) {
+  const uint64_t begin = p.span.begin, planned_end = p.span.end;
+  const uint64_t before = std::min<uint64_t>(begin, kFingerprintBytes);
+  const bool capped = planned_end - begin > budget;
+  const auto size = static_cast<size_t>((capped ? budget : planned_end - begin) + before);
+  char* const buf = buffer.reserve(size);
+  size_t got = 0;
+  while (got < size) {  // bytes [begin - before, begin + what fits)
+    const ssize_t n = ::pread(fd, buf + got, size - got, static_cast<off_t>(begin - before + got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  const std::string_view bytes(buf, got);
+  // When the read starts at the file's start (begin within its first bytes),
+  // those bytes must be the ones planned: a file truncated and written again
+  // since the plan has no other bytes before the span to tell it by.
+  const size_t head = begin <= kFingerprintBytes ? std::min(got, p.next.head.size()) : 0;
+  struct stat now {};
+  const bool changed = got < size || ::fstat(fd, &now) != 0 || static_cast<uint64_t>(now.st_size) < planned_end ||
+                       fingerprint_hash(bytes.substr(0, static_cast<size_t>(before))) != p.previous.tail_hash ||
+                       bytes.substr(0, head) != std::string_view(p.next.head).substr(0, head);
+  const size_t last_lf = bytes.rfind('\n');
+  const bool no_line = capped && (last_lf == std::string_view::npos || last_lf < before);
+  bool left = false, mapped = false;
+  if (no_line && !changed) {
+    // A line that does not fit what is left of the round: the next round's,
+    // unless it is longer than a whole round.
+    const uint64_t read_to = begin + got - before, round_end = std::min(planned_end, begin + round_bytes);
+    if (line_end_in(fd, read_to, round_end) || planned_end == round_end) {
+      left = true;
+    } else {  // one line longer than a round: mapped by the engine
+      p.span.end = line_end_in(fd, round_end, planned_end).value_or(planned_end);
+      left = p.span.end < planned_end;
+      mapped = true;
+    }
+  }
+  if (changed || (no_line && !mapped)) {  // nothing of it this round
+    p.next = p.previous;
+    p.span.end = begin;
+  } else if (capped && !mapped) {
+    p.span.end = begin + last_lf + 1 - before;
+    left = true;
+  }
+  if (left) {
+    p.next.mtime_ns = -1;  // not "unchanged" next round: the rest of the file is still to read
+    if (p.span.end > begin) {
+      p.next.offset = p.span.end;
+      p.next.tail_hash = tail_hash_before(fd, p.span.end).value_or(0);
+      if (p.span.end <= kFingerprintBytes) {
+        p.next.head_bytes = p.span.end;
+        p.next.head = p.next.head.substr(0, static_cast<size_t>(p.span.end));
+        p.next.head_hash = fingerprint_hash(p.next.head);
+      }
+    }
+  }
+  budget -= std::min(budget, p.span.end - begin);
+  if (!mapped) {  // counted from memory
+    p.span.text = std::string_view(buf + before, static_cast<size_t>(p.span.end - begin));
+    p.span.path.clear();
+  }
+  return left;
+}
+
+
+}  // namespace logagg
