@@ -34,8 +34,8 @@ last row that is the bucket's total over every complete line ever written, and e
 - --by-app, --per-minute and both (json and csv) in follow mode: the last rows equal the batch
   counts with the same options.
 - SIGINT and SIGTERM print the open buckets and the summary, exit 0, also while 300 MB of files
-  are being read (within a few seconds, each file not counted whole named on stderr with the bytes
-  not read); a reader that closes the pipe
+  are being read (sooner than twice a batch run over one 150 MB file; each file not counted whole
+  named on stderr with the bytes not read); a reader that closes the pipe
   after one row ends logagg within a couple of seconds, status 0, no error message (nothing at all
   on stderr with -q).
 - --top N: each bucket shows its N busiest apps when first printed, the rest as (other), later
@@ -985,13 +985,18 @@ class Ending(Case):
                 for _ in range(150 * (1 << 20) // len(block) if k < 2 else 1):  # 150 MB, 150 MB, 1000 lines
                     out.write(block)
             per_line[name] = os.path.getsize(self.path(name)) // len(block) * 1000
+        # "Soon": within two rounds' reading, less than a batch run over one 150 MB file takes (on
+        # this build: sanitizers are slow), and at least 5 s.
+        start = time.monotonic()
+        run("-q", self.path(names[0]), timeout=600)
+        soon = max(5.0, 2 * (time.monotonic() - start))
         f = self.follow("--late", "1s", "--format", "csv", *[self.path(n) for n in names])
         self.assertIsNotNone(wait_for(lambda: not f.alive() or f.output().startswith("second,count\n"), 10),
                              "the header")
         start = time.monotonic()
-        rc, out, err = f.stop(signal.SIGINT)
+        rc, out, err = f.stop(signal.SIGINT, timeout=4 * soon)
         self.assertEqual(rc, 0, err[-2000:])
-        self.assertLess(time.monotonic() - start, 5, "it ends soon after the signal")
+        self.assertLess(time.monotonic() - start, soon, "it ends soon after the signal")
         rows = last_rows(csv_rows(out))
         self.assertEqual(sum(rows.values()), summary_of(err)["counted"], "the rows add up to the summary")
         self.assertLess(sum(rows.values()), sum(per_line.values()), "it stopped before the end")
