@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -21,9 +20,7 @@ namespace {
 std::optional<uint64_t> line_end_in(int fd, uint64_t from, uint64_t end) {
   std::string block(size_t{1} << 20, '\0');
   for (uint64_t at = from; at < end;) {
-    const ssize_t n = ::pread(fd, block.data(), static_cast<size_t>(std::min<uint64_t>(block.size(), end - at)),
-                              static_cast<off_t>(at));
-    if (n < 0 && errno == EINTR) continue;
+    const ssize_t n = pread_all(fd, block.data(), static_cast<size_t>(std::min<uint64_t>(block.size(), end - at)), at);
     if (n <= 0) break;
     if (const void* lf = std::memchr(block.data(), '\n', static_cast<size_t>(n)); lf != nullptr)
       return at + static_cast<uint64_t>(static_cast<const char*>(lf) - block.data()) + 1;
@@ -40,13 +37,8 @@ bool read_span(int fd, SpanPlan& p, ReadBuffer& buffer, uint64_t& budget, uint64
   const bool capped = planned_end - begin > budget;
   const auto size = static_cast<size_t>((capped ? budget : planned_end - begin) + before);
   char* const buf = buffer.reserve(size);
-  size_t got = 0;
-  while (got < size) {  // bytes [begin - before, begin + what fits)
-    const ssize_t n = ::pread(fd, buf + got, size - got, static_cast<off_t>(begin - before + got));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<size_t>(n);
-  }
+  const ssize_t n = pread_all(fd, buf, size, begin - before);  // bytes [begin - before, begin + what fits)
+  const size_t got = n < 0 ? 0 : static_cast<size_t>(n);
   const std::string_view bytes(buf, got);
   // When the read starts at the file's start (begin within its first bytes),
   // those bytes must be the ones planned: a file truncated and written again

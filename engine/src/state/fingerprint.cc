@@ -16,7 +16,18 @@ namespace {
 
 constexpr size_t kBlockBytes = size_t{1} << 16;
 
-// Reads up to `size` bytes at `offset`; fewer only at the end of the file.
+// The last kFingerprintBytes of what was appended, kept as a window.
+void keep_tail(std::string& window, std::string_view more) {
+  if (more.size() >= kFingerprintBytes) {
+    window.assign(more.substr(more.size() - kFingerprintBytes));
+    return;
+  }
+  window.append(more);
+  if (window.size() > kFingerprintBytes) window.erase(0, window.size() - kFingerprintBytes);
+}
+
+}  // namespace
+
 ssize_t pread_all(int fd, char* buf, size_t size, uint64_t offset) {
   size_t got = 0;
   while (got < size) {
@@ -30,18 +41,6 @@ ssize_t pread_all(int fd, char* buf, size_t size, uint64_t offset) {
   }
   return static_cast<ssize_t>(got);
 }
-
-// The last kFingerprintBytes of what was appended, kept as a window.
-void keep_tail(std::string& window, std::string_view more) {
-  if (more.size() >= kFingerprintBytes) {
-    window.assign(more.substr(more.size() - kFingerprintBytes));
-    return;
-  }
-  window.append(more);
-  if (window.size() > kFingerprintBytes) window.erase(0, window.size() - kFingerprintBytes);
-}
-
-}  // namespace
 
 uint64_t fingerprint_hash(std::string_view bytes, uint64_t from) noexcept {
   uint64_t h = from;
