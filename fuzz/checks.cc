@@ -22,6 +22,7 @@
 
 #include "logagg/aggregate.h"
 #include "input/input.h"
+#include "parse/block_parser.h"
 #include "parse/line_parser.h"
 #include "logagg/options.h"
 #include "parse/rfc3339.h"
@@ -239,12 +240,22 @@ std::string run_text(const Run& run, const logagg::Options& options) {
 
 // Classifies every line of `data` with the engine's LineParser, reading in
 // place with the rest of `data` readable after the line (as the engine reads a
-// mapped file: near the end it must copy), and with the reference. Returns the
-// first disagreement; fills `expected` from the reference.
-std::string check_lines(std::string_view data, const logagg::Options& options, Expected& expected) {
+// mapped file: near the end it must copy), with its BlockParser in blocks of
+// `block_bytes`, and with the reference. Returns the first disagreement;
+// fills `expected` from the reference.
+std::string check_lines(std::string_view data, const logagg::Options& options, size_t block_bytes,
+                        Expected& expected) {
   logagg::LineParser parser(logagg::LineRules::of(options), options.max_line_bytes);
   const reference::Rules rules(options);
   const char* const data_end = data.data() + data.size();
+  // BlockParser's verdicts of the same lines (after a BOM, which the engine
+  // skips before it), in blocks of `block_bytes`.
+  std::vector<std::pair<logagg::LineVerdict, std::string>> blocks;
+  logagg::BlockParser block_parser(logagg::LineRules::of(options), options.max_line_bytes, block_bytes);
+  const std::string_view text = data.substr(data.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0);
+  block_parser.classify_lines(text, text.size(), [&](const logagg::LineVerdict& v) {
+    blocks.emplace_back(v, v.status == logagg::LineStatus::kCounted ? std::string(v.app) : "");
+  });
   uint64_t number = 0;
   for (const std::string_view line : reference::split_lines(data)) {
     ++number;
@@ -252,6 +263,15 @@ std::string check_lines(std::string_view data, const logagg::Options& options, E
         parser.classify(line, static_cast<size_t>(data_end - line.data()));
     std::string want_app;
     const logagg::LineVerdict want = reference::classify(line, rules, &want_app);
+    if (number > blocks.size()) return "BlockParser gave " + std::to_string(blocks.size()) + " verdicts for more lines";
+    const auto& [block_got, block_app] = blocks[number - 1];
+    if (!reference::same_verdict(block_got, want) ||
+        (want.status == logagg::LineStatus::kCounted && block_app != want_app)) {
+      return "line " + std::to_string(number) + " " + shown(line) + ": BlockParser (blocks of " +
+             std::to_string(block_bytes) + " bytes) " + reference::describe(block_got) + " app " + shown(block_app) +
+             ", reference " + reference::describe(want) + " app " + shown(want_app) + " (" + options_text(options) +
+             ")";
+    }
     if (want.status == logagg::LineStatus::kCounted && got.status == want.status && got.app != want_app) {
       return "line " + std::to_string(number) + " " + shown(line) + ": LineParser app " + shown(got.app) +
              ", reference " + shown(want_app) + " (" + options_text(options) + ")";
@@ -264,6 +284,7 @@ std::string check_lines(std::string_view data, const logagg::Options& options, E
       expected.rejects.push_back({number, want.reason});
     }
   }
+  if (number != blocks.size()) return "BlockParser gave " + std::to_string(blocks.size()) + " verdicts for " + std::to_string(number) + " lines";
   expected.tally = reference::aggregate_buffer(data, rules);
   return {};
 }
@@ -385,7 +406,10 @@ std::string check_engine(std::string_view input) {
   for (const size_t max_line_bytes : {kNoLimit, tight_limit(data, h)}) {
     options.max_line_bytes = max_line_bytes;
     Expected want;
-    if (std::string problem = check_lines(data, options, want); !problem.empty()) {
+    // Blocks from one byte (a block a line) to 1 KiB, so that block ends fall
+    // anywhere and a line stage 1 refuses makes it restart.
+    const size_t block_bytes = 1 + (h >> 20) % 1024;
+    if (std::string problem = check_lines(data, options, block_bytes, want); !problem.empty()) {
       return problem + "; input " + shown(input);
     }
     // Every run must match the reference, so all runs also match each other.

@@ -40,7 +40,10 @@ std::string check_rfc3339(std::string_view input);
 // through logagg::LineRules::of, as the command line's do. Then:
 // - every line (reference::split_lines) gets the same verdict from
 //   LineParser::classify, reading in place as the engine reads a mapped file,
-//   as from reference::classify, and a counted line the same app id;
+//   and from BlockParser::classify_lines over the whole log in blocks of 1 to
+//   1024 bytes (chosen by the hash, so block ends fall anywhere and a line
+//   stage 1 refuses makes it restart), as from reference::classify, and a
+//   counted line the same app id;
 // - logagg::aggregate_buffer gets the counts, the summary by reason and the
 //   first reject samples the reference gets, for 1, 2 and 3 threads and
 //   segment sizes from 1 byte up (so all engine runs also equal each other),

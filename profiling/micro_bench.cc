@@ -2,11 +2,13 @@
 // parsing (ours against date::parse), every other time format's second(),
 // the app id check (is_valid_app_id, and the app pattern on its byte table
 // and on RE2), classifying one line (JSON validation and field extraction),
+// classifying 8 MiB of sample lines line by line and a block at a time,
 // counting into the per-thread map, and segment cutting.
 #include <benchmark/benchmark.h>
 #include <date/date.h>
 
 #include <algorithm>
+#include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
@@ -15,6 +17,7 @@
 #include "count/counter.h"
 #include "parse/app_id.h"
 #include "parse/app_pattern.h"
+#include "parse/block_parser.h"
 #include "parse/civil_time.h"
 #include "parse/line_parser.h"
 #include "parse/rfc3339.h"
@@ -219,6 +222,47 @@ void BM_ClassifyLine(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_ClassifyLine);
+
+// data/sample.log (3,500 generated lines, 5% of them tricky) repeated to 8 MiB
+// and padded, as a mapped segment holds it.
+const std::string& sample_lines() {
+  static const std::string text = [] {
+    std::ifstream in(LOGAGG_SOURCE_DIR "/data/sample.log", std::ios::binary);
+    const std::string sample((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string out;
+    while (!sample.empty() && out.size() < (size_t{8} << 20)) out += sample;
+    return out;
+  }();
+  return text;
+}
+
+// Every line of sample_lines() through LineParser, one at a time.
+void BM_ClassifySampleLineByLine(benchmark::State& state) {
+  const std::string buffer = sample_lines() + std::string(logagg::kLinePadding, ' ');
+  const std::string_view text(buffer.data(), sample_lines().size());
+  logagg::LineParser parser("app_id", "timestamp", size_t{1} << 26);
+  for (auto _ : state) {
+    for (size_t at = 0; at < text.size();) {
+      const size_t lf = text.find('\n', at);
+      benchmark::DoNotOptimize(parser.classify(text.substr(at, lf - at), buffer.size() - at));
+      at = lf + 1;
+    }
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_ClassifySampleLineByLine);
+
+// The same lines through BlockParser, blocks of state.range(0) KiB.
+void BM_ClassifySampleInBlocks(benchmark::State& state) {
+  const std::string buffer = sample_lines() + std::string(logagg::kLinePadding, ' ');
+  const std::string_view text(buffer.data(), sample_lines().size());
+  logagg::BlockParser parser(logagg::LineRules{}, size_t{1} << 26, static_cast<size_t>(state.range(0)) << 10);
+  for (auto _ : state) {
+    parser.classify_lines(text, buffer.size(), [](const logagg::LineVerdict& v) { benchmark::DoNotOptimize(v); });
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_ClassifySampleInBlocks)->Arg(8)->Arg(16)->Arg(32)->Arg(64)->Arg(128)->Arg(256);
 
 // Counting lines of one day of traffic into a worker's map.
 void BM_CountIntoMap(benchmark::State& state) {

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "logagg/aggregate.h"
+#include "parse/block_parser.h"
 #include "parse/line_parser.h"
 #include "logagg/options.h"
 #include "reference/reference.h"
@@ -874,6 +875,21 @@ class Classifier {
     return classify(std::string_view(padded).substr(0, line.size()), padded.size());
   }
 
+  // The verdicts of BlockParser with blocks of `block_bytes` for every line of
+  // `file`, with the app ids of counted lines; `padded`: padding follows the
+  // file, so blocks are read in place, else the last blocks are copied.
+  std::vector<std::pair<logagg::LineVerdict, std::string>> classify_blocks(const std::string& file,
+                                                                          size_t block_bytes, bool padded) {
+    logagg::BlockParser blocks(logagg::LineRules::of(options_), options_.max_line_bytes, block_bytes);
+    const std::string text = padded ? file + std::string(logagg::kLinePadding, '"') : file;
+    std::vector<std::pair<logagg::LineVerdict, std::string>> out;
+    blocks.classify_lines(std::string_view(text).substr(0, file.size()), text.size(),
+                          [&](const logagg::LineVerdict& v) {
+                            out.emplace_back(v, v.status == logagg::LineStatus::kCounted ? std::string(v.app) : "");
+                          });
+    return out;
+  }
+
   const logagg::Options& options() const { return options_; }
 
  private:
@@ -881,6 +897,48 @@ class Classifier {
   reference::Rules rules_;
   logagg::LineParser parser_;
 };
+
+// BlockParser over the whole of the lines, as a file, must give each line the
+// reference's verdict (`oracle`), in order, for blocks of one
+// line, of a few lines, and of many, read in place and copied: block
+// boundaries fall anywhere, and a bad line makes stage 1 restart around it.
+void expect_same_block_verdicts(Classifier& classifier, const std::vector<std::string>& all_lines,
+                                const std::vector<Verdicts>& oracle, uint64_t seed) {
+  // The lines without a raw LF in them (some time formats' texts have one),
+  // as a file. A CR before a LF is not part of the line: the reference judges
+  // the line without it, as the engine sees it.
+  std::vector<std::string> lines;
+  std::vector<Verdicts> want;
+  std::string file;
+  for (size_t i = 0; i < all_lines.size(); ++i) {
+    const std::string& line = all_lines[i];
+    if (line.find('\n') != std::string::npos) continue;
+    lines.push_back(line);
+    file += line + "\n";
+    want.push_back(!line.empty() && line.back() == '\r'
+                       ? classifier.classify(std::string_view(line).substr(0, line.size() - 1))
+                       : oracle[i]);
+  }
+  std::mt19937_64 rng(seed);
+  const size_t random_size = std::uniform_int_distribution<size_t>(1, 20000)(rng);
+  for (const size_t block_bytes : {size_t{1}, size_t{700}, random_size, size_t{1} << 16}) {
+    for (const bool padded : {false, true}) {
+      const auto got = classifier.classify_blocks(file, block_bytes, padded);
+      ASSERT_EQ(got.size(), lines.size()) << "block_bytes " << block_bytes;
+      for (size_t i = 0; i < lines.size(); ++i) {
+        if (!reference::same_verdict(got[i].first, want[i].oracle) || got[i].second != want[i].oracle_app) {
+          ADD_FAILURE() << "block_bytes " << block_bytes << (padded ? ", in place" : ", copied") << ", line "
+                        << i << " " << reference::quoted(lines[i]) << ": blocks "
+                        << reference::describe(got[i].first) << " app " << reference::quoted(got[i].second)
+                        << ", reference " << reference::describe(want[i].oracle) << " app "
+                        << reference::quoted(want[i].oracle_app) << " ("
+                        << options_text(classifier.options()) << ")";
+          return;
+        }
+      }
+    }
+  }
+}
 
 std::string report(Classifier& classifier, const std::string& line) {
   const std::string small = reference::shrink(
@@ -910,6 +968,7 @@ void expect_same_verdicts(LineGenerator& generator, Classifier& classifier) {
   }
   size_t at = 0;
   uint64_t counted = 0;
+  std::vector<Verdicts> verdicts;
   for (const std::string& line : lines) {
     const Verdicts v =
         classifier.classify(std::string_view(file).substr(at, line.size()), file.size() - at);
@@ -919,9 +978,11 @@ void expect_same_verdicts(LineGenerator& generator, Classifier& classifier) {
       ADD_FAILURE() << report(classifier, line);
       return;
     }
+    verdicts.push_back(v);
   }
   // A generator that stopped producing countable lines would prove little.
   EXPECT_GT(counted, 100u);
+  expect_same_block_verdicts(classifier, lines, verdicts, counted);
 }
 
 TEST_P(differential, ClassifyMatchesReference) {

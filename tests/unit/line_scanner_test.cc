@@ -26,7 +26,7 @@ const std::string kBad = R"({"app_id":"web1"})";  // missing_time
 // One segment's scanning: a parser, a counter and a log, as a worker has them.
 struct Scan {
   explicit Scan(size_t reject_limit = 0, size_t max_line_bytes = size_t{1} << 20)
-      : parser("app_id", "timestamp", max_line_bytes), counter(shared), log(reject_limit) {}
+      : parser(LineRules{}, max_line_bytes), counter(shared), log(reject_limit) {}
 
   const Summary& run(std::string_view text) {
     scan_lines(text, text.size(), parser, counter, log);
@@ -34,7 +34,7 @@ struct Scan {
   }
   uint64_t rejected(Reason r) const { return counter.tally().rejected[static_cast<size_t>(r)]; }
 
-  LineParser parser;
+  BlockParser parser;
   SharedCounts shared;
   Counter counter;
   ScanLog log;

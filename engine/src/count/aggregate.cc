@@ -68,7 +68,7 @@ struct Source {
 
 // A worker's private state.
 struct Worker {
-  LineParser parser;
+  BlockParser parser;
   Counter counter;
   std::vector<char> stream_buffer;  // reused by every stream this worker reads
   Progress* progress;               // shared; nullptr if nobody watches
@@ -350,7 +350,7 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
   const LineRules rules = LineRules::of(options);
   std::vector<Worker> workers;
   for (unsigned t = 0; t < threads; ++t) {
-    workers.push_back({LineParser(rules, options.max_line_bytes),
+    workers.push_back({BlockParser(rules, options.max_line_bytes),
                        Counter(shared, options.since.value_or(INT64_MIN), options.until.value_or(INT64_MAX),
                                options.by_app ? &apps : nullptr),
                        {}, progress});

@@ -1,7 +1,7 @@
-// The per-line loop shared by mapped segments and streamed chunks: splits a run
-// of whole lines at LF, drops one CR before each LF, classifies each line and
-// records the verdict. Keeps the first rejected lines' positions for
-// --show-rejects.
+// The per-line loop shared by mapped segments and streamed chunks: classifies
+// each line of a run of whole lines (BlockParser: split at LF, one CR before
+// each LF dropped) and records the verdict. Keeps the first rejected lines'
+// positions for --show-rejects.
 #pragma once
 
 #include <cstddef>
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "count/counter.h"
-#include "parse/line_parser.h"
+#include "parse/block_parser.h"
 
 namespace logagg {
 
@@ -31,7 +31,7 @@ struct ScanLog {
 
 // Classifies every line of `text` (whole lines; the last may lack its LF).
 // `readable` bytes from text.data() may be read (>= text.size()).
-void scan_lines(std::string_view text, size_t readable, LineParser& parser, Counter& counter,
+void scan_lines(std::string_view text, size_t readable, BlockParser& parser, Counter& counter,
                 ScanLog& log);
 
 // Records one line that was too long to be buffered (streams only): blank if

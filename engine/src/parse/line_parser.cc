@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "input/ascii.h"
+#include "parse/field_targets.h"
+#include "parse/json_tokens.h"
 
 namespace logagg {
 namespace {
@@ -26,13 +28,6 @@ namespace {
 namespace od = simdjson::ondemand;
 static_assert(kLinePadding == simdjson::SIMDJSON_PADDING);
 
-
-std::string_view trim_trailing_space(std::string_view s) noexcept {
-  while (!s.empty() && is_json_space(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-bool has_backslash(std::string_view s) noexcept { return std::memchr(s.data(), '\\', s.size()) != nullptr; }
 
 // The text of a string token without its quotes.
 std::string_view string_text(std::string_view token) noexcept {
@@ -53,33 +48,6 @@ bool plain_key(const char* start, std::string_view& key) noexcept {
   return true;
 }
 
-// RFC 8259 number: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
-bool is_json_number(std::string_view s) noexcept {
-  const char* p = s.data();
-  const char* const end = p + s.size();
-  if (p != end && *p == '-') ++p;
-  if (p == end) return false;
-  if (*p == '0') {
-    ++p;
-  } else if (is_digit(*p)) {
-    while (p != end && is_digit(*p)) ++p;
-  } else {
-    return false;
-  }
-  if (p != end && *p == '.') {
-    ++p;
-    if (p == end || !is_digit(*p)) return false;
-    while (p != end && is_digit(*p)) ++p;
-  }
-  if (p != end && (*p == 'e' || *p == 'E')) {
-    ++p;
-    if (p != end && (*p == '+' || *p == '-')) ++p;
-    if (p == end || !is_digit(*p)) return false;
-    while (p != end && is_digit(*p)) ++p;
-  }
-  return p == end;
-}
-
 // A container being walked. On-Demand's ++ skips a child that was not read,
 // so the iterator advances only once the current child has been visited.
 struct Frame {
@@ -88,25 +56,6 @@ struct Frame {
   od::object_iterator object_it{}, object_end{};
   od::array_iterator array_it{}, array_end{};
 };
-
-// What the walk found for the app or the time field.
-struct FieldSeen {
-  int count = 0;
-  bool step_twice = false;  // a key on the field's path met twice in one object
-  bool is_string = false;
-  bool is_number = false;   // a JSON number, kept only where the time format reads numbers
-  std::string_view text;  // unescaped: in the line itself, or in the parser's string buffer if it had escapes
-  std::optional<int64_t> second;  // is_number: its second, read in the pass that checked its grammar
-};
-
-// The app or the time field: where it is, and what the walk of a line found.
-struct Target {
-  FieldPath path;
-  std::vector<std::optional<size_t>> indexes;  // each step's array index, if it is one
-  FieldSeen seen;
-};
-
-constexpr int kApp = 0, kTime = 1;
 
 }  // namespace
 
@@ -140,7 +89,7 @@ LineRules LineRules::of(const Options& options) {
 struct LineParser::Impl {
   std::string app_field;   // the first step of each field's path
   std::string time_field;
-  Target targets[2];       // kApp, kTime
+  FieldTarget targets[2];  // kApp, kTime
   AppPattern app_pattern = AppPattern::compile();
   TimeFormat time_format;
   bool time_numbers = false;  // the time format reads JSON numbers too
@@ -401,7 +350,7 @@ struct LineParser::Impl {
 
     od::object obj;
     if (doc.get_object().get(obj)) return invalid;
-    for (Target& t : targets) t.seen = FieldSeen{};
+    for (FieldTarget& t : targets) t.seen = FieldSeen{};
     unsigned top_matched = 0;  // targets whose first step this object has had
     FieldSeen& app = targets[kApp].seen;
     FieldSeen& time = targets[kTime].seen;
@@ -428,31 +377,17 @@ struct LineParser::Impl {
     }
     if (!at_end(doc)) return invalid;
 
-    if (app.step_twice) return LineVerdict::rejected(Reason::kDuplicateApp);
-    if (app.count == 0) return LineVerdict::rejected(Reason::kMissingApp);
-    if (app.count > 1) return LineVerdict::rejected(Reason::kDuplicateApp);
-    if (!app.is_string) return LineVerdict::rejected(Reason::kAppNotString);
-    if (!app_pattern.matches(app.text)) return LineVerdict::rejected(Reason::kBadApp);
-    if (time.step_twice) return LineVerdict::rejected(Reason::kDuplicateTime);
-    if (time.count == 0) return LineVerdict::rejected(Reason::kMissingTime);
-    if (time.count > 1) return LineVerdict::rejected(Reason::kDuplicateTime);
-    if (!time.is_string && !time.is_number) return LineVerdict::rejected(Reason::kTimeNotString);
-    const std::optional<int64_t> second = time.is_number ? time.second : time_format.second(time.text);
-    if (!second) return LineVerdict::rejected(Reason::kBadTime);
-    return LineVerdict::counted(*second, app.text);
+    return field_verdict(app, time, app_pattern, time_format);
   }
 };
 
 LineParser::LineParser(const LineRules& rules, size_t max_line_bytes) : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
-  m.targets[kApp].path = rules.app;
-  m.targets[kTime].path = rules.time;
+  m.targets[kApp] = FieldTarget(rules.app);
+  m.targets[kTime] = FieldTarget(rules.time);
   m.app_pattern = rules.app_pattern;
   m.time_format = rules.time_format;
   m.time_numbers = rules.time_format.numeric();
-  for (Target& t : m.targets) {
-    for (const std::string& step : t.path.steps) t.indexes.push_back(FieldPath::index(step));
-  }
   m.app_field = rules.app.steps.front();
   m.time_field = rules.time.steps.front();
   m.nested = rules.app.steps.size() > 1 || rules.time.steps.size() > 1;

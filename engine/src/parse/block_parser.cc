@@ -1,0 +1,618 @@
+// The block parser of block_parser.h: stage 1 over a run of lines, then a walk
+// of each line's structural indexes.
+//
+// What stage 1's success over a run of lines proves, and the walk relies on:
+// every byte of it is valid UTF-8, no string holds a raw control character
+// and every string is closed. A raw LF inside a string is a control
+// character, so no string crosses a line, and every token of a line lies
+// within it. Stage 1 indexes each '{' '}' '[' ']' ':' ',', each string's
+// opening quote and the first byte of every other token, so between two
+// indexes there is one token and then only whitespace: a string's closing
+// quote is the last non-blank byte before the next index, and a number or
+// literal runs up to it.
+#include "parse/block_parser.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "input/ascii.h"
+#include "parse/field_targets.h"
+#include "parse/json_tokens.h"
+
+namespace logagg {
+namespace {
+
+// A line of the block, by offsets from the block's start.
+struct Line {
+  size_t begin;
+  size_t end;    // without its LF, and without one CR before it
+  size_t next;   // where the next line starts (after the LF)
+  size_t close;  // walk: where its last non-blank byte, a '}', is
+  bool walk;     // shaped like an object and not too long: the walk takes it, else LineParser
+};
+
+// A container the walk is in.
+struct Level {
+  bool object;
+  unsigned mask;     // the targets whose paths go on inside this container
+  unsigned matched;  // of those, the ones whose step (a key) it has had
+  size_t depth;      // the step of their paths its keys or indexes are
+  size_t index;      // an array's current element
+};
+
+enum class Walk { kValid, kInvalid, kDefer };
+
+// A run of lines stage 1 refuses that is this short goes to LineParser line
+// by line instead of being halved again.
+constexpr size_t kFewLines = 4;
+
+// How many of the 8 bytes at p are digits, counted from the first: a SWAR
+// test of all eight at once (a byte >= 10 after the xor, or with its top
+// bit set, stops the count; a carry only runs upward from such a byte).
+inline size_t leading_digits(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  v ^= 0x3030303030303030u;
+  const uint64_t stop = ((v + 0x7676767676767676u) | v) & 0x8080808080808080u;
+  return stop == 0 ? 8 : static_cast<size_t>(std::countr_zero(stop)) / 8;
+}
+
+// The text of a number or literal token, checked. Padding follows every token
+// (8 bytes may be read from any byte of it). Numbers with at most 7 digits
+// before and after a '.' and no exponent, the most of them in logs, are
+// checked by leading_digits(); the rest by is_json_number().
+[[gnu::always_inline]] inline bool is_scalar(std::string_view text) {
+  static_assert(std::endian::native == std::endian::little, "leading_digits() counts from the low byte");
+  switch (text[0]) {
+    case 't':
+      return text == "true";
+    case 'f':
+      return text == "false";
+    case 'n':
+      return text == "null";
+    default:
+      break;
+  }
+  const char* p = text.data();
+  const size_t sign = p[0] == '-';
+  const size_t digits = leading_digits(p + sign);
+  if (digits < 8) {
+    const size_t int_end = sign + digits;
+    const bool int_ok = digits != 0 && (p[sign] != '0' || digits == 1);
+    if (int_end == text.size()) return int_ok;
+    if (p[int_end] == '.') {
+      const size_t fraction = leading_digits(p + int_end + 1);
+      if (fraction < 8 && int_end + 1 + fraction == text.size()) return int_ok && fraction != 0;
+    }
+  }
+  return is_json_number(text);
+}
+
+// A field's name, kept with 8 zero bytes after it so that is_name() may
+// compare 8 bytes at a time.
+struct Name {
+  explicit Name(const std::string& name) : size(name.size()), bytes(name + std::string(8, '\0')) {}
+  size_t size;
+  std::string bytes;
+};
+
+inline uint64_t load8(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// Whether a key's text is `name`. The key may be read 8 bytes past its end
+// (it is in a padded block or buffer). Most keys differ in length.
+[[gnu::always_inline]] inline bool is_name(const Name& name, std::string_view key) {
+  const size_t n = key.size();
+  if (n != name.size) return false;
+  const char* a = name.bytes.data();
+  const char* b = key.data();
+  if (n < 8) {
+    const uint64_t mask = n == 0 ? 0 : ~uint64_t{0} >> (64 - 8 * n);
+    return ((load8(a) ^ load8(b)) & mask) == 0;
+  }
+  if (n <= 16) return load8(a) == load8(b) && load8(a + n - 8) == load8(b + n - 8);
+  return std::memcmp(a, b, n) == 0;
+}
+
+// The line that starts at src[p], of the `len` bytes from src on: it ends at
+// the first LF (or at len), without that LF and one CR before it.
+Line line_at(const char* src, size_t p, size_t len, size_t max_line_bytes) {
+  const void* lf = std::memchr(src + p, '\n', len - p);
+  const size_t next = lf != nullptr ? static_cast<size_t>(static_cast<const char*>(lf) - src) + 1 : len;
+  size_t end = lf != nullptr ? next - 1 : len;
+  if (lf != nullptr && end > p && src[end - 1] == '\r') --end;
+  size_t first = p, last = end;
+  while (first < last && is_json_space(src[first])) ++first;
+  while (last > first && is_json_space(src[last - 1])) --last;
+  const bool walk = first < last && src[first] == '{' && src[last - 1] == '}' && end - p <= max_line_bytes;
+  return {p, end, next, last - 1, walk};
+}
+
+}  // namespace
+
+struct BlockParser::Impl {
+  LineParser reference;  // for the lines the block path does not take
+  FieldTarget targets[2];
+  AppPattern app_pattern;
+  TimeFormat time_format;
+  bool time_numbers;  // the time format reads JSON numbers too
+  size_t max_line_bytes;
+  size_t block_bytes;
+  std::unique_ptr<simdjson::internal::dom_parser_implementation> stage1;
+  std::vector<char> copy;  // a block without readable padding after it, padded
+  std::vector<Line> lines;
+  // Unescaped strings: the app id and the time of the current line, and the
+  // keys and strings that are only checked. Each holds a block and padding.
+  std::vector<char> app_text, time_text, scratch;
+  std::vector<Level> stack;
+  // Both fields top-level keys: the flat walk takes the lines, with their names.
+  bool flat;
+  Name app_name, time_name;
+  std::vector<bool> open;  // the containers the flat walk's value check is in: object or array
+
+  // The text being classified, and where in it the current block starts.
+  std::string_view text;
+  size_t readable = 0;
+  size_t block_begin = 0;
+
+  Impl(const LineRules& rules, size_t max_bytes, size_t block)
+      : reference(rules, max_bytes),
+        targets{FieldTarget(rules.app), FieldTarget(rules.time)},
+        app_pattern(rules.app_pattern),
+        time_format(rules.time_format),
+        time_numbers(rules.time_format.numeric()),
+        max_line_bytes(max_bytes),
+        block_bytes(block),
+        flat(rules.app.steps.size() == 1 && rules.time.steps.size() == 1),
+        app_name(rules.app.steps.front()),
+        time_name(rules.time.steps.front()) {
+    if (simdjson::get_active_implementation()->create_dom_parser_implementation(
+            block_bytes, simdjson::DEFAULT_MAX_DEPTH, stage1) != simdjson::SUCCESS) {
+      throw std::bad_alloc();
+    }
+    const size_t padded = block_bytes + 2 * simdjson::SIMDJSON_PADDING;
+    copy.resize(padded);
+    app_text.resize(padded);
+    time_text.resize(padded);
+    scratch.resize(padded);
+  }
+
+  // LineParser's verdict of a line of the block.
+  LineVerdict refer(const Line& line) {
+    const size_t at = block_begin + line.begin;
+    return reference.classify(text.substr(at, line.end - line.begin), readable - at);
+  }
+
+  // Unescapes the string whose opening quote is at `open` into `out`; false
+  // for an invalid escape. Its length goes to `len`.
+  bool unescape(const char* open, char* out, size_t& len) const {
+    const uint8_t* end =
+        stage1->parse_string(reinterpret_cast<const uint8_t*>(open + 1), reinterpret_cast<uint8_t*>(out));
+    if (end == nullptr) return false;
+    len = static_cast<size_t>(reinterpret_cast<const char*>(end) - out);
+    return true;
+  }
+
+  void classify_block(size_t end, absl::FunctionRef<void(const LineVerdict&)> emit);
+  void classify_run(const char* block, size_t a, size_t b, absl::FunctionRef<void(const LineVerdict&)> emit);
+  void walk_run(const char* run, size_t shift, size_t a, size_t b, absl::FunctionRef<void(const LineVerdict&)> emit);
+  Walk walk(const char* b, const uint32_t* idx, size_t& t, size_t line_end, size_t line_next, bool escapes);
+  Walk walk_flat(const char* b, const uint32_t* idx, size_t& t, size_t close, bool escapes);
+  size_t check_container(const char* b, const uint32_t* idx, size_t i, size_t close, bool escapes);
+  [[gnu::always_inline]] bool string_text(const char* b, const uint32_t* idx, size_t i, bool escapes, char* out,
+                                          std::string_view& text) const;
+};
+
+
+// The text of the string token i, unescaped into `out` if it has escapes
+// (`escapes`: the line has a backslash somewhere); false for an invalid
+// escape. Its closing quote is the last non-blank byte before the next index.
+inline bool BlockParser::Impl::string_text(const char* b, const uint32_t* idx, size_t i, bool escapes, char* out,
+                                    std::string_view& text) const {
+  const char* open = b + idx[i];
+  const char* close = b + idx[i + 1] - 1;
+  while (close > open && *close != '"') --close;
+  if (close == open) return false;  // not after stage 1 passed the line
+  text = std::string_view(open + 1, static_cast<size_t>(close - open - 1));
+  if (!escapes || !has_backslash(text)) return true;
+  size_t len;
+  if (!unescape(open, out, len)) return false;
+  text = std::string_view(out, len);
+  return true;
+}
+
+// The flat walk's check of a value that is a container (token i, '{' or '['),
+// with all it holds: returns the token after it, or 0 if it is invalid or
+// closes at `close`, the line's last '}'. The line would be invalid then
+// anyway (its object would have to end past its last byte); stopping there
+// keeps the walk from reading on into the tokens of the lines after it.
+size_t BlockParser::Impl::check_container(const char* b, const uint32_t* idx, size_t i, size_t close,
+                                          bool escapes) {
+  std::string_view text;
+  open.clear();
+  open.push_back(b[idx[i]] == '{');
+  ++i;
+  if (b[idx[i]] == (open.back() ? '}' : ']')) goto closing;
+member:
+  if (open.back()) {  // a key
+    if (b[idx[i]] != '"' || b[idx[i + 1]] != ':' || !string_text(b, idx, i, escapes, scratch.data(), text)) {
+      return 0;
+    }
+    i += 2;
+  }
+  switch (const char c = b[idx[i]]) {
+    case '{':
+    case '[':
+      open.push_back(c == '{');
+      ++i;
+      if (b[idx[i]] == (open.back() ? '}' : ']')) goto closing;
+      goto member;
+    case '"':
+      if (!string_text(b, idx, i, escapes, scratch.data(), text)) return 0;
+      break;
+    default:
+      if (!is_scalar(trim_trailing_space(std::string_view(b + idx[i], idx[i + 1] - idx[i])))) return 0;
+      break;
+  }
+  ++i;
+after:
+  if (b[idx[i]] == ',') {
+    ++i;
+    goto member;
+  }
+  if (b[idx[i]] != (open.back() ? '}' : ']')) return 0;
+closing:
+  if (idx[i] == close) return 0;
+  ++i;
+  open.pop_back();
+  if (open.empty()) return i;
+  goto after;
+}
+
+// The walk of a line when both fields are top-level keys: the same checks as
+// walk() below, with the top-level object's keys compared with the two names
+// and no bookkeeping of paths. Stage 1 passed the line and its last non-blank
+// byte is the '}' at `close`, so each token read is on the line until that
+// '}' is read: the object must end there, and nothing else may.
+Walk BlockParser::Impl::walk_flat(const char* b, const uint32_t* idx, size_t& t, size_t close, bool escapes) {
+  FieldSeen& app = targets[kApp].seen;
+  FieldSeen& time = targets[kTime].seen;
+  app = FieldSeen{};
+  time = FieldSeen{};
+  size_t i = t + 1;  // after the '{'
+  if (b[idx[i]] != '}') {
+    for (;;) {
+      std::string_view key;
+      if (b[idx[i]] != '"' || b[idx[i + 1]] != ':' || !string_text(b, idx, i, escapes, scratch.data(), key)) {
+        return Walk::kInvalid;
+      }
+      FieldSeen* seen = is_name(app_name, key) ? &app : is_name(time_name, key) ? &time : nullptr;
+      if (seen != nullptr && ++seen->count > 1) seen = nullptr;  // a duplicate: only checked
+      i += 2;
+      switch (const char c = b[idx[i]]) {
+        case '"':
+          if (seen != nullptr) {
+            if (!string_text(b, idx, i, escapes, seen == &app ? app_text.data() : time_text.data(), seen->text)) {
+              return Walk::kInvalid;
+            }
+            seen->is_string = true;
+          } else if (escapes) {
+            std::string_view text;
+            if (!string_text(b, idx, i, escapes, scratch.data(), text)) return Walk::kInvalid;
+          }
+          ++i;
+          break;
+        case '{':
+        case '[':
+          i = check_container(b, idx, i, close, escapes);
+          if (i == 0) return Walk::kInvalid;
+          break;
+        default: {
+          const std::string_view token = trim_trailing_space(std::string_view(b + idx[i], idx[i + 1] - idx[i]));
+          if (seen == &time && time_numbers && (c == '-' || is_digit(c))) {
+            bool is_number;
+            time.second = time_format.number_second(token, is_number);
+            if (!is_number) return Walk::kInvalid;
+            time.is_number = true;
+            time.text = token;
+          } else if (!is_scalar(token)) {
+            return Walk::kInvalid;
+          }
+          ++i;
+          break;
+        }
+      }
+      if (b[idx[i]] != ',') break;
+      ++i;
+    }
+  }
+  if (b[idx[i]] != '}' || idx[i] != close) return Walk::kInvalid;
+  t = i + 1;
+  return Walk::kValid;
+}
+
+// Walks the tokens of one line that starts with '{' (in `b`, whose structural
+// indexes are `idx`, ended by a sentinel past every line), from token t on,
+// checking its grammar and recording the fields in targets[].seen. Leaves t
+// at the first token past the line once the line is valid.
+Walk BlockParser::Impl::walk(const char* b, const uint32_t* idx, size_t& t, size_t line_end, size_t line_next,
+                             bool escapes) {
+  for (FieldTarget& target : targets) target.seen = FieldSeen{};
+  stack.clear();
+  // Whether token i is on this line; where the text of a token on it ends:
+  // the next index, or the line's end.
+  const auto on_line = [idx, line_next](size_t i) { return idx[i] < line_next; };
+  const auto token_end = [idx, line_end](size_t i) { return std::min<size_t>(idx[i + 1], line_end); };
+  // A string token's text without its quotes; false if it is not closed where
+  // stage 1's indexes say (it always is: kDefer, to be safe).
+  const auto string_text = [b, idx, token_end](size_t i, std::string_view& text) {
+    const char* open = b + idx[i];
+    const char* close = b + token_end(i) - 1;  // most often the closing quote itself
+    while (close > open && is_json_space(*close)) --close;
+    if (close == open || *close != '"') return false;
+    text = std::string_view(open + 1, static_cast<size_t>(close - open - 1));
+    return true;
+  };
+  if (b[idx[t]] != '{') return Walk::kDefer;
+  stack.push_back({true, (1u << kApp) | (1u << kTime), 0, 0, 0});
+  size_t& i = t;
+  ++i;
+  unsigned hit = 0;  // the targets whose step the current value is
+  size_t depth = 0;  // which step
+  std::string_view text;
+
+  // The states of the walk, as labels: after '{' or ',' in an object (a key),
+  // after '[' or ',' in an array (an element), a value, after a value.
+object_first:
+  if (on_line(i) && b[idx[i]] == '}') {
+    ++i;
+    goto close;
+  }
+key:
+  if (!on_line(i + 1) || b[idx[i]] != '"' || b[idx[i + 1]] != ':') return Walk::kInvalid;
+  if (!string_text(i, text)) return Walk::kDefer;
+  {
+    Level& level = stack.back();
+    if (escapes && has_backslash(text)) {
+      size_t len;
+      if (!unescape(b + idx[i], scratch.data(), len)) return Walk::kInvalid;
+      text = std::string_view(scratch.data(), len);
+    }
+    hit = 0;
+    if (level.mask != 0) {
+      for (int target : {kApp, kTime}) {
+        if ((level.mask & (1u << target)) != 0 && targets[target].path.steps[level.depth] == text) {
+          hit |= 1u << target;
+        }
+      }
+      for (int target : {kApp, kTime}) {
+        if ((hit & level.matched) & (1u << target)) targets[target].seen.step_twice = true;
+      }
+      level.matched |= hit;
+    }
+    depth = level.depth;
+  }
+  i += 2;
+  goto value;
+
+array_first:
+  if (on_line(i) && b[idx[i]] == ']') {
+    ++i;
+    goto close;
+  }
+element : {
+  const Level& level = stack.back();
+  hit = 0;
+  if (level.mask != 0) {
+    for (int target : {kApp, kTime}) {
+      if ((level.mask & (1u << target)) != 0 && targets[target].indexes[level.depth] == level.index) {
+        hit |= 1u << target;
+      }
+    }
+  }
+  depth = level.depth;
+}
+
+value:
+  if (!on_line(i)) return Walk::kInvalid;
+  {
+    // The field itself (its path ends here) or a container on its way.
+    FieldSeen* seen = nullptr;
+    unsigned inside = 0;
+    if (hit != 0) {
+      const int first = (hit & (1u << kApp)) != 0 ? kApp : kTime;
+      if (targets[first].last_step(depth)) {
+        seen = &targets[first].seen;
+        if (++seen->count > 1) seen = nullptr;  // a duplicate: only checked
+      } else {
+        inside = hit;
+      }
+    }
+    const char c = b[idx[i]];
+    switch (c) {
+      case '{':
+      case '[':
+        stack.push_back({c == '{', inside, 0, depth + 1, 0});
+        ++i;
+        if (c == '{') goto object_first;
+        goto array_first;
+      case '"': {
+        // A string stage 1 passed is valid as it stands unless it has escapes.
+        if (seen == nullptr && !escapes) break;
+        if (!string_text(i, text)) return Walk::kDefer;
+        if (escapes && has_backslash(text)) {
+          char* out = seen == &targets[kApp].seen    ? app_text.data()
+                      : seen == &targets[kTime].seen ? time_text.data()
+                                                     : scratch.data();
+          size_t len;
+          if (!unescape(b + idx[i], out, len)) return Walk::kInvalid;
+          text = std::string_view(out, len);
+        }
+        if (seen != nullptr) {
+          seen->is_string = true;
+          seen->text = text;
+        }
+        break;
+      }
+      case '}':
+      case ']':
+      case ',':
+      case ':':
+        return Walk::kInvalid;
+      default: {
+        const std::string_view token = trim_trailing_space(std::string_view(b + idx[i], token_end(i) - idx[i]));
+        if (seen == &targets[kTime].seen && time_numbers && (c == '-' || is_digit(c))) {
+          bool is_number;
+          seen->second = time_format.number_second(token, is_number);
+          if (!is_number) return Walk::kInvalid;
+          seen->is_number = true;
+          seen->text = token;
+        } else if (!is_scalar(token)) {
+          return Walk::kInvalid;
+        }
+        break;
+      }
+    }
+    ++i;
+  }
+
+after:  // a value ended, in the container on top of the stack
+  if (!on_line(i)) return Walk::kInvalid;
+  {
+    Level& level = stack.back();
+    const char c = b[idx[i]];
+    ++i;
+    if (c == ',') {
+      if (level.object) goto key;
+      ++level.index;
+      goto element;
+    }
+    if (c != (level.object ? '}' : ']')) return Walk::kInvalid;
+  }
+close:
+  stack.pop_back();
+  if (!stack.empty()) goto after;
+  return on_line(i) ? Walk::kInvalid : Walk::kValid;
+}
+
+// Walks lines [a, b) of the block, which stage 1 has just indexed as one run
+// starting at `run` (the block's byte `shift`).
+void BlockParser::Impl::walk_run(const char* run, size_t shift, size_t a, size_t b,
+                                 absl::FunctionRef<void(const LineVerdict&)> emit) {
+  const size_t run_len = lines[b - 1].next - shift;
+  uint32_t* const idx = stage1->structural_indexes.get();
+  // Two sentinels past every line (the index has room for them), so that the
+  // walk may look one token ahead of any token of a line.
+  idx[stage1->n_structural_indexes] = idx[stage1->n_structural_indexes + 1] = static_cast<uint32_t>(run_len);
+  size_t t = 0;
+  size_t backslash = 0;  // where the next backslash is, from the current line on (run_len: none)
+  for (size_t l = a; l < b; ++l) {
+    const Line& line = lines[l];
+    const size_t begin = line.begin - shift, end = line.end - shift, next = line.next - shift;
+    if (!line.walk) {  // its tokens, if any, are passed over
+      while (idx[t] < next) ++t;
+      emit(refer(line));
+      continue;
+    }
+    if (backslash < begin) {
+      const void* found = std::memchr(run + begin, '\\', run_len - begin);
+      backslash = found == nullptr ? run_len : static_cast<size_t>(static_cast<const char*>(found) - run);
+    }
+    const Walk walked = flat ? walk_flat(run, idx, t, line.close - shift, backslash < end)
+                             : walk(run, idx, t, end, next, backslash < end);
+    if (walked != Walk::kValid) {
+      while (idx[t] < next) ++t;  // the rest of the line's tokens
+    }
+    switch (walked) {
+      case Walk::kValid:
+        emit(field_verdict(targets[kApp].seen, targets[kTime].seen, app_pattern, time_format));
+        break;
+      case Walk::kInvalid:
+        emit(LineVerdict::rejected(Reason::kInvalidJson));
+        break;
+      case Walk::kDefer:
+        emit(refer(line));
+        break;
+    }
+  }
+}
+
+// Runs stage 1 over lines [a, b) of the block, then walks them; a run stage 1
+// refuses is halved until the lines it refuses are found.
+void BlockParser::Impl::classify_run(const char* block, size_t a, size_t b,
+                                     absl::FunctionRef<void(const LineVerdict&)> emit) {
+  const bool any_walked = std::any_of(lines.begin() + a, lines.begin() + b, [](const Line& l) { return l.walk; });
+  const size_t from = lines[a].begin;
+  if (any_walked && stage1->stage1(reinterpret_cast<const uint8_t*>(block + from), lines[b - 1].next - from,
+                                   simdjson::stage1_mode::regular) == simdjson::SUCCESS) {
+    walk_run(block + from, from, a, b, emit);
+    return;
+  }
+  if (!any_walked || b - a <= kFewLines) {
+    for (size_t l = a; l < b; ++l) emit(refer(lines[l]));
+    return;
+  }
+  const size_t mid = a + (b - a) / 2;
+  classify_run(block, a, mid, emit);
+  classify_run(block, mid, b, emit);
+}
+
+// Classifies the block text[block_begin, end).
+void BlockParser::Impl::classify_block(size_t end, absl::FunctionRef<void(const LineVerdict&)> emit) {
+  const char* const src = text.data() + block_begin;
+  const size_t len = end - block_begin;
+  if (len > block_bytes) {  // one line longer than a block: the buffers do not grow for it
+    emit(refer(line_at(src, 0, len, max_line_bytes)));
+    return;
+  }
+  lines.clear();
+  for (size_t p = 0; p < len; p = lines.back().next) lines.push_back(line_at(src, p, len, max_line_bytes));
+  // Stage 1 reads the lines in place when padding follows them, else a copy.
+  const char* block = src;
+  if (readable - block_begin < len + simdjson::SIMDJSON_PADDING) {
+    std::memcpy(copy.data(), src, len);
+    std::memset(copy.data() + len, ' ', simdjson::SIMDJSON_PADDING);
+    block = copy.data();
+  }
+  classify_run(block, 0, lines.size(), emit);
+}
+
+BlockParser::BlockParser(const LineRules& rules, size_t max_line_bytes, size_t block_bytes)
+    : impl_(std::make_unique<Impl>(rules, max_line_bytes, block_bytes)) {}
+BlockParser::~BlockParser() = default;
+BlockParser::BlockParser(BlockParser&&) noexcept = default;
+BlockParser& BlockParser::operator=(BlockParser&&) noexcept = default;
+
+void BlockParser::classify_lines(std::string_view text, size_t readable,
+                                 absl::FunctionRef<void(const LineVerdict&)> emit) {
+  Impl& m = *impl_;
+  m.text = text;
+  m.readable = readable;
+  for (size_t begin = 0; begin < text.size();) {
+    // The block ends after its last LF within block_bytes, or after the first
+    // LF past them if there is none (then it is one line).
+    size_t end = begin + m.block_bytes;
+    if (end >= text.size()) {
+      end = text.size();
+    } else {
+      const void* lf = memrchr(text.data() + begin, '\n', end - begin);
+      if (lf == nullptr) lf = std::memchr(text.data() + end, '\n', text.size() - end);
+      end = lf == nullptr ? text.size() : static_cast<size_t>(static_cast<const char*>(lf) - text.data()) + 1;
+    }
+    m.block_begin = begin;
+    m.classify_block(end, emit);
+    begin = end;
+  }
+}
+
+}  // namespace logagg

@@ -1,0 +1,63 @@
+// The two fields a line parser looks for (the app id and the time), what the
+// walk of one line found for each, and the verdict that follows: shared by
+// the per-line parser (line_parser.cc) and the block parser (block_parser.cc),
+// so both reject for the same reasons in the same order.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "parse/app_pattern.h"
+#include "parse/field_path.h"
+#include "parse/line_verdict.h"
+#include "parse/time_format.h"
+
+namespace logagg {
+
+// What the walk found for the app or the time field.
+struct FieldSeen {
+  int count = 0;
+  bool step_twice = false;  // a key on the field's path met twice in one object
+  bool is_string = false;
+  bool is_number = false;  // a JSON number, kept only where the time format reads numbers
+  std::string_view text;   // unescaped: in the line itself, or in a parser's buffer if it had escapes
+  std::optional<int64_t> second;  // is_number: its second, read in the pass that checked its grammar
+};
+
+// The app or the time field: where it is, and what the walk of a line found.
+struct FieldTarget {
+  FieldPath path;
+  std::vector<std::optional<size_t>> indexes;  // each step's array index, if it is one
+  FieldSeen seen;
+
+  explicit FieldTarget(FieldPath p = {}) : path(std::move(p)) {
+    for (const std::string& step : path.steps) indexes.push_back(FieldPath::index(step));
+  }
+  bool last_step(size_t depth) const { return depth + 1 == path.steps.size(); }
+};
+
+inline constexpr int kApp = 0, kTime = 1;
+
+// The verdict of a line whose JSON is valid, from what its walk found.
+inline LineVerdict field_verdict(const FieldSeen& app, const FieldSeen& time, const AppPattern& app_pattern,
+                                 const TimeFormat& time_format) {
+  if (app.step_twice) return LineVerdict::rejected(Reason::kDuplicateApp);
+  if (app.count == 0) return LineVerdict::rejected(Reason::kMissingApp);
+  if (app.count > 1) return LineVerdict::rejected(Reason::kDuplicateApp);
+  if (!app.is_string) return LineVerdict::rejected(Reason::kAppNotString);
+  if (!app_pattern.matches(app.text)) return LineVerdict::rejected(Reason::kBadApp);
+  if (time.step_twice) return LineVerdict::rejected(Reason::kDuplicateTime);
+  if (time.count == 0) return LineVerdict::rejected(Reason::kMissingTime);
+  if (time.count > 1) return LineVerdict::rejected(Reason::kDuplicateTime);
+  if (!time.is_string && !time.is_number) return LineVerdict::rejected(Reason::kTimeNotString);
+  const std::optional<int64_t> second = time.is_number ? time.second : time_format.second(time.text);
+  if (!second) return LineVerdict::rejected(Reason::kBadTime);
+  return LineVerdict::counted(*second, app.text);
+}
+
+}  // namespace logagg

@@ -1,0 +1,221 @@
+// Tests of BlockParser (parse/block_parser.h): every line gets LineParser's
+// verdict, whatever the block size, with or without padding after the text,
+// and a line stage 1 refuses costs no other line its verdict: lines broken
+// in each way stage 1 notices (an unclosed string, a raw control character,
+// invalid UTF-8) among good ones, a log of nothing but broken lines, objects
+// that would go on into the next line, lines longer than a block, escaped app
+// ids, and fields at JSON Pointer paths. The random lines of the
+// differential tests (tests/property/differential_test.cc) and the fuzzer
+// add block boundaries everywhere.
+#include "parse/block_parser.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "logagg/options.h"
+#include "parse/line_parser.h"
+
+namespace {
+
+using logagg::BlockParser;
+using logagg::LineParser;
+using logagg::LineRules;
+using logagg::LineStatus;
+using logagg::LineVerdict;
+using logagg::Reason;
+
+const std::string kGood = R"({"app_id":"web1","timestamp":"2023-11-14T22:13:20Z","status":200})";
+const std::string kGood2 = R"({"path":"/a","latency_ms":13.04,"timestamp":"2023-11-14T22:13:21.5+01:00","app_id":"api2"})";
+
+// A verdict and, for a counted line, its app id (copied: it is valid only
+// until the parser's next line).
+using Seen = std::pair<LineVerdict, std::string>;
+
+std::string describe(const Seen& seen) {
+  const LineVerdict& v = seen.first;
+  switch (v.status) {
+    case LineStatus::kCounted:
+      return "counted " + std::to_string(v.second) + " app '" + seen.second + "'";
+    case LineStatus::kBlank:
+      return "blank";
+    case LineStatus::kRejected:
+      return "rejected " + std::to_string(static_cast<int>(v.reason));
+  }
+  return "?";
+}
+
+bool same(const Seen& a, const Seen& b) {
+  return a.first.status == b.first.status && a.first.reason == b.first.reason &&
+         (a.first.status != LineStatus::kCounted || (a.first.second == b.first.second && a.second == b.second));
+}
+
+LineRules rules_of(const std::string& app_field = "app_id", const std::string& time_field = "timestamp") {
+  logagg::Options options;
+  options.app_field = app_field;
+  options.time_field = time_field;
+  return LineRules::of(options);
+}
+
+// BlockParser's verdicts for every line of `text`; `padded`: readable padding
+// follows the text, else the last blocks are copied.
+std::vector<Seen> blocks(const std::string& text, size_t block_bytes, bool padded, const LineRules& rules,
+                         size_t max_line_bytes = size_t{1} << 20) {
+  BlockParser parser(rules, max_line_bytes, block_bytes);
+  const std::string buffer = padded ? text + std::string(logagg::kLinePadding, '"') : text;
+  std::vector<Seen> out;
+  parser.classify_lines(std::string_view(buffer).substr(0, text.size()), buffer.size(), [&](const LineVerdict& v) {
+    out.emplace_back(v, v.status == LineStatus::kCounted ? std::string(v.app) : "");
+  });
+  return out;
+}
+
+// LineParser's verdicts for the lines of `text`: split at LF, one CR before it dropped.
+std::vector<Seen> line_by_line(const std::string& text, const LineRules& rules,
+                               size_t max_line_bytes = size_t{1} << 20) {
+  LineParser parser(rules, max_line_bytes);
+  std::vector<Seen> out;
+  for (size_t at = 0; at < text.size();) {
+    size_t lf = text.find('\n', at);
+    const size_t next = lf == std::string::npos ? text.size() : lf + 1;
+    if (lf == std::string::npos) lf = text.size();
+    size_t end = lf;
+    if (lf < text.size() && end > at && text[end - 1] == '\r') --end;
+    const std::string line = text.substr(at, end - at);
+    const LineVerdict v = parser.classify(line, line.size());
+    out.emplace_back(v, v.status == LineStatus::kCounted ? std::string(v.app) : "");
+    at = next;
+  }
+  return out;
+}
+
+// Every line of `text` gets LineParser's verdict from BlockParser, for every
+// block size in `sizes`, padded and not.
+void expect_same(const std::string& text, const std::vector<size_t>& sizes, const LineRules& rules = rules_of(),
+                 size_t max_line_bytes = size_t{1} << 20) {
+  const std::vector<Seen> want = line_by_line(text, rules, max_line_bytes);
+  for (const size_t block_bytes : sizes) {
+    for (const bool padded : {false, true}) {
+      const std::vector<Seen> got = blocks(text, block_bytes, padded, rules, max_line_bytes);
+      ASSERT_EQ(got.size(), want.size()) << "block_bytes " << block_bytes;
+      for (size_t i = 0; i < want.size(); ++i) {
+        ASSERT_TRUE(same(got[i], want[i])) << "block_bytes " << block_bytes << (padded ? " padded" : " copied")
+                                           << ", line " << i << ": blocks " << describe(got[i])
+                                           << ", LineParser " << describe(want[i]);
+      }
+    }
+  }
+}
+
+std::vector<size_t> all_sizes(size_t up_to) {
+  std::vector<size_t> sizes;
+  for (size_t s = 1; s <= up_to; ++s) sizes.push_back(s);
+  return sizes;
+}
+
+// One line of each kind the block path passes on or refuses, among good ones.
+const std::string kMixed = kGood + "\n" + "\n" + "   \t\r\n" + kGood2 + "\r\n" +
+                           R"({"app_id":"web1","timestamp":"2023-11-14T22:13:20Z","ua":"unclosed})" + "\n" +
+                           kGood + "\n" + "{\"app_id\":\"web1\",\"timestamp\":\"2023-11-14T22:13:20Z\",\"x\":\"a\x01b\"}\n" +
+                           "{\"app_id\":\"w\xC3\x28\",\"timestamp\":\"2023-11-14T22:13:20Z\"}\n" + kGood2 + "\n" +
+                           R"([1,2,3])" + "\n" + R"("just a string")" + "\n" + R"({"app_id":"web1"})" + "\n" +
+                           R"({"app_id":"a\u0062c","timestamp":"2023-11-14T22:13:20Z","k\"q":[1,{"z":null}]})" + "\n" +
+                           R"({"app_id":"web1","timestamp":"2023-11-14T22:13:20Z","n":01})" + "\n" +
+                           R"({"app_id":"web1","timestamp":"2023-11-14T22:13:20Z","n":1.})" + "\n" +
+                           R"({"app_id":"web1","timestamp":"2023-11-14T22:13:20Z","n":[-0.5,0,1.e5,12345678.9]})" + "\n" +
+                           R"({"app_id":"web1","timestamp":"2023-11-14T22:13:20Z","n":-})" + "\n" +
+                           R"({"app_id":"web1","timestamp":"2023-11-14T22:13:20Z","n":-1.5e+3,"t":true})" + "\n" +
+                           R"({"app_id":"web1","timestamp":"2023-11-14T22:13:20Z","bad":"\x"})" + "\n" +
+                           R"({"app_id":"web1","app_id":"web2","timestamp":"2023-11-14T22:13:20Z"})" + "\n" +
+                           R"(  {"timestamp":"2023-11-14T22:13:20Z","app_id":7}  )" + "\n" + kGood;
+
+TEST(BlockParserTest, EveryLineGetsLineParsersVerdictForEveryBlockSize) {
+  expect_same(kMixed, all_sizes(kMixed.size() + 1));
+}
+
+TEST(BlockParserTest, LinesAtTheFieldsPointersGoThroughTheGeneralWalk) {
+  const std::string text = R"({"a":{"id":"web1"},"t":[0,"2023-11-14T22:13:20Z"]})" "\n"
+                           R"({"a":{"id":"web1"},"a":{"x":1},"t":[0,"2023-11-14T22:13:20Z"]})" "\n"
+                           R"({"a":{"id":"web1"},"t":["2023-11-14T22:13:20Z"]})" "\n"
+                           R"({"a":{"id":"web1","x":[1,2,{"y":"z"}]},"t":[0,"2023-11-14T22:13:20Z"]})" "\n"
+                           R"({"a":"web1","t":[0,"2023-11-14T22:13:20Z"]})" "\n" + kMixed;
+  expect_same(text, all_sizes(text.size() + 1), rules_of("/a/id", "/t/1"));
+}
+
+TEST(BlockParserTest, AnObjectCannotGoOnIntoTheNextLine) {
+  // Each first line starts with '{' and ends with '}', and its walk would
+  // read on into the next line's tokens to make one valid object of both.
+  const std::string text = R"({"x":{"y":1})" "\n"
+                           R"(,"app_id":"web1","timestamp":"2023-11-14T22:13:20Z"})" "\n"
+                           R"({"x":[{}])" "\n"
+                           R"(],"app_id":"web1","timestamp":"2023-11-14T22:13:20Z"})" "\n"
+                           R"({"app_id":"web1","timestamp":"2023-11-14T22:13:20Z"} {})" "\n" + kGood + "\n";
+  const std::vector<Seen> got = blocks(text, 1 << 15, true, rules_of());
+  ASSERT_EQ(got.size(), 6u);
+  for (size_t i = 0; i < 5; ++i) EXPECT_EQ(got[i].first.reason, Reason::kInvalidJson) << i;
+  EXPECT_EQ(got[5].first.status, LineStatus::kCounted);
+  expect_same(text, {1, 7, 64, 1 << 15});
+  expect_same(text, {1, 7, 64, 1 << 15}, rules_of("/app_id", "/timestamp/0"));
+}
+
+TEST(BlockParserTest, ALogOfNothingButBrokenLinesIsAllRejected) {
+  std::string text;
+  for (int i = 0; i < 3000; ++i) {
+    switch (i % 3) {
+      case 0:
+        text += R"({"app_id":"web1","timestamp":"2023-11-14T22:13:20Z","ua":"cut off)";
+        break;
+      case 1:
+        text += "{\"app_id\":\"web1\",\"timestamp\":\"2023-11-14T22:13:20Z\",\"ua\":\"\x1F\"}";
+        break;
+      default:
+        text += "{\"app_id\":\"\xFF\",\"timestamp\":\"2023-11-14T22:13:20Z\"}";
+        break;
+    }
+    text += '\n';
+  }
+  const std::vector<Seen> got = blocks(text, BlockParser::kDefaultBlockBytes, false, rules_of());
+  ASSERT_EQ(got.size(), 3000u);
+  for (const Seen& s : got) ASSERT_EQ(s.first.reason, Reason::kInvalidJson);
+}
+
+TEST(BlockParserTest, OneBrokenLineAmongManyCostsNoOtherLineItsVerdict) {
+  for (const std::string broken : {std::string(R"({"app_id":"web1","ua":"cut off)"), std::string("{\"x\":\"\x07\"}"),
+                                   std::string("{\"x\":\"\xE2\x82\"}")}) {
+    for (const size_t at : {0, 1, 517, 999}) {
+      std::string text;
+      for (int i = 0; i < 1000; ++i) text += (i == static_cast<int>(at) ? broken : kGood) + "\n";
+      const std::vector<Seen> got = blocks(text, 4096, false, rules_of());
+      ASSERT_EQ(got.size(), 1000u);
+      for (size_t i = 0; i < got.size(); ++i) {
+        ASSERT_EQ(got[i].first.status, i == at ? LineStatus::kRejected : LineStatus::kCounted) << at << " " << i;
+      }
+      EXPECT_EQ(got[at].first.reason, Reason::kInvalidJson);
+    }
+  }
+}
+
+TEST(BlockParserTest, LinesLongerThanABlockOrTheLimit) {
+  const std::string long_good =
+      R"({"app_id":"web1","timestamp":"2023-11-14T22:13:20Z","pad":")" + std::string(5000, 'x') + R"("})";
+  const std::string text = kGood + "\n" + long_good + "\n" + kGood2 + "\n" + long_good;
+  expect_same(text, {1, 100, 4096, 8192});
+  expect_same(text, {1, 100, 4096, 8192}, rules_of(), kGood.size());  // the long ones too long
+  const std::vector<Seen> got = blocks(text, 100, false, rules_of(), 1000);
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_EQ(got[1].first.reason, Reason::kLineTooLong);
+}
+
+TEST(BlockParserTest, EscapedAppIdsAreUnescapedAndKeptUntilTheNextLine) {
+  const std::string text = R"({"app_id":"w\u0065b1","timestamp":"2023-11-14T22:13:20Z","x":"\n"})" "\n"
+                           R"({"timestamp":"2023-11-14T22:13:20Z","app_id":"a\u0070i2","x":"\t"})" "\n";
+  const std::vector<Seen> got = blocks(text, 1 << 15, true, rules_of());
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].second, "web1");
+  EXPECT_EQ(got[1].second, "api2");
+}
+
+}  // namespace
