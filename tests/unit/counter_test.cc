@@ -139,19 +139,23 @@ TEST(Counter, AFullMapSpillsIntoTheSharedCountsAtOnce) {
   EXPECT_EQ(counter.tally().counted, 9u);
 }
 
-TEST(Counter, PerAppTheOpenSecondIsListedWhenItEndsAndAFullListSpills) {
+TEST(Counter, PerAppTwoSecondsStayOpenTheLeastRecentIsListedAndAFullListSpills) {
   SharedCounts shared;
   AppTable apps(10);
   Counter counter(shared, INT64_MIN, INT64_MAX, &apps, /*max_seconds=*/2);
   counter.record(counted(1, "a"));
   counter.record(counted(1, "a"));
   counter.record(counted(1, "b"));
-  EXPECT_TRUE(shared.take_app_sorted({0, 1}, 2).empty()) << "second 1 is still open";
-  counter.record(counted(2, "a"));  // second 1 ends: two pairs listed, the cap
-  EXPECT_EQ(shared.take_app_sorted({0, 1}, 2), (std::vector<AppCount>{{1, 0, 2}, {1, 1, 1}}));
-  counter.record(counted(2, "a"));
+  counter.record(counted(2, "a"));  // a line from another second: second 1 stays open
+  counter.record(counted(1, "a"));
+  EXPECT_TRUE(shared.take_app_sorted({0, 1}, 2).empty()) << "seconds 1 and 2 are still open";
+  counter.record(counted(3, "a"));  // a third second: 2, read least recently, is listed (one pair)
+  EXPECT_TRUE(shared.take_app_sorted({0, 1}, 2).empty()) << "one pair, under the cap";
+  counter.record(counted(4, "a"));  // then 1 (two pairs): the cap, so the list spills
+  EXPECT_EQ(shared.take_app_sorted({0, 1}, 2), (std::vector<AppCount>{{1, 0, 3}, {1, 1, 1}, {2, 0, 1}}));
+  counter.record(counted(3, "b"));
   counter.spill();
-  EXPECT_EQ(shared.take_app_sorted({0, 1}, 2), (std::vector<AppCount>{{2, 0, 2}}));
+  EXPECT_EQ(shared.take_app_sorted({0, 1}, 2), (std::vector<AppCount>{{3, 0, 1}, {3, 1, 1}, {4, 0, 1}}));
 }
 
 TEST(Counter, PerAppASecondMetAgainAddsUp) {

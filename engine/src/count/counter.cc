@@ -94,31 +94,36 @@ std::vector<AppCount> SharedCounts::take_app_sorted(const std::vector<uint32_t>&
 void Counter::spill() {
   shared_->add(per_second_);
   SecondMap().swap(per_second_);
-  close_second();
+  close(open_[1]);
+  close(open_[0]);
   shared_->add(app_pairs_);
   AppPairs().swap(app_pairs_);  // its memory released
 }
 
-void Counter::close_second() {
-  if (!open_) return;
-  for (const uint32_t app : open_apps_) {
-    app_pairs_.push_back({open_second_, app, open_counts_[app]});
-    open_counts_[app] = 0;
+void Counter::close(OpenSecond& s) {
+  if (!s.open) return;
+  for (const uint32_t app : s.apps) {
+    app_pairs_.push_back({s.second, app, s.counts[app]});
+    s.counts[app] = 0;
   }
-  open_apps_.clear();
-  if (open_other_ != 0) app_pairs_.push_back({open_second_, AppTable::kOther, open_other_});
-  open_other_ = 0;
-  open_ = false;
+  s.apps.clear();
+  if (s.other != 0) app_pairs_.push_back({s.second, AppTable::kOther, s.other});
+  s.other = 0;
+  s.open = false;
 }
 
-void Counter::open_new_second(int64_t second) {
-  close_second();
-  if (app_pairs_.size() >= max_seconds_) shared_->add(app_pairs_);
-  // The whole list at once, address space only (pages are used as pairs are
-  // listed), so it never moves while it grows.
-  if (app_pairs_.capacity() < max_seconds_) app_pairs_.reserve(max_seconds_);
-  open_ = true;
-  open_second_ = second;
+Counter::OpenSecond& Counter::switch_to(int64_t second) {
+  if (!open_[1].open || open_[1].second != second) {
+    close(open_[1]);
+    if (app_pairs_.size() >= max_seconds_) shared_->add(app_pairs_);
+    // The whole list at once, address space only (pages are used as pairs
+    // are listed), so it never moves while it grows.
+    if (app_pairs_.capacity() < max_seconds_) app_pairs_.reserve(max_seconds_);
+    open_[1].open = true;
+    open_[1].second = second;
+  }
+  std::swap(open_[0], open_[1]);
+  return open_[0];
 }
 
 void Counter::spill_full_map() {

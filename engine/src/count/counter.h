@@ -12,10 +12,12 @@
 //
 // Per app, a hash map of (second, app) pairs would be large (a pair for every
 // app in every second) and touched at random by every line. Logs come mostly
-// in time order, so instead the counts of the second being read are kept in a
-// small array by app number; when the second changes, its nonzero counts are
-// appended to a list of (second, app, count), in order, which is spilled at
-// the cap like the map. The one SharedCounts sorts and adds up the pairs
+// in time order, so instead the counts of the two seconds read last are kept
+// in small arrays by app number (two, so that a line from another second, a
+// clock far off, does not close the second being read); when a third second
+// comes, the nonzero counts of the one read least recently are appended to a
+// list of (second, app, count), in order, which is spilled at the cap like
+// the map. The one SharedCounts sorts and adds up the pairs
 // (a second read again later, or by another worker, just adds a pair), and
 // compacts them whenever they have doubled, so it holds at most about twice
 // the distinct pairs.
@@ -108,32 +110,38 @@ class Counter {
 
  private:
   void spill_full_map();
+  // --by-app: a second being counted, its counts by app number, the apps it
+  // has counts for (in the order met) and its count of kOther.
+  struct OpenSecond {
+    bool open = false;
+    int64_t second = 0;
+    std::vector<uint64_t> counts;
+    std::vector<uint32_t> apps;
+    uint64_t other = 0;
+  };
+
   void count_app(int64_t second, uint32_t app) {
-    if (second != open_second_ || !open_) [[unlikely]] open_new_second(second);
+    OpenSecond* s = &open_[0];
+    if (second != s->second || !s->open) [[unlikely]] s = &switch_to(second);
     if (app == AppTable::kOther) [[unlikely]] {
-      ++open_other_;
+      ++s->other;
       return;
     }
-    if (app >= open_counts_.size()) [[unlikely]] open_counts_.resize(app + 1);
-    if (open_counts_[app]++ == 0) open_apps_.push_back(app);
+    if (app >= s->counts.size()) [[unlikely]] s->counts.resize(app + 1);
+    if (s->counts[app]++ == 0) s->apps.push_back(app);
   }
-  // Appends the open second's counts to app_pairs_ (spilled at the cap) and
-  // opens `second`.
-  void open_new_second(int64_t second);
-  void close_second();
+  // Makes `second` the most recent open second: the other one if it is that,
+  // else a new one, after the counts of the least recent are appended to
+  // app_pairs_ (spilled at the cap).
+  OpenSecond& switch_to(int64_t second);
+  void close(OpenSecond& s);
 
   SharedCounts* shared_;
   int64_t since_, until_;
   size_t max_seconds_;
   SecondMap per_second_;
   std::optional<AppCache> apps_;  // with --by-app
-  // --by-app: the second being counted, its counts by app number, the apps
-  // it has counts for (in the order met) and its count of kOther.
-  bool open_ = false;
-  int64_t open_second_ = 0;
-  std::vector<uint64_t> open_counts_;
-  std::vector<uint32_t> open_apps_;
-  uint64_t open_other_ = 0;
+  OpenSecond open_[2];  // --by-app: the most recent first
   AppPairs app_pairs_;
   Summary tally_;
 };
