@@ -23,7 +23,7 @@ from folded_stacks import read_folded  # noqa: E402  (profiling/folded_stacks.py
 # function pointer, so those frames always exist; stage 4's come from the
 # engine's own functions). Names are the simplified ones (folded_stacks.simplify).
 PIECES = [
-    ("JSON", ("NlohmannReader::read", "SimdjsonReader::read", "logagg::LineParser::")),
+    ("JSON", ("NlohmannReader::read", "SimdjsonReader::read", "logagg::LineParser::", "logagg::BlockParser::")),
     ("timestamp", ("logagg::walkthrough::date_parse_second", "logagg::parse_rfc3339")),
     ("app id", ("logagg::walkthrough::regex_app_id", "logagg::is_valid_app_id")),
     ("counting", ("logagg::walkthrough::count_second", "logagg::Counter::", "logagg::SharedCounts::")),

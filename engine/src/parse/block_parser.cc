@@ -47,8 +47,6 @@ struct Level {
   size_t index;      // an array's current element
 };
 
-enum class Walk { kValid, kInvalid, kDefer };
-
 // A run of lines stage 1 refuses that is this short goes to LineParser line
 // by line instead of being halved again.
 constexpr size_t kFewLines = 4;
@@ -154,11 +152,12 @@ struct BlockParser::Impl {
   // Unescaped strings: the app id and the time of the current line, and the
   // keys and strings that are only checked. Each holds a block and padding.
   std::vector<char> app_text, time_text, scratch;
-  std::vector<Level> stack;
-  // Both fields top-level keys: the flat walk takes the lines, with their names.
-  bool flat;
+  std::vector<Level> stack;  // the containers walk_path() is in
+  // The first steps of the two fields' paths (the keys of the line's object
+  // they start at), and whether each path goes deeper.
   Name app_name, time_name;
-  std::vector<bool> open;  // the containers the flat walk's value check is in: object or array
+  unsigned deeper = 0;
+  std::vector<bool> open;  // the containers check_container() is in: object or array
 
   // The text being classified, and where in it the current block starts.
   std::string_view text;
@@ -173,9 +172,9 @@ struct BlockParser::Impl {
         time_numbers(rules.time_format.numeric()),
         max_line_bytes(max_bytes),
         block_bytes(block),
-        flat(rules.app.steps.size() == 1 && rules.time.steps.size() == 1),
         app_name(rules.app.steps.front()),
-        time_name(rules.time.steps.front()) {
+        time_name(rules.time.steps.front()),
+        deeper((rules.app.steps.size() > 1 ? 1u << kApp : 0u) | (rules.time.steps.size() > 1 ? 1u << kTime : 0u)) {
     if (simdjson::get_active_implementation()->create_dom_parser_implementation(
             block_bytes, simdjson::DEFAULT_MAX_DEPTH, stage1) != simdjson::SUCCESS) {
       throw std::bad_alloc();
@@ -206,8 +205,9 @@ struct BlockParser::Impl {
   void classify_block(size_t end, absl::FunctionRef<void(const LineVerdict&)> emit);
   void classify_run(const char* block, size_t a, size_t b, absl::FunctionRef<void(const LineVerdict&)> emit);
   void walk_run(const char* run, size_t shift, size_t a, size_t b, absl::FunctionRef<void(const LineVerdict&)> emit);
-  Walk walk(const char* b, const uint32_t* idx, size_t& t, size_t line_end, size_t line_next, bool escapes);
-  Walk walk_flat(const char* b, const uint32_t* idx, size_t& t, size_t close, bool escapes);
+  bool walk_line(const char* b, const uint32_t* idx, size_t& t, const Line& line, size_t shift, bool escapes);
+  size_t walk_path(const char* b, const uint32_t* idx, size_t i, unsigned mask, size_t line_end, size_t line_next,
+                   bool escapes);
   size_t check_container(const char* b, const uint32_t* idx, size_t i, size_t close, bool escapes);
   [[gnu::always_inline]] bool string_text(const char* b, const uint32_t* idx, size_t i, bool escapes, char* out,
                                           std::string_view& text) const;
@@ -231,7 +231,7 @@ inline bool BlockParser::Impl::string_text(const char* b, const uint32_t* idx, s
   return true;
 }
 
-// The flat walk's check of a value that is a container (token i, '{' or '['),
+// walk_line's check of a value that is a container (token i, '{' or '['),
 // with all it holds: returns the token after it, or 0 if it is invalid or
 // closes at `close`, the line's last '}'. The line would be invalid then
 // anyway (its object would have to end past its last byte); stopping there
@@ -279,54 +279,71 @@ closing:
   goto after;
 }
 
-// The walk of a line when both fields are top-level keys: the same checks as
-// walk() below, with the top-level object's keys compared with the two names
-// and no bookkeeping of paths. Stage 1 passed the line and its last non-blank
-// byte is the '}' at `close`, so each token read is on the line until that
-// '}' is read: the object must end there, and nothing else may.
-Walk BlockParser::Impl::walk_flat(const char* b, const uint32_t* idx, size_t& t, size_t close, bool escapes) {
+// Walks the tokens of one line that starts with '{' (in `b`, whose structural
+// indexes are `idx`, ended by sentinels past every line), from token t on,
+// checking its grammar and recording the fields in targets[].seen; true if
+// it is valid, with t at the first token past it. The keys of the line's
+// object are compared with the first steps of the fields' paths; a value on
+// a path that goes deeper is walked by walk_path(), any other container by
+// check_container(). Stage 1 passed the line and its last non-blank byte is
+// the '}' at line.close, so each token read is on the line until that '}' is
+// read: the object must end there, and nothing else may.
+bool BlockParser::Impl::walk_line(const char* b, const uint32_t* idx, size_t& t, const Line& line, size_t shift,
+                                  bool escapes) {
+  const size_t close = line.close - shift;
+  for (FieldTarget& target : targets) target.seen = FieldSeen{};
   FieldSeen& app = targets[kApp].seen;
   FieldSeen& time = targets[kTime].seen;
-  app = FieldSeen{};
-  time = FieldSeen{};
-  size_t i = t + 1;  // after the '{'
+  unsigned matched = 0;  // the targets whose first step the object has had
+  size_t i = t + 1;      // after the '{'
   if (b[idx[i]] != '}') {
     for (;;) {
       std::string_view key;
       if (b[idx[i]] != '"' || b[idx[i + 1]] != ':' || !string_text(b, idx, i, escapes, scratch.data(), key)) {
-        return Walk::kInvalid;
+        return false;
       }
-      FieldSeen* seen = is_name(app_name, key) ? &app : is_name(time_name, key) ? &time : nullptr;
-      if (seen != nullptr && ++seen->count > 1) seen = nullptr;  // a duplicate: only checked
+      const unsigned hit = (is_name(app_name, key) ? 1u << kApp : 0u) | (is_name(time_name, key) ? 1u << kTime : 0u);
+      FieldSeen* seen = nullptr;  // the field itself, met for the first time
+      if (hit != 0) [[unlikely]] {
+        for (const int target : {kApp, kTime}) {
+          if ((hit & matched) & (1u << target)) targets[target].seen.step_twice = true;
+        }
+        matched |= hit;
+        if ((hit & deeper) == 0) {  // paths do not overlap: one target, its last step
+          seen = hit == 1u << kApp ? &app : &time;
+          if (++seen->count > 1) seen = nullptr;  // a duplicate: only checked
+        }
+      }
       i += 2;
       switch (const char c = b[idx[i]]) {
         case '"':
           if (seen != nullptr) {
             if (!string_text(b, idx, i, escapes, seen == &app ? app_text.data() : time_text.data(), seen->text)) {
-              return Walk::kInvalid;
+              return false;
             }
             seen->is_string = true;
           } else if (escapes) {
             std::string_view text;
-            if (!string_text(b, idx, i, escapes, scratch.data(), text)) return Walk::kInvalid;
+            if (!string_text(b, idx, i, escapes, scratch.data(), text)) return false;
           }
           ++i;
           break;
         case '{':
         case '[':
-          i = check_container(b, idx, i, close, escapes);
-          if (i == 0) return Walk::kInvalid;
+          i = (hit & deeper) != 0 ? walk_path(b, idx, i, hit, line.end - shift, line.next - shift, escapes)
+                                  : check_container(b, idx, i, close, escapes);
+          if (i == 0) return false;
           break;
         default: {
           const std::string_view token = trim_trailing_space(std::string_view(b + idx[i], idx[i + 1] - idx[i]));
           if (seen == &time && time_numbers && (c == '-' || is_digit(c))) {
             bool is_number;
             time.second = time_format.number_second(token, is_number);
-            if (!is_number) return Walk::kInvalid;
+            if (!is_number) return false;
             time.is_number = true;
             time.text = token;
           } else if (!is_scalar(token)) {
-            return Walk::kInvalid;
+            return false;
           }
           ++i;
           break;
@@ -336,40 +353,38 @@ Walk BlockParser::Impl::walk_flat(const char* b, const uint32_t* idx, size_t& t,
       ++i;
     }
   }
-  if (b[idx[i]] != '}' || idx[i] != close) return Walk::kInvalid;
+  if (b[idx[i]] != '}' || idx[i] != close) return false;
   t = i + 1;
-  return Walk::kValid;
+  return true;
 }
 
-// Walks the tokens of one line that starts with '{' (in `b`, whose structural
-// indexes are `idx`, ended by a sentinel past every line), from token t on,
-// checking its grammar and recording the fields in targets[].seen. Leaves t
-// at the first token past the line once the line is valid.
-Walk BlockParser::Impl::walk(const char* b, const uint32_t* idx, size_t& t, size_t line_end, size_t line_next,
-                             bool escapes) {
-  for (FieldTarget& target : targets) target.seen = FieldSeen{};
+// Walks the container at token i, a value on the paths of the targets in
+// `mask` (its keys or indexes their second steps), checking it completely
+// and recording the fields in targets[].seen: the walk of the tokens of the
+// line [.., line_next) with a stack of containers and path steps. Returns
+// the token after the container, or 0 if it is invalid.
+size_t BlockParser::Impl::walk_path(const char* b, const uint32_t* idx, size_t i, unsigned mask, size_t line_end,
+                                    size_t line_next, bool escapes) {
   stack.clear();
   // Whether token i is on this line; where the text of a token on it ends:
   // the next index, or the line's end.
-  const auto on_line = [idx, line_next](size_t i) { return idx[i] < line_next; };
-  const auto token_end = [idx, line_end](size_t i) { return std::min<size_t>(idx[i + 1], line_end); };
-  // A string token's text without its quotes; false if it is not closed where
-  // stage 1's indexes say (it always is: kDefer, to be safe).
-  const auto string_text = [b, idx, token_end](size_t i, std::string_view& text) {
-    const char* open = b + idx[i];
-    const char* close = b + token_end(i) - 1;  // most often the closing quote itself
+  const auto on_line = [idx, line_next](size_t k) { return idx[k] < line_next; };
+  const auto token_end = [idx, line_end](size_t k) { return std::min<size_t>(idx[k + 1], line_end); };
+  const auto string_text = [b, idx, token_end](size_t k, std::string_view& text) {
+    const char* open = b + idx[k];
+    const char* close = b + token_end(k) - 1;  // most often the closing quote itself
     while (close > open && is_json_space(*close)) --close;
-    if (close == open || *close != '"') return false;
+    if (close == open || *close != '"') return false;  // not after stage 1 passed the line
     text = std::string_view(open + 1, static_cast<size_t>(close - open - 1));
     return true;
   };
-  if (b[idx[t]] != '{') return Walk::kDefer;
-  stack.push_back({true, (1u << kApp) | (1u << kTime), 0, 0, 0});
-  size_t& i = t;
+  const bool is_object = b[idx[i]] == '{';
+  stack.push_back({is_object, mask, 0, 1, 0});
   ++i;
   unsigned hit = 0;  // the targets whose step the current value is
   size_t depth = 0;  // which step
   std::string_view text;
+  if (!is_object) goto array_first;
 
   // The states of the walk, as labels: after '{' or ',' in an object (a key),
   // after '[' or ',' in an array (an element), a value, after a value.
@@ -379,13 +394,13 @@ object_first:
     goto close;
   }
 key:
-  if (!on_line(i + 1) || b[idx[i]] != '"' || b[idx[i + 1]] != ':') return Walk::kInvalid;
-  if (!string_text(i, text)) return Walk::kDefer;
+  if (!on_line(i + 1) || b[idx[i]] != '"' || b[idx[i + 1]] != ':') return 0;
+  if (!string_text(i, text)) return 0;
   {
     Level& level = stack.back();
     if (escapes && has_backslash(text)) {
       size_t len;
-      if (!unescape(b + idx[i], scratch.data(), len)) return Walk::kInvalid;
+      if (!unescape(b + idx[i], scratch.data(), len)) return 0;
       text = std::string_view(scratch.data(), len);
     }
     hit = 0;
@@ -424,7 +439,7 @@ element : {
 }
 
 value:
-  if (!on_line(i)) return Walk::kInvalid;
+  if (!on_line(i)) return 0;
   {
     // The field itself (its path ends here) or a container on its way.
     FieldSeen* seen = nullptr;
@@ -449,13 +464,13 @@ value:
       case '"': {
         // A string stage 1 passed is valid as it stands unless it has escapes.
         if (seen == nullptr && !escapes) break;
-        if (!string_text(i, text)) return Walk::kDefer;
+        if (!string_text(i, text)) return 0;
         if (escapes && has_backslash(text)) {
           char* out = seen == &targets[kApp].seen    ? app_text.data()
                       : seen == &targets[kTime].seen ? time_text.data()
                                                      : scratch.data();
           size_t len;
-          if (!unescape(b + idx[i], out, len)) return Walk::kInvalid;
+          if (!unescape(b + idx[i], out, len)) return 0;
           text = std::string_view(out, len);
         }
         if (seen != nullptr) {
@@ -468,17 +483,17 @@ value:
       case ']':
       case ',':
       case ':':
-        return Walk::kInvalid;
+        return 0;
       default: {
         const std::string_view token = trim_trailing_space(std::string_view(b + idx[i], token_end(i) - idx[i]));
         if (seen == &targets[kTime].seen && time_numbers && (c == '-' || is_digit(c))) {
           bool is_number;
           seen->second = time_format.number_second(token, is_number);
-          if (!is_number) return Walk::kInvalid;
+          if (!is_number) return 0;
           seen->is_number = true;
           seen->text = token;
         } else if (!is_scalar(token)) {
-          return Walk::kInvalid;
+          return 0;
         }
         break;
       }
@@ -487,7 +502,7 @@ value:
   }
 
 after:  // a value ended, in the container on top of the stack
-  if (!on_line(i)) return Walk::kInvalid;
+  if (!on_line(i)) return 0;
   {
     Level& level = stack.back();
     const char c = b[idx[i]];
@@ -497,12 +512,12 @@ after:  // a value ended, in the container on top of the stack
       ++level.index;
       goto element;
     }
-    if (c != (level.object ? '}' : ']')) return Walk::kInvalid;
+    if (c != (level.object ? '}' : ']')) return 0;
   }
 close:
   stack.pop_back();
   if (!stack.empty()) goto after;
-  return on_line(i) ? Walk::kInvalid : Walk::kValid;
+  return i;
 }
 
 // Walks lines [a, b) of the block, which stage 1 has just indexed as one run
@@ -528,21 +543,11 @@ void BlockParser::Impl::walk_run(const char* run, size_t shift, size_t a, size_t
       const void* found = std::memchr(run + begin, '\\', run_len - begin);
       backslash = found == nullptr ? run_len : static_cast<size_t>(static_cast<const char*>(found) - run);
     }
-    const Walk walked = flat ? walk_flat(run, idx, t, line.close - shift, backslash < end)
-                             : walk(run, idx, t, end, next, backslash < end);
-    if (walked != Walk::kValid) {
+    if (walk_line(run, idx, t, line, shift, backslash < end)) {
+      emit(field_verdict(targets[kApp].seen, targets[kTime].seen, app_pattern, time_format));
+    } else {
       while (idx[t] < next) ++t;  // the rest of the line's tokens
-    }
-    switch (walked) {
-      case Walk::kValid:
-        emit(field_verdict(targets[kApp].seen, targets[kTime].seen, app_pattern, time_format));
-        break;
-      case Walk::kInvalid:
-        emit(LineVerdict::rejected(Reason::kInvalidJson));
-        break;
-      case Walk::kDefer:
-        emit(refer(line));
-        break;
+      emit(LineVerdict::rejected(Reason::kInvalidJson));
     }
   }
 }
