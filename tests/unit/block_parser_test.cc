@@ -198,6 +198,23 @@ TEST(BlockParserTest, OneBrokenLineAmongManyCostsNoOtherLineItsVerdict) {
   }
 }
 
+// A string that ends in a backslash at a line's end: simdjson's fallback
+// kernel lets it reach into the next line (block_parser.cc, block_path), the
+// SIMD kernels do not. Whatever the kernel (the `fallback` test runs this
+// suite with SIMDJSON_FORCE_IMPLEMENTATION=fallback), every line gets
+// LineParser's verdict, and no walk reads past its line.
+TEST(BlockParserTest, AStringEndingInABackslashDoesNotReachIntoTheNextLine) {
+  const std::string next_counted = "{\"x\":\"\\\n" + kGood + "\n";
+  const std::string next_broken = "{\"x\":\"\\\n{\"  " + kGood + "\n";
+  const std::string runaway = std::string("\"\\\n{\"}\n\"k\":[[\n") + std::string(80, '[') + "\n";
+  for (const std::string& text : {next_counted, next_broken, runaway}) {
+    expect_same(text, all_sizes(text.size() + 1));
+    expect_same(text, all_sizes(text.size() + 1), rules_of("/a/b", "/t/0"));
+  }
+  const std::string long_runaway = std::string("\"\\\n{\"}\n\"k\":[[\n") + std::string(40000, '[') + "\n";
+  expect_same(long_runaway, {14, BlockParser::kDefaultBlockBytes});
+}
+
 TEST(BlockParserTest, LinesLongerThanABlockOrTheLimit) {
   const std::string long_good =
       R"({"app_id":"web1","timestamp":"2023-11-14T22:13:20Z","pad":")" + std::string(5000, 'x') + R"("})";

@@ -34,6 +34,7 @@ struct Line {
   size_t begin;
   size_t end;    // without its LF, and without one CR before it
   size_t next;   // where the next line starts (after the LF)
+  size_t first;  // walk: where its first non-blank byte, a '{', is
   size_t close;  // walk: where its last non-blank byte, a '}', is
   bool walk;     // shaped like an object and not too long: the walk takes it, else LineParser
 };
@@ -133,7 +134,7 @@ Line line_at(const char* src, size_t p, size_t len, size_t max_line_bytes) {
   while (first < last && is_json_space(src[first])) ++first;
   while (last > first && is_json_space(src[last - 1])) --last;
   const bool walk = first < last && src[first] == '{' && src[last - 1] == '}' && end - p <= max_line_bytes;
-  return {p, end, next, last - 1, walk};
+  return {p, end, next, first, last - 1, walk};
 }
 
 }  // namespace
@@ -158,6 +159,12 @@ struct BlockParser::Impl {
   Name app_name, time_name;
   unsigned deeper = 0;
   std::vector<bool> open;  // the containers check_container() is in: object or array
+  // Whether stage 1 indexes each line of a block as it would the line alone:
+  // true of simdjson's SIMD kernels, whose string scan stops at every raw
+  // control character; its fallback kernel (a CPU without one) skips the byte
+  // after a backslash unchecked, so a string ending in a backslash reaches
+  // into the next line. There every line goes to LineParser.
+  bool block_path;
 
   // The text being classified, and where in it the current block starts.
   std::string_view text;
@@ -174,7 +181,8 @@ struct BlockParser::Impl {
         block_bytes(block),
         app_name(rules.app.steps.front()),
         time_name(rules.time.steps.front()),
-        deeper((rules.app.steps.size() > 1 ? 1u << kApp : 0u) | (rules.time.steps.size() > 1 ? 1u << kTime : 0u)) {
+        deeper((rules.app.steps.size() > 1 ? 1u << kApp : 0u) | (rules.time.steps.size() > 1 ? 1u << kTime : 0u)),
+        block_path(std::string_view(simdjson::get_active_implementation()->name()) != "fallback") {
     if (simdjson::get_active_implementation()->create_dom_parser_implementation(
             block_bytes, simdjson::DEFAULT_MAX_DEPTH, stage1) != simdjson::SUCCESS) {
       throw std::bad_alloc();
@@ -530,19 +538,23 @@ void BlockParser::Impl::walk_run(const char* run, size_t shift, size_t a, size_t
   // walk may look one token ahead of any token of a line.
   idx[stage1->n_structural_indexes] = idx[stage1->n_structural_indexes + 1] = static_cast<uint32_t>(run_len);
   size_t t = 0;
-  size_t backslash = 0;  // where the next backslash is, from the current line on (run_len: none)
+  // Where the first backslash at or after `from` is (run_len: none).
+  const auto backslash_from = [run, run_len](size_t from) {
+    const void* found = std::memchr(run + from, '\\', run_len - from);
+    return found == nullptr ? run_len : static_cast<size_t>(static_cast<const char*>(found) - run);
+  };
+  size_t backslash = backslash_from(0);  // the next one from the current line on
   for (size_t l = a; l < b; ++l) {
     const Line& line = lines[l];
     const size_t begin = line.begin - shift, end = line.end - shift, next = line.next - shift;
-    if (!line.walk) {  // its tokens, if any, are passed over
+    // A line the walk does not take (its tokens, if any, are passed over), or
+    // one that stage 1 did not index as a line of its own (see block_path).
+    if (!line.walk || idx[t] != line.first - shift) {
       while (idx[t] < next) ++t;
       emit(refer(line));
       continue;
     }
-    if (backslash < begin) {
-      const void* found = std::memchr(run + begin, '\\', run_len - begin);
-      backslash = found == nullptr ? run_len : static_cast<size_t>(static_cast<const char*>(found) - run);
-    }
+    if (backslash < begin) backslash = backslash_from(begin);
     if (walk_line(run, idx, t, line, shift, backslash < end)) {
       emit(field_verdict(targets[kApp].seen, targets[kTime].seen, app_pattern, time_format));
     } else {
@@ -558,12 +570,12 @@ void BlockParser::Impl::classify_run(const char* block, size_t a, size_t b,
                                      absl::FunctionRef<void(const LineVerdict&)> emit) {
   const bool any_walked = std::any_of(lines.begin() + a, lines.begin() + b, [](const Line& l) { return l.walk; });
   const size_t from = lines[a].begin;
-  if (any_walked && stage1->stage1(reinterpret_cast<const uint8_t*>(block + from), lines[b - 1].next - from,
+  if (any_walked && block_path && stage1->stage1(reinterpret_cast<const uint8_t*>(block + from), lines[b - 1].next - from,
                                    simdjson::stage1_mode::regular) == simdjson::SUCCESS) {
     walk_run(block + from, from, a, b, emit);
     return;
   }
-  if (!any_walked || b - a <= kFewLines) {
+  if (!any_walked || !block_path || b - a <= kFewLines) {
     for (size_t l = a; l < b; ++l) emit(refer(lines[l]));
     return;
   }
