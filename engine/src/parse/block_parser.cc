@@ -214,11 +214,13 @@ struct BlockParser::Impl {
   void classify_run(const char* block, size_t a, size_t b, absl::FunctionRef<void(const LineVerdict&)> emit);
   void walk_run(const char* run, size_t shift, size_t a, size_t b, absl::FunctionRef<void(const LineVerdict&)> emit);
   bool walk_line(const char* b, const uint32_t* idx, size_t& t, const Line& line, size_t shift, bool escapes);
-  size_t walk_path(const char* b, const uint32_t* idx, size_t i, unsigned mask, size_t line_end, size_t line_next,
-                   bool escapes);
+  size_t walk_path(const char* b, const uint32_t* idx, size_t i, unsigned mask, size_t line_next, bool escapes);
   size_t check_container(const char* b, const uint32_t* idx, size_t i, size_t close, bool escapes);
   [[gnu::always_inline]] bool string_text(const char* b, const uint32_t* idx, size_t i, bool escapes, char* out,
                                           std::string_view& text) const;
+  [[gnu::always_inline]] bool string_value(const char* b, const uint32_t* idx, size_t i, bool escapes,
+                                           FieldSeen* seen);
+  [[gnu::always_inline]] bool scalar_value(const char* b, const uint32_t* idx, size_t i, FieldSeen* seen);
 };
 
 
@@ -237,6 +239,33 @@ inline bool BlockParser::Impl::string_text(const char* b, const uint32_t* idx, s
   if (!unescape(open, out, len)) return false;
   text = std::string_view(out, len);
   return true;
+}
+
+// Checks the string value at token i. The field's own value (`seen`, met
+// for the first time) keeps its text, unescaped into its own buffer.
+inline bool BlockParser::Impl::string_value(const char* b, const uint32_t* idx, size_t i, bool escapes,
+                                            FieldSeen* seen) {
+  std::string_view text;
+  if (seen == nullptr) return !escapes || string_text(b, idx, i, escapes, scratch.data(), text);
+  seen->is_string = true;
+  return string_text(b, idx, i, escapes, seen == &targets[kApp].seen ? app_text.data() : time_text.data(),
+                     seen->text);
+}
+
+// Checks the number or literal at token i (or whatever else starts there).
+// The time field's number, where the time format reads numbers, gives its
+// second in the same pass.
+inline bool BlockParser::Impl::scalar_value(const char* b, const uint32_t* idx, size_t i, FieldSeen* seen) {
+  const char c = b[idx[i]];
+  const std::string_view token = trim_trailing_space(std::string_view(b + idx[i], idx[i + 1] - idx[i]));
+  if (seen == &targets[kTime].seen && time_numbers && (c == '-' || is_digit(c))) {
+    bool is_number;
+    seen->second = time_format.number_second(token, is_number);
+    seen->is_number = true;
+    seen->text = token;
+    return is_number;
+  }
+  return is_scalar(token);
 }
 
 // walk_line's check of a value that is a container (token i, '{' or '['),
@@ -266,10 +295,10 @@ member:
       if (b[idx[i]] == (open.back() ? '}' : ']')) goto closing;
       goto member;
     case '"':
-      if (!string_text(b, idx, i, escapes, scratch.data(), text)) return 0;
+      if (!string_value(b, idx, i, escapes, nullptr)) return 0;
       break;
     default:
-      if (!is_scalar(trim_trailing_space(std::string_view(b + idx[i], idx[i + 1] - idx[i])))) return 0;
+      if (!scalar_value(b, idx, i, nullptr)) return 0;
       break;
   }
   ++i;
@@ -323,39 +352,21 @@ bool BlockParser::Impl::walk_line(const char* b, const uint32_t* idx, size_t& t,
         }
       }
       i += 2;
-      switch (const char c = b[idx[i]]) {
+      switch (b[idx[i]]) {
         case '"':
-          if (seen != nullptr) {
-            if (!string_text(b, idx, i, escapes, seen == &app ? app_text.data() : time_text.data(), seen->text)) {
-              return false;
-            }
-            seen->is_string = true;
-          } else if (escapes) {
-            std::string_view text;
-            if (!string_text(b, idx, i, escapes, scratch.data(), text)) return false;
-          }
+          if (!string_value(b, idx, i, escapes, seen)) return false;
           ++i;
           break;
         case '{':
         case '[':
-          i = (hit & deeper) != 0 ? walk_path(b, idx, i, hit, line.end - shift, line.next - shift, escapes)
+          i = (hit & deeper) != 0 ? walk_path(b, idx, i, hit, line.next - shift, escapes)
                                   : check_container(b, idx, i, close, escapes);
           if (i == 0) return false;
           break;
-        default: {
-          const std::string_view token = trim_trailing_space(std::string_view(b + idx[i], idx[i + 1] - idx[i]));
-          if (seen == &time && time_numbers && (c == '-' || is_digit(c))) {
-            bool is_number;
-            time.second = time_format.number_second(token, is_number);
-            if (!is_number) return false;
-            time.is_number = true;
-            time.text = token;
-          } else if (!is_scalar(token)) {
-            return false;
-          }
+        default:
+          if (!scalar_value(b, idx, i, seen)) return false;
           ++i;
           break;
-        }
       }
       if (b[idx[i]] != ',') break;
       ++i;
@@ -371,21 +382,12 @@ bool BlockParser::Impl::walk_line(const char* b, const uint32_t* idx, size_t& t,
 // and recording the fields in targets[].seen: the walk of the tokens of the
 // line [.., line_next) with a stack of containers and path steps. Returns
 // the token after the container, or 0 if it is invalid.
-size_t BlockParser::Impl::walk_path(const char* b, const uint32_t* idx, size_t i, unsigned mask, size_t line_end,
-                                    size_t line_next, bool escapes) {
+size_t BlockParser::Impl::walk_path(const char* b, const uint32_t* idx, size_t i, unsigned mask, size_t line_next,
+                                    bool escapes) {
   stack.clear();
-  // Whether token i is on this line; where the text of a token on it ends:
-  // the next index, or the line's end.
+  // Whether token k is on this line. A token on it is followed by one on it
+  // (the line's last is its '}'), so the next index ends each token's text.
   const auto on_line = [idx, line_next](size_t k) { return idx[k] < line_next; };
-  const auto token_end = [idx, line_end](size_t k) { return std::min<size_t>(idx[k + 1], line_end); };
-  const auto string_text = [b, idx, token_end](size_t k, std::string_view& text) {
-    const char* open = b + idx[k];
-    const char* close = b + token_end(k) - 1;  // most often the closing quote itself
-    while (close > open && is_json_space(*close)) --close;
-    if (close == open || *close != '"') return false;  // not after stage 1 passed the line
-    text = std::string_view(open + 1, static_cast<size_t>(close - open - 1));
-    return true;
-  };
   const bool is_object = b[idx[i]] == '{';
   stack.push_back({is_object, mask, 0, 1, 0});
   ++i;
@@ -402,15 +404,12 @@ object_first:
     goto close;
   }
 key:
-  if (!on_line(i + 1) || b[idx[i]] != '"' || b[idx[i + 1]] != ':') return 0;
-  if (!string_text(i, text)) return 0;
+  if (!on_line(i + 1) || b[idx[i]] != '"' || b[idx[i + 1]] != ':' ||
+      !string_text(b, idx, i, escapes, scratch.data(), text)) {
+    return 0;
+  }
   {
     Level& level = stack.back();
-    if (escapes && has_backslash(text)) {
-      size_t len;
-      if (!unescape(b + idx[i], scratch.data(), len)) return 0;
-      text = std::string_view(scratch.data(), len);
-    }
     hit = 0;
     if (level.mask != 0) {
       for (int target : {kApp, kTime}) {
@@ -469,42 +468,12 @@ value:
         ++i;
         if (c == '{') goto object_first;
         goto array_first;
-      case '"': {
-        // A string stage 1 passed is valid as it stands unless it has escapes.
-        if (seen == nullptr && !escapes) break;
-        if (!string_text(i, text)) return 0;
-        if (escapes && has_backslash(text)) {
-          char* out = seen == &targets[kApp].seen    ? app_text.data()
-                      : seen == &targets[kTime].seen ? time_text.data()
-                                                     : scratch.data();
-          size_t len;
-          if (!unescape(b + idx[i], out, len)) return 0;
-          text = std::string_view(out, len);
-        }
-        if (seen != nullptr) {
-          seen->is_string = true;
-          seen->text = text;
-        }
+      case '"':
+        if (!string_value(b, idx, i, escapes, seen)) return 0;
         break;
-      }
-      case '}':
-      case ']':
-      case ',':
-      case ':':
-        return 0;
-      default: {
-        const std::string_view token = trim_trailing_space(std::string_view(b + idx[i], token_end(i) - idx[i]));
-        if (seen == &targets[kTime].seen && time_numbers && (c == '-' || is_digit(c))) {
-          bool is_number;
-          seen->second = time_format.number_second(token, is_number);
-          if (!is_number) return 0;
-          seen->is_number = true;
-          seen->text = token;
-        } else if (!is_scalar(token)) {
-          return 0;
-        }
+      default:
+        if (!scalar_value(b, idx, i, seen)) return 0;
         break;
-      }
     }
     ++i;
   }
