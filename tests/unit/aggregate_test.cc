@@ -1,11 +1,16 @@
 // Tests for the whole engine on in-memory buffers: line splitting (LF, one CR
 // dropped, last line without LF, BOM only at the start), the accounting
 // invariant, reject positions, and the property that the result does not
-// depend on thread count or segment size.
+// depend on thread count or segment size; and that a mapped file, whose cuts
+// are found with preads, gives what its bytes give as a buffer.
 #include "logagg/aggregate.h"
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <fstream>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -124,6 +129,46 @@ TEST(AggregateProperty, SameResultForAnyThreadCountAndSegmentSize) {
       }
     }
   }
+}
+
+// A file over 1 MiB is mapped, and its segments are cut where preads of the
+// file find its line ends (aggregate.cc, plan_segments): with a BOM or not,
+// with a range or not, it must give what its bytes give as a buffer.
+TEST(AggregateProperty, MappedFileGivesWhatItsBytesGive) {
+  std::mt19937_64 rng(7);
+  const std::string body = random_log(rng, 20000);  // about 1.25 MB
+  ASSERT_GT(body.size(), size_t{1} << 20);
+  char tmpl[] = "/tmp/logagg-aggregate-XXXXXX";
+  const int fd = mkstemp(tmpl);
+  ASSERT_GE(fd, 0);
+  ::close(fd);
+  for (const std::string bom : {"", "\xEF\xBB\xBF"}) {
+    const std::string data = bom + body;
+    std::ofstream(tmpl, std::ios::binary) << data;
+    for (const std::optional<Options::ByteRange> range :
+         {std::optional<Options::ByteRange>{}, std::optional<Options::ByteRange>{{1, 1000003}}}) {
+      for (unsigned threads : {1u, 2u}) {
+        for (size_t seg : {0, 1, 4096}) {
+          Options o;
+          o.threads = threads;
+          o.segment_bytes = seg;
+          o.max_reject_samples = 100;
+          o.range = range;
+          const Result want = aggregate_buffer(data, o, tmpl);
+          const Result got = aggregate({tmpl}, o);
+          const std::string where = "bom " + std::to_string(bom.size()) + " range " + std::to_string(range.has_value()) +
+                                    " threads " + std::to_string(threads) + " segment " + std::to_string(seg);
+          ASSERT_TRUE(got.errors.empty()) << where;
+          ASSERT_EQ(got.counts, want.counts) << where;
+          ASSERT_EQ(got.summary.lines, want.summary.lines) << where;
+          ASSERT_EQ(got.summary.rejected, want.summary.rejected) << where;
+          ASSERT_EQ(got.rejects.size(), want.rejects.size()) << where;
+          for (size_t i = 0; i < got.rejects.size(); ++i) ASSERT_EQ(got.rejects[i].line, want.rejects[i].line) << where;
+        }
+      }
+    }
+  }
+  ::unlink(tmpl);
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
 // Tests for where bytes come from: path expansion (folders sorted, hidden
-// entries skipped, errors named), the map-or-read policy, and the block reader
-// (lines across block boundaries, over-long lines skipped without buffering).
+// entries skipped, errors named), the map-or-read policy, line ends found in a
+// file with preads, and the block reader (lines across block boundaries,
+// over-long lines skipped without buffering).
 #include "input/input.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -10,6 +12,7 @@
 #include <fstream>
 #include <thread>
 
+#include "input/lines.h"
 #include "parse/line_parser.h"
 
 namespace logagg {
@@ -79,6 +82,24 @@ TEST(ReadPolicy, RegularFilesWithDataAreMappedEverythingElseRead) {
   st.st_mode = S_IFIFO;
   st.st_size = 10;
   EXPECT_EQ(choose_read_mode(st), ReadMode::kStream);
+}
+
+// past_next_lf_in_file finds what past_next_lf finds in the same bytes,
+// within the first `size` bytes only: LFs at a pread's first and last byte,
+// a line longer than one pread, no LF, a start at or past the end.
+TEST(PastNextLfInFile, AgreesWithTheBufferSearch) {
+  TempDir d;
+  std::string data = "\nab\n" + std::string(4090, 'x') + "\n" + std::string(9000, 'y') + "\nz\n" + std::string(100, 'w');
+  const std::string path = d.file("log", data);
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  for (size_t size : {data.size(), data.size() - 100, size_t{4096}, size_t{3}}) {
+    const std::string_view bytes(data.data(), size);
+    for (size_t from = 0; from <= size + 1; ++from) {
+      ASSERT_EQ(past_next_lf_in_file(fd, size, from), past_next_lf(bytes, from)) << "size " << size << " from " << from;
+    }
+  }
+  ::close(fd);
 }
 
 // What one chunk held; chunk views are only valid until the next read.

@@ -116,6 +116,19 @@ ReadMode choose_read_mode(const struct stat& st) {
   return S_ISREG(st.st_mode) && st.st_size > 0 ? ReadMode::kMap : ReadMode::kStream;
 }
 
+size_t past_next_lf_in_file(int fd, size_t size, size_t from) {
+  char buf[4096];
+  while (from < size) {
+    const ssize_t n = ::pread(fd, buf, std::min(sizeof buf, size - from), static_cast<off_t>(from));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    const void* lf = std::memchr(buf, '\n', static_cast<size_t>(n));
+    if (lf != nullptr) return from + static_cast<size_t>(static_cast<const char*>(lf) - buf) + 1;
+    from += static_cast<size_t>(n);
+  }
+  return size;
+}
+
 MappedFile MappedFile::map(int fd, size_t size) {
   MappedFile m;
   void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -124,6 +137,13 @@ MappedFile MappedFile::map(int fd, size_t size) {
   m.data_ = static_cast<const char*>(p);
   m.size_ = size;
   return m;
+}
+
+void MappedFile::prefetch(size_t begin, size_t end) const {
+  const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const size_t first = begin / page * page;
+  end = std::min(end, size_);
+  if (first < end) ::madvise(const_cast<char*>(data_) + first, end - first, MADV_WILLNEED);
 }
 
 void MappedFile::release(size_t begin, size_t end) const {

@@ -48,6 +48,14 @@ enum class ReadMode { kMap, kStream };
 // sequentially in blocks.
 ReadMode choose_read_mode(const struct stat& st);
 
+// Just past the first LF at or after `from` among the first `size` bytes of
+// `fd`, read with small preads: how a mapped file's segment cuts are found
+// without touching its mapping (a fault there would map whole large folios
+// and, on a cold file, read the file around every cut, serially). `size` if
+// there is none, or if the file ends or cannot be read before (its scan then
+// finds it changed).
+size_t past_next_lf_in_file(int fd, size_t size, size_t from);
+
 // A read-only private memory mapping of a whole file. Movable; unmaps on
 // destruction. Truncating the file while it is mapped makes reads past the new
 // end fault (SIGBUS), so its readers read it under run_guarded
@@ -63,6 +71,10 @@ class MappedFile {
 
   bool ok() const { return data_ != nullptr; }
   std::string_view view() const { return {data_, size_}; }
+
+  // Asks the kernel to start reading the pages of [begin, end) into the page
+  // cache (MADV_WILLNEED), without waiting for them.
+  void prefetch(size_t begin, size_t end) const;
 
   // Drops the pages wholly inside [begin, end) from this process's memory
   // (they stay in the page cache and are read again if touched), so resident

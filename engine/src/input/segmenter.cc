@@ -8,14 +8,19 @@
 namespace logagg {
 
 std::vector<Segment> cut_segments(std::string_view data, size_t nominal_bytes) {
+  return cut_segments(data.size(), nominal_bytes, [data](size_t pos) { return past_next_lf(data, pos); });
+}
+
+std::vector<Segment> cut_segments(size_t size, size_t nominal_bytes, absl::FunctionRef<size_t(size_t)> past_lf) {
   std::vector<Segment> segments;
   nominal_bytes = std::max<size_t>(nominal_bytes, 1);
   size_t begin = 0;
-  while (begin < data.size()) {
-    size_t end = data.size();
-    if (data.size() - begin > nominal_bytes) {
+  while (begin < size) {
+    size_t end = size;
+    if (size - begin > nominal_bytes) {
       // Cut just past the first LF at or after the nominal end's last byte.
-      end = past_next_lf(data, begin + nominal_bytes - 1);
+      const size_t last = begin + nominal_bytes - 1;
+      end = std::clamp(past_lf(last), last + 1, size);
     }
     segments.push_back({begin, end});
     begin = end;

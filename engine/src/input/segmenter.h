@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include <absl/functional/function_ref.h>
+
 namespace logagg {
 
 struct Segment {
@@ -22,6 +24,11 @@ struct Segment {
 
 // Segments of about `nominal_bytes` (>= 1) each; none for an empty buffer.
 std::vector<Segment> cut_segments(std::string_view data, size_t nominal_bytes);
+
+// The same cut of `size` bytes that are not in memory: `past_next_lf(pos)`
+// says where the first line starting after byte `pos` starts (as
+// past_next_lf in lines.h does for a buffer), and is asked once per cut.
+std::vector<Segment> cut_segments(size_t size, size_t nominal_bytes, absl::FunctionRef<size_t(size_t)> past_next_lf);
 
 // The nominal segment size for `total_bytes` of input on `threads` workers:
 // many more segments than threads (so a slow segment does not stall the
