@@ -27,6 +27,32 @@ TEST(Report, CsvIsExact) {
   EXPECT_EQ(format_report(Result{}, Options{}, as(Format::kCsv)), "second,count\n");
 }
 
+// --by-app rows share their second's text (report_text.h, StartTexts): each
+// row still shows its own second, in every format, where the second stays
+// and where it changes.
+TEST(Report, ByAppRowsEachShowTheirSecond) {
+  Result r;
+  r.apps = {"a", "b"};
+  r.app_counts = {{1700000000, 0, 1}, {1700000000, 1, 2}, {1700000001, 0, 3}, {1700000002, 1, 4}};
+  r.counts = {{1700000000, 3}, {1700000001, 3}, {1700000002, 4}};
+  r.summary.counted = 10;
+  Options o;
+  o.by_app = true;
+  EXPECT_EQ(format_report(r, o, as(Format::kCsv)),
+            "second,app_id,count\n2023-11-14T22:13:20Z,a,1\n2023-11-14T22:13:20Z,b,2\n"
+            "2023-11-14T22:13:21Z,a,3\n2023-11-14T22:13:22Z,b,4\n");
+  EXPECT_EQ(format_report(r, o, as(Format::kTable)),
+            "second                app_id  count\n"
+            "2023-11-14T22:13:20Z  a           1\n"
+            "2023-11-14T22:13:20Z  b           2\n"
+            "2023-11-14T22:13:21Z  a           3\n"
+            "2023-11-14T22:13:22Z  b           4\n"
+            "total                            10\n");
+  const std::string json = format_report(r, o, as(Format::kJson));
+  EXPECT_NE(json.find(R"({"second": "2023-11-14T22:13:20Z", "app_id": "b", "count": 2})"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"({"second": "2023-11-14T22:13:22Z", "app_id": "b", "count": 4})"), std::string::npos) << json;
+}
+
 TEST(Report, TableIsAlignedWithTotal) {
   EXPECT_EQ(format_report(sample(), Options{}, as(Format::kTable)),
             "second                count\n"

@@ -37,8 +37,9 @@ void append_terminal_padded(std::string& out, std::string_view text, size_t widt
 void write_csv(const ReportRows& rows, bool neutralise_formulas, Output& o) {
   std::string& out = o.text();
   out.append(rows.bucketing().column()).append(rows.by_app() ? ",app_id,count\n" : ",count\n");
+  StartTexts starts(rows.bucketing());
   rows.for_each([&](int64_t start, std::string_view app, uint64_t count) {
-    append_start(out, rows.bucketing(), start);
+    out.append(starts.of(start));
     out.push_back(',');
     if (rows.by_app()) {
       append_csv_field(out, app, neutralise_formulas);
@@ -68,10 +69,9 @@ void write_table(const Result& r, const ReportRows& rows, Output& o) {
   }
   append_padded(out, "count", count_width, true);
   out.push_back('\n');
+  StartTexts starts(rows.bucketing());
   rows.for_each([&](int64_t start, std::string_view app, uint64_t count) {
-    char buf[kBucketStartMaxChars];
-    const auto len = static_cast<size_t>(rows.bucketing().format_start(start, buf));
-    append_padded(out, std::string_view(buf, len), second_width, false);
+    append_padded(out, starts.of(start), second_width, false);
     out.append("  ");
     if (rows.by_app()) {
       append_terminal_padded(out, app, app_width);

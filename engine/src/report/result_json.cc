@@ -314,11 +314,12 @@ void write_counts(const ReportRows& rows, Output& o) {
   out.append(",\n  \"counts\": [");
   const std::string row_start = "\n    {\"" + rows.bucketing().column() + "\": \"";
   bool first = true;
+  StartTexts starts(rows.bucketing());
   rows.for_each([&](int64_t start, std::string_view app, uint64_t count) {
     if (!first) out.push_back(',');
     first = false;
     out.append(row_start);
-    append_start(out, rows.bucketing(), start);
+    out.append(starts.of(start));
     out.push_back('"');
     if (rows.by_app()) {
       out.append(", \"app_id\": ");
