@@ -7,6 +7,9 @@
 #   (logagg and wc -l on the evicted corpus), --by-app's CPU time against the
 #   plain run's, and the RFC 3339 micro-benchmark.
 # Each command runs once to warm up, then RUNS times; the table shows medians.
+# The targets that compare two runs (2 threads vs 1, cold vs warm, --by-app vs
+# plain) take their ratio within each of RUNS rounds of the commands run in
+# turns, and show the median of those ratios.
 #
 #   profiling/bench.sh [--cold] [--runs N] [CORPUS]
 #
@@ -91,27 +94,33 @@ target() {  # label, measured value, at least / at most, the bound, unit
 }
 target "1 thread, throughput vs stage 1 alone" "$(awk -v s="$stage1_s" -v sb="$stage1_bytes" -v o="$one" -v b="$bytes" \
   'BEGIN { print (b / o) / (sb / s) }')" "at least" 0.5 x
+
+# The other ratios are taken within rounds of the commands run in turns
+# (measure --turns), and the median over the rounds is shown: this machine's
+# speed drifts between runs, which moves a ratio of two medians more.
+rounds=$(mktemp)
+trap 'rm -f "$rounds"' EXIT
+median_of() {  # an awk expression of one round's numbers ($1 $2: the first command's seconds and CPU, $3 $4 the second's, ...)
+  awk "{ print $1 }" "$rounds" | sort -g | awk '{ v[NR] = $1 } END { print v[int(NR / 2) + 1] }'
+}
+plain=("$bin" -q --format csv --threads 1 "$corpus")
+all_threads=("$bin" -q --format csv --threads "$threads" "$corpus")
 if [ "$threads" -ge 2 ]; then
-  target "$threads threads, speed vs 1 thread" "$(awk -v o="$one" -v a="$all" 'BEGIN { print o / a }')" "at least" 1.85 x
+  "$measure" "$runs" --turns "${plain[@]}" --next "${all_threads[@]}" > "$rounds"
+  target "$threads threads, speed vs 1 thread" "$(median_of '$1 / $3')" "at least" 1.85 x
 fi
 
 # Cold files: logagg with all threads on the evicted corpus against the longer
 # of wc -l on it (the disk's rate) and logagg warm.
-if $cold; then
-  wc_cold=$floor all_cold=$all
-  read -r all_warm _ < <("$measure" "$runs" "$bin" -q --format csv --threads "$threads" "$corpus")
-else
-  all_warm=$all
-  read -r wc_cold _ < <("$measure" "$runs" --cold "$corpus" wc -l "$corpus")
-  read -r all_cold _ < <("$measure" "$runs" --cold "$corpus" "$bin" -q --format csv --threads "$threads" "$corpus")
-fi
-target "cold, $threads threads, time vs max(wc -l cold, warm)" \
-  "$(awk -v c="$all_cold" -v w="$wc_cold" -v a="$all_warm" 'BEGIN { print c / (w > a ? w : a) }')" "at most" 1.15 x
+"$measure" "$runs" --turns --cold "$corpus" "${all_threads[@]}" --next --cold "$corpus" wc -l "$corpus" \
+  --next "${all_threads[@]}" > "$rounds"
+target "cold, $threads threads, time vs max(wc -l cold, warm)" "$(median_of '$1 / ($3 > $5 ? $3 : $5)')" "at most" 1.15 x
+all_cold=$(median_of '$1') wc_cold=$(median_of '$3') all_warm=$(median_of '$5')
 
 # --by-app: CPU time (user + system) against the plain run's, one thread.
-read -r _ _ plain_cpu < <("$measure" "$runs" "$bin" -q --format csv --threads 1 "$corpus")
-read -r _ _ by_app_cpu < <("$measure" "$runs" "$bin" -q --format csv --threads 1 --by-app "$corpus")
-target "--by-app, CPU vs the plain run" "$(awk -v a="$by_app_cpu" -v p="$plain_cpu" 'BEGIN { print a / p }')" "at most" 1.2 x
+"$measure" "$runs" --turns "${plain[@]}" --next "${plain[@]}" --by-app > "$rounds"
+target "--by-app, CPU vs the plain run" "$(median_of '$4 / $2')" "at most" 1.2 x
+plain_cpu=$(median_of '$2') by_app_cpu=$(median_of '$4')
 
 # RFC 3339: the mixed-format micro-benchmark (micro_bench's BM_Rfc3339_Logagg).
 rfc3339_ns=$(build/release/profiling/micro_bench --benchmark_filter='^BM_Rfc3339_Logagg$' --benchmark_repetitions="$runs" \

@@ -5,6 +5,12 @@
 //     -> "<median seconds> <median peak RSS KiB> <median CPU seconds>"
 // --cold FILE evicts FILE from the page cache before every run (and skips the
 // warm-up), with posix_fadvise(POSIX_FADV_DONTNEED), which needs no root.
+//   measure RUNS --turns [--cold FILE] command1 [args...] --next [--cold FILE] command2 [args...] ...
+//     -> one line per round: "<seconds 1> <CPU seconds 1> <seconds 2> <CPU seconds 2> ..."
+// runs the commands in turns (1 2 ... 1 2 ...), RUNS rounds after one warm-up
+// round (of the commands that are not cold), so that a ratio of two of them
+// is taken within each round: on a shared machine whose speed drifts, the
+// median of those ratios is steadier than the ratio of two medians.
 // The command's stdout goes to /dev/null; a failing run stops the measurement.
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -60,37 +66,84 @@ T median(std::vector<T> v) {
   return v[v.size() / 2];
 }
 
+// One command of a measurement: its argv, and the file to evict before each run.
+struct Command {
+  char** argv;
+  const char* cold = nullptr;
+};
+
+// Takes "[--cold FILE] command [args...]" from argv (null-terminated).
+Command take_command(char** argv) {
+  Command c{argv};
+  if (argv[0] != nullptr && std::string_view(argv[0]) == "--cold" && argv[1] != nullptr) {
+    c.cold = argv[1];
+    c.argv = argv + 2;
+  }
+  return c;
+}
+
+// Runs `c` once (evicting its file first if it is cold); false, with a
+// message, if that fails.
+bool measure_once(const Command& c, Run& run) {
+  if (c.cold != nullptr && !evict(c.cold)) {
+    std::fprintf(stderr, "measure: cannot evict %s from the page cache\n", c.cold);
+    return false;
+  }
+  if (!run_once(c.argv, run)) {
+    std::fprintf(stderr, "measure: %s failed\n", c.argv[0]);
+    return false;
+  }
+  return true;
+}
+
+int measure_turns(int runs, char** argv) {
+  std::vector<Command> commands;
+  char** begin = argv;
+  for (char** p = argv;; ++p) {  // split at each --next
+    const bool end = *p == nullptr;
+    if (end || std::string_view(*p) == "--next") {
+      *p = nullptr;
+      commands.push_back(take_command(begin));
+      if (commands.back().argv[0] == nullptr) {
+        std::fprintf(stderr, "measure: --turns: an empty command\n");
+        return 2;
+      }
+      if (end) break;
+      begin = p + 1;
+    }
+  }
+  Run run{};
+  for (const Command& c : commands) {  // warm-up round, not counted
+    if (c.cold == nullptr && !measure_once(c, run)) return 1;
+  }
+  for (int i = 0; i < runs; ++i) {
+    for (size_t k = 0; k < commands.size(); ++k) {
+      if (!measure_once(commands[k], run)) return 1;
+      std::printf("%s%.6f %.6f", k == 0 ? "" : " ", run.seconds, run.cpu_seconds);
+    }
+    std::printf("\n");
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 3 || std::atoi(argv[1]) < 1) {
-    std::fprintf(stderr, "usage: measure RUNS command [args...]\n");
+    std::fprintf(stderr, "usage: measure RUNS [--cold FILE] command [args...]\n"
+                         "       measure RUNS --turns [--cold FILE] command [args...] --next ...\n");
     return 2;
   }
   const int runs = std::atoi(argv[1]);
-  char** command = argv + 2;
-  const char* cold = nullptr;
-  if (std::string_view(command[0]) == "--cold" && command[1] != nullptr) {
-    cold = command[1];
-    command += 2;
-  }
+  if (std::string_view(argv[2]) == "--turns") return measure_turns(runs, argv + 3);
+  const Command command = take_command(argv + 2);
   Run run{};
-  if (cold == nullptr && !run_once(command, run)) {  // warm-up, not counted
-    std::fprintf(stderr, "measure: %s failed\n", command[0]);
-    return 1;
-  }
+  if (command.cold == nullptr && !measure_once(command, run)) return 1;  // warm-up, not counted
   std::vector<double> seconds;
   std::vector<long> rss;
   std::vector<double> cpu;
   for (int i = 0; i < runs; ++i) {
-    if (cold != nullptr && !evict(cold)) {
-      std::fprintf(stderr, "measure: cannot evict %s from the page cache\n", cold);
-      return 1;
-    }
-    if (!run_once(command, run)) {
-      std::fprintf(stderr, "measure: %s failed\n", command[0]);
-      return 1;
-    }
+    if (!measure_once(command, run)) return 1;
     seconds.push_back(run.seconds);
     rss.push_back(run.max_rss_kb);
     cpu.push_back(run.cpu_seconds);
