@@ -9,7 +9,9 @@
 # Each command runs once to warm up, then RUNS times; the table shows medians.
 # The targets that compare two runs (2 threads vs 1, cold vs warm, --by-app vs
 # plain) take their ratio within each of RUNS rounds of the commands run in
-# turns, and show the median of those ratios.
+# turns (measure --turns), and show the median of those ratios; they evict
+# the corpus themselves where they need it cold, so --cold changes only the
+# table.
 #
 #   profiling/bench.sh [--cold] [--runs N] [CORPUS]
 #
@@ -79,7 +81,6 @@ awk -v s="$stage1_s" -v b="$stage1_bytes" -v floor="$floor" \
            "simdjson stage 1 alone", s, b / s / 1e9, b / s / 1e9, "-", "-", floor / s, "-" }'
 row "logagg --threads 1" 1 "$bin" -q --format csv --threads 1 "$corpus"; one=$last
 row "logagg --threads $threads" "$threads" "$bin" -q --format csv --threads "$threads" "$corpus"
-all=$last
 
 echo
 echo "stage 1 alone: the lines it passes on their own ($stage1_bytes of $bytes bytes), in 1 MiB blocks, timed in process"

@@ -7,10 +7,12 @@
 // warm-up), with posix_fadvise(POSIX_FADV_DONTNEED), which needs no root.
 //   measure RUNS --turns [--cold FILE] command1 [args...] --next [--cold FILE] command2 [args...] ...
 //     -> one line per round: "<seconds 1> <CPU seconds 1> <seconds 2> <CPU seconds 2> ..."
-// runs the commands in turns (1 2 ... 1 2 ...), RUNS rounds after one warm-up
-// round (of the commands that are not cold), so that a ratio of two of them
-// is taken within each round: on a shared machine whose speed drifts, the
-// median of those ratios is steadier than the ratio of two medians.
+// runs the commands in turns, RUNS rounds after one warm-up round (of the
+// commands that are not cold), in order in even rounds and in reverse in odd
+// ones (1 2 3, 3 2 1, ...: no command always follows the same one), so that a
+// ratio of two of them is taken within each round: on a shared machine whose
+// speed drifts, the median of those ratios is steadier than the ratio of two
+// medians. The columns are always in the commands' order.
 // The command's stdout goes to /dev/null; a failing run stops the measurement.
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -116,10 +118,14 @@ int measure_turns(int runs, char** argv) {
   for (const Command& c : commands) {  // warm-up round, not counted
     if (c.cold == nullptr && !measure_once(c, run)) return 1;
   }
+  std::vector<Run> round(commands.size());
   for (int i = 0; i < runs; ++i) {
-    for (size_t k = 0; k < commands.size(); ++k) {
-      if (!measure_once(commands[k], run)) return 1;
-      std::printf("%s%.6f %.6f", k == 0 ? "" : " ", run.seconds, run.cpu_seconds);
+    for (size_t n = 0; n < commands.size(); ++n) {
+      const size_t k = i % 2 == 0 ? n : commands.size() - 1 - n;
+      if (!measure_once(commands[k], round[k])) return 1;
+    }
+    for (size_t k = 0; k < round.size(); ++k) {
+      std::printf("%s%.6f %.6f", k == 0 ? "" : " ", round[k].seconds, round[k].cpu_seconds);
     }
     std::printf("\n");
   }
@@ -137,6 +143,10 @@ int main(int argc, char** argv) {
   const int runs = std::atoi(argv[1]);
   if (std::string_view(argv[2]) == "--turns") return measure_turns(runs, argv + 3);
   const Command command = take_command(argv + 2);
+  if (command.argv[0] == nullptr) {
+    std::fprintf(stderr, "measure: no command\n");
+    return 2;
+  }
   Run run{};
   if (command.cold == nullptr && !measure_once(command, run)) return 1;  // warm-up, not counted
   std::vector<double> seconds;

@@ -142,6 +142,10 @@ TEST(AggregateProperty, MappedFileGivesWhatItsBytesGive) {
   const int fd = mkstemp(tmpl);
   ASSERT_GE(fd, 0);
   ::close(fd);
+  struct Removed {
+    const char* path;
+    ~Removed() { ::unlink(path); }
+  } removed{tmpl};  // also when an assertion returns early
   for (const std::string bom : {"", "\xEF\xBB\xBF"}) {
     const std::string data = bom + body;
     std::ofstream(tmpl, std::ios::binary) << data;
@@ -168,7 +172,6 @@ TEST(AggregateProperty, MappedFileGivesWhatItsBytesGive) {
       }
     }
   }
-  ::unlink(tmpl);
 }
 
 }  // namespace

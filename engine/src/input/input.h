@@ -73,7 +73,8 @@ class MappedFile {
   std::string_view view() const { return {data_, size_}; }
 
   // Asks the kernel to start reading the pages of [begin, end) into the page
-  // cache (MADV_WILLNEED), without waiting for them.
+  // cache (MADV_WILLNEED), without waiting for the reads (the calling thread
+  // does allocate the pages and submit the reads).
   void prefetch(size_t begin, size_t end) const;
 
   // Drops the pages wholly inside [begin, end) from this process's memory

@@ -14,8 +14,10 @@ namespace logagg {
 inline constexpr size_t kLinePadding = 64;
 
 // Just past the first LF at or after `from`, or data.size() if there is none
-// (or `from` is past the end). The one place a line end is searched forward:
-// segments, --range pieces and split chunks are all cut here.
+// (or `from` is past the end). The one place a line end is searched forward
+// in memory: segments, --range pieces and split chunks are all cut here (and
+// past_next_lf_in_file, input.h, does the same in a file not read through
+// its mapping).
 inline size_t past_next_lf(std::string_view data, size_t from) noexcept {
   if (from >= data.size()) return data.size();
   const void* lf = std::memchr(data.data() + from, '\n', data.size() - from);

@@ -25,10 +25,12 @@ struct Segment {
 // Segments of about `nominal_bytes` (>= 1) each; none for an empty buffer.
 std::vector<Segment> cut_segments(std::string_view data, size_t nominal_bytes);
 
-// The same cut of `size` bytes that are not in memory: `past_next_lf(pos)`
-// says where the first line starting after byte `pos` starts (as
-// past_next_lf in lines.h does for a buffer), and is asked once per cut.
-std::vector<Segment> cut_segments(size_t size, size_t nominal_bytes, absl::FunctionRef<size_t(size_t)> past_next_lf);
+// The same cut of `size` bytes that are not in memory: `past_lf(pos)` says
+// where the first line starting after byte `pos` starts (as past_next_lf in
+// lines.h does for a buffer), and is asked once per cut. An answer outside
+// (pos, size] is taken as the nearest end of that range, so a wrong callback
+// cannot stop the cutting.
+std::vector<Segment> cut_segments(size_t size, size_t nominal_bytes, absl::FunctionRef<size_t(size_t)> past_lf);
 
 // The nominal segment size for `total_bytes` of input on `threads` workers:
 // many more segments than threads (so a slow segment does not stall the
