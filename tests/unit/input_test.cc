@@ -99,6 +99,11 @@ TEST(PastNextLfInFile, AgreesWithTheBufferSearch) {
       ASSERT_EQ(past_next_lf_in_file(fd, size, from), past_next_lf(bytes, from)) << "size " << size << " from " << from;
     }
   }
+  // A file shorter than `size` (truncated since it was measured): no answer
+  // where the search reaches its end, the LF where it does not.
+  ASSERT_EQ(past_next_lf_in_file(fd, data.size() + 10, data.size() - 50), std::nullopt);
+  ASSERT_EQ(past_next_lf_in_file(fd, data.size() + 10, data.size() + 5), std::nullopt);
+  ASSERT_EQ(past_next_lf_in_file(fd, data.size() + 10, 1), std::optional<size_t>(4));
   ::close(fd);
 }
 

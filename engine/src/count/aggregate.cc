@@ -217,8 +217,12 @@ bool starts_with_bom(std::string_view text, int fd) {
 // (past_next_lf_in_file); -1 for the caller's buffer.
 void plan_segments(Source& src, int fd, size_t segment_bytes, const Options& options) {
   const size_t size = src.text.size();
+  bool truncated = false;  // a pread ended early: the file is shorter than mapped
   auto past_lf = [&](size_t pos) {
-    return fd < 0 ? past_next_lf(src.text, pos) : past_next_lf_in_file(fd, size, pos);
+    if (fd < 0) return past_next_lf(src.text, pos);
+    const std::optional<size_t> next = past_next_lf_in_file(fd, size, pos);
+    truncated |= !next;
+    return next.value_or(size);
   };
   // Where the first line starting at or after `pos` starts.
   auto line_start = [&](size_t pos) { return pos == 0 ? 0 : past_lf(pos - 1); };
@@ -237,7 +241,7 @@ void plan_segments(Source& src, int fd, size_t segment_bytes, const Options& opt
       s.end += begin;
     }
   });
-  if (!planned) {
+  if (!planned || truncated) {
     src.segments.clear();
     src.changed = true;
   }

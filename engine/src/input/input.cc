@@ -116,12 +116,12 @@ ReadMode choose_read_mode(const struct stat& st) {
   return S_ISREG(st.st_mode) && st.st_size > 0 ? ReadMode::kMap : ReadMode::kStream;
 }
 
-size_t past_next_lf_in_file(int fd, size_t size, size_t from) {
+std::optional<size_t> past_next_lf_in_file(int fd, size_t size, size_t from) {
   char buf[4096];
   while (from < size) {
     const ssize_t n = ::pread(fd, buf, std::min(sizeof buf, size - from), static_cast<off_t>(from));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
+    if (n <= 0) return std::nullopt;
     const void* lf = std::memchr(buf, '\n', static_cast<size_t>(n));
     if (lf != nullptr) return from + static_cast<size_t>(static_cast<const char*>(lf) - buf) + 1;
     from += static_cast<size_t>(n);

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,9 +53,10 @@ ReadMode choose_read_mode(const struct stat& st);
 // `fd`, read with small preads: how a mapped file's segment cuts are found
 // without touching its mapping (a fault there would map whole large folios
 // and, on a cold file, read the file around every cut, serially). `size` if
-// there is none, or if the file ends or cannot be read before (its scan then
-// finds it changed).
-size_t past_next_lf_in_file(int fd, size_t size, size_t from);
+// there is none (or `from` is at or past it); nullopt if the file ends or
+// cannot be read before the LF or `size` is reached (it was truncated: the
+// caller treats it as changed, as a fault in the mapping would have).
+std::optional<size_t> past_next_lf_in_file(int fd, size_t size, size_t from);
 
 // A read-only private memory mapping of a whole file. Movable; unmaps on
 // destruction. Truncating the file while it is mapped makes reads past the new
