@@ -92,6 +92,34 @@ TEST(AppCache, KeepsItsOwnCopyOfEachId) {
   EXPECT_EQ(cache.id("gamma"), 1u);
 }
 
+TEST(AppCache, EveryByteOfAnIdCounts) {
+  // Short ids are looked up by words of their bytes (ShortId): an id of each
+  // length up to past the short ones, and the ids that differ from it in one
+  // byte (at each position, including a NUL), must all get their own number,
+  // as the shared table gives them.
+  AppTable table(10000);
+  AppCache cache(table);
+  std::vector<std::string> ids;
+  for (size_t n = 0; n <= ShortId::kMaxBytes + 2; ++n) {
+    const std::string base(n, 'a');
+    ids.push_back(base);
+    for (size_t i = 0; i < n; ++i) {
+      for (const char c : {'b', '\0'}) {
+        std::string id = base;
+        id[i] = c;
+        ids.push_back(id);
+      }
+    }
+  }
+  for (const std::string& id : ids) {
+    const uint32_t n = cache.id(id);
+    ASSERT_NE(n, kOther);
+    EXPECT_EQ(table.names()[n], id) << "id of " << id.size() << " bytes";
+  }
+  ASSERT_EQ(table.names().size(), ids.size()) << "no two ids share a number";
+  for (const std::string& id : ids) EXPECT_EQ(table.names()[cache.id(id)], id) << "asked again";
+}
+
 // Small on purpose: these also run under TSan.
 constexpr int kThreads = 4;
 constexpr int kIds = 40;

@@ -9,7 +9,10 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <random>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "support/print_counts.h"
@@ -199,6 +202,67 @@ TEST(SharedCounts, TakeAppSortedOrdersBySecondThenNewNumber) {
   // Old 0 -> new 2, old 1 -> new 0, old 2 -> new 1, kOther -> 3.
   EXPECT_EQ(shared.take_app_sorted({2, 0, 1}, 3),
             (std::vector<AppCount>{{-5, 1, 10}, {1, 0, 6}, {1, 2, 4}, {1, 3, 8}, {3, 2, 2}}));
+}
+
+// Pairs listed as workers list them: a second at a time, its apps in the
+// order met, the seconds in the order `shape` gives.
+AppPairs listed_pairs(std::mt19937& rng, int shape) {
+  std::vector<int64_t> seconds;
+  for (int64_t s = 0; s < 300; ++s) seconds.push_back(s);
+  switch (shape) {
+    case 0:  // in time order, a few far off
+      for (int k = 0; k < 20; ++k) seconds.insert(seconds.begin() + rng() % seconds.size(), 1000000 + rng() % 5);
+      for (int k = 0; k < 20; ++k) seconds.insert(seconds.begin() + rng() % seconds.size(), -1000 - int64_t(rng() % 5));
+      break;
+    case 1:  // neighbours swapped, seconds listed twice
+      for (size_t k = 1; k < seconds.size(); k += 1 + rng() % 4) std::swap(seconds[k - 1], seconds[k]);
+      for (int k = 0; k < 30; ++k) seconds.push_back(seconds[rng() % seconds.size()]);
+      break;
+    case 2: {  // two or three workers' lists, one after the other
+      std::vector<int64_t> all;
+      const int workers = 2 + shape % 2;
+      for (int w = 0; w < workers; ++w) {
+        for (const int64_t s : seconds) if (rng() % workers == static_cast<unsigned>(w)) all.push_back(s);
+      }
+      seconds = all;
+      break;
+    }
+    case 3:  // descending
+      std::reverse(seconds.begin(), seconds.end());
+      break;
+    default:  // any order
+      std::shuffle(seconds.begin(), seconds.end(), rng);
+  }
+  AppPairs pairs;
+  for (const int64_t s : seconds) {
+    std::vector<uint32_t> apps;
+    for (uint32_t a = 0; a < 12; ++a) if (rng() % 3 == 0) apps.push_back(a);
+    std::shuffle(apps.begin(), apps.end(), rng);
+    for (const uint32_t a : apps) pairs.push_back({s, a, 1 + rng() % 9});
+    if (rng() % 4 == 0) pairs.push_back({s, AppTable::kOther, 1 + rng() % 9});
+  }
+  return pairs;
+}
+
+TEST(SharedCounts, TakeAppSortedAgreesWithAMapForAnyListingOrder) {
+  // The pairs are sorted in blocks of a second; whatever order the blocks
+  // come in, the result is that of adding every pair into an ordered map.
+  std::mt19937 rng(7);
+  const std::vector<uint32_t> order{5, 3, 11, 0, 8, 1, 10, 2, 9, 4, 7, 6};  // old number -> new
+  for (int round = 0; round < 60; ++round) {
+    AppPairs pairs = listed_pairs(rng, round % 5);
+    std::map<std::pair<int64_t, uint32_t>, uint64_t> expected;
+    for (const AppCount& c : pairs) expected[{c.second, c.app == AppTable::kOther ? 12 : order[c.app]}] += c.count;
+    SharedCounts shared;
+    const size_t half = pairs.size() / 2;  // in two spills, as two workers give them
+    AppPairs first(pairs.begin(), pairs.begin() + static_cast<ptrdiff_t>(half));
+    AppPairs second(pairs.begin() + static_cast<ptrdiff_t>(half), pairs.end());
+    shared.add(first);
+    shared.add(second);
+    std::vector<AppCount> want;
+    for (const auto& [key, count] : expected) want.push_back({key.first, key.second, count});
+    ASSERT_EQ(shared.take_app_sorted(order, 12), want) << "round " << round << ", shape " << round % 5;
+  }
 }
 
 }  // namespace

@@ -16,33 +16,92 @@ void SharedCounts::add(const SecondMap& counts) {
 
 namespace {
 
-// Sorts `pairs` by (second, app) and adds up the counts of equal pairs. The
-// pairs were listed a second at a time, mostly in time order: each second's
-// run of pairs is sorted on its own (it is small), and the runs that are then
-// already in order are merged, not sorted again: one merge for a log read in
-// time order, a few for several workers or spills.
-void sort_and_add_up(AppPairs& pairs) {
-  const auto before = row_before<AppCount>;
-  std::vector<size_t> runs{0};  // where each sorted run starts, then the end
-  for (size_t i = 0; i < pairs.size();) {
-    size_t j = i + 1;
-    while (j < pairs.size() && pairs[j].second == pairs[i].second) ++j;
-    std::sort(pairs.begin() + static_cast<ptrdiff_t>(i), pairs.begin() + static_cast<ptrdiff_t>(j), before);
-    if (i > 0 && before(pairs[i], pairs[i - 1])) runs.push_back(i);
-    i = j;
+// Pairs in time order; the order of a second's pairs left as it is.
+constexpr auto second_before = [](const AppCount& x, const AppCount& y) { return x.second < y.second; };
+
+// Where the pairs of the second of pairs[i] that follow it end.
+size_t block_end(const AppPairs& pairs, size_t i) {
+  size_t j = i + 1;
+  while (j < pairs.size() && pairs[j].second == pairs[i].second) ++j;
+  return j;
+}
+
+// How many blocks ahead order_seconds looks for where the listing goes on,
+// and how many times it takes blocks out before it sorts the rest with
+// std::sort.
+constexpr size_t kLookAhead = 8;
+constexpr int kMaxRounds = 4;
+
+// Puts one worker's list of pairs, listed a second at a time and mostly in
+// time order, in time order (by second only: the pairs of a second stay
+// together, in any order). The blocks of one second each that are in order
+// are kept where they are. A block is taken out if it is below the last one
+// kept (a second listed late), or above where the listing goes on (one of
+// the next kLookAhead blocks that follow the kept ones starts below it: a
+// second far off, as a bad clock gives, maybe several in a row). The blocks
+// taken out are put in order the same way (after kMaxRounds, with
+// std::sort), and the two lists are merged once. The bench corpus's valid
+// times far off had split its pairs into thousands of runs, merged in
+// passes over the whole list.
+void order_seconds(AppPairs& pairs, int round = 1) {
+  std::vector<size_t> starts;  // where each block starts, then the end
+  for (size_t i = 0; i < pairs.size(); i = block_end(pairs, i)) starts.push_back(i);
+  starts.push_back(pairs.size());
+  const size_t blocks = starts.size() - 1;
+  AppPairs out_of_order;
+  size_t kept = 0;  // pairs[0, kept) are the blocks kept, in order
+  const auto follows_kept = [&](size_t b) { return kept == 0 || pairs[starts[b]].second >= pairs[kept - 1].second; };
+  const auto far_off = [&](size_t b) {
+    for (size_t c = b + 1; c < std::min(blocks, b + 1 + kLookAhead); ++c) {
+      if (follows_kept(c) && pairs[starts[c]].second < pairs[starts[b]].second) return true;
+    }
+    return false;
+  };
+  for (size_t b = 0; b < blocks; ++b) {
+    const auto first = pairs.begin() + static_cast<ptrdiff_t>(starts[b]);
+    const auto last = pairs.begin() + static_cast<ptrdiff_t>(starts[b + 1]);
+    if (follows_kept(b) && !far_off(b)) {
+      if (kept != starts[b]) std::move(first, last, pairs.begin() + static_cast<ptrdiff_t>(kept));
+      kept += starts[b + 1] - starts[b];
+    } else {
+      out_of_order.insert(out_of_order.end(), first, last);
+    }
   }
+  if (out_of_order.empty()) return;
+  if (round == kMaxRounds) {
+    std::sort(out_of_order.begin(), out_of_order.end(), second_before);
+  } else {
+    order_seconds(out_of_order, round + 1);
+  }
+  std::copy(out_of_order.begin(), out_of_order.end(), pairs.begin() + static_cast<ptrdiff_t>(kept));
+  std::inplace_merge(pairs.begin(), pairs.begin() + static_cast<ptrdiff_t>(kept), pairs.end(), second_before);
+}
+
+// Merges the runs of `pairs` in time order that start at `runs` (ascending,
+// the first 0), neighbours with neighbours, halving their number each pass.
+void merge_runs(AppPairs& pairs, std::vector<size_t> runs) {
   runs.push_back(pairs.size());
-  while (runs.size() > 2) {  // merge neighbouring runs, halving their number
+  while (runs.size() > 2) {
     std::vector<size_t> merged;
     for (size_t k = 0; k + 1 < runs.size(); k += 2) {
       merged.push_back(runs[k]);
       if (k + 2 < runs.size()) {
         const auto at = [&](size_t r) { return pairs.begin() + static_cast<ptrdiff_t>(runs[r]); };
-        std::inplace_merge(at(k), at(k + 1), at(k + 2), before);
+        std::inplace_merge(at(k), at(k + 1), at(k + 2), second_before);
       }
     }
     merged.push_back(pairs.size());
     runs.swap(merged);
+  }
+}
+
+// Sorts `pairs`, in time order, by (second, app): each second's pairs on
+// their own (they are few), and adds up the counts of equal pairs.
+void sort_seconds_and_add_up(AppPairs& pairs) {
+  for (size_t i = 0; i < pairs.size();) {
+    const size_t j = block_end(pairs, i);
+    std::sort(pairs.begin() + static_cast<ptrdiff_t>(i), pairs.begin() + static_cast<ptrdiff_t>(j), row_before);
+    i = j;
   }
   size_t out = 0;
   for (size_t i = 0; i < pairs.size(); ++i) {
@@ -58,7 +117,9 @@ void sort_and_add_up(AppPairs& pairs) {
 }  // namespace
 
 void SharedCounts::add(AppPairs& pairs) {
+  order_seconds(pairs);  // by the worker that listed them, before the lock
   const std::lock_guard<std::mutex> lock(mu_);
+  app_runs_.push_back(app_pairs_.size());
   if (app_pairs_.empty()) {
     app_pairs_.swap(pairs);
   } else {
@@ -66,7 +127,9 @@ void SharedCounts::add(AppPairs& pairs) {
   }
   pairs.clear();
   if (app_pairs_.size() >= compact_at_) {
-    sort_and_add_up(app_pairs_);
+    merge_runs(app_pairs_, app_runs_);
+    sort_seconds_and_add_up(app_pairs_);
+    app_runs_.assign(1, 0);
     compact_at_ = std::max(compact_at_, 2 * app_pairs_.size());
   }
 }
@@ -77,7 +140,7 @@ std::vector<SecondCount> SharedCounts::take_sorted() {
   out.reserve(counts_.size());
   for (const auto& [second, count] : counts_) out.push_back({second, count});
   SecondMap().swap(counts_);  // release the table before sorting
-  std::sort(out.begin(), out.end(), row_before<SecondCount>);
+  std::sort(out.begin(), out.end(), row_before);
   return out;
 }
 
@@ -86,7 +149,9 @@ std::vector<AppCount> SharedCounts::take_app_sorted(const std::vector<uint32_t>&
   AppPairs out;
   out.swap(app_pairs_);
   for (AppCount& c : out) c.app = c.app == AppTable::kOther ? other_app : order[c.app];
-  sort_and_add_up(out);
+  merge_runs(out, app_runs_);
+  app_runs_.clear();
+  sort_seconds_and_add_up(out);
   out.shrink_to_fit();
   return out;
 }

@@ -17,10 +17,12 @@
 // clock far off, does not close the second being read); when a third second
 // comes, the nonzero counts of the one read least recently are appended to a
 // list of (second, app, count), in order, which is spilled at the cap like
-// the map. The one SharedCounts sorts and adds up the pairs
-// (a second read again later, or by another worker, just adds a pair), and
-// compacts them whenever they have doubled, so it holds at most about twice
-// the distinct pairs.
+// the map. A spilled list is put in time order by its own worker, before the
+// lock, and kept as one sorted run; the one SharedCounts merges the runs,
+// sorts each second's pairs by app and adds up equal pairs (a second read
+// again later, or by another worker, just adds a pair) when the pairs are
+// taken, and compacts them so whenever they have doubled, so it holds at most
+// about twice the distinct pairs.
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
@@ -48,7 +50,9 @@ class SharedCounts {
  public:
   // Adds every entry of `counts`. Thread-safe.
   void add(const SecondMap& counts);
-  // Takes the pairs (leaves `pairs` empty, its capacity kept if it was not the first).
+  // Takes the pairs (leaves `pairs` empty, its capacity kept if it was not
+  // the first), put in time order first: call it from the worker that
+  // listed them.
   void add(AppPairs& pairs);
   // The counts ascending by second; leaves this empty, its memory released.
   std::vector<SecondCount> take_sorted();
@@ -60,7 +64,8 @@ class SharedCounts {
  private:
   std::mutex mu_;
   SecondMap counts_;
-  AppPairs app_pairs_;
+  AppPairs app_pairs_;            // sorted runs, one per list added since it was last compacted
+  std::vector<size_t> app_runs_;  // where each run starts
   size_t compact_at_ = size_t{1} << 20;  // compacted whenever it has grown past this
 };
 

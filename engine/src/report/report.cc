@@ -38,13 +38,14 @@ void write_csv(const ReportRows& rows, bool neutralise_formulas, Output& o) {
   std::string& out = o.text();
   out.append(rows.bucketing().column()).append(rows.by_app() ? ",app_id,count\n" : ",count\n");
   StartTexts starts(rows.bucketing());
-  rows.for_each([&](int64_t start, std::string_view app, uint64_t count) {
+  const std::vector<std::string> apps = rows.app_texts([&](std::string& text, uint32_t app) {
+    append_csv_field(text, rows.apps()[app], neutralise_formulas);
+    text.push_back(',');
+  });
+  rows.for_each([&](int64_t start, uint32_t app, uint64_t count) {
     out.append(starts.of(start));
     out.push_back(',');
-    if (rows.by_app()) {
-      append_csv_field(out, app, neutralise_formulas);
-      out.push_back(',');
-    }
+    if (rows.by_app()) out.append(apps[app]);
     append_number(out, count);
     out.push_back('\n');
     o.row_done();
@@ -70,13 +71,14 @@ void write_table(const Result& r, const ReportRows& rows, Output& o) {
   append_padded(out, "count", count_width, true);
   out.push_back('\n');
   StartTexts starts(rows.bucketing());
-  rows.for_each([&](int64_t start, std::string_view app, uint64_t count) {
+  const std::vector<std::string> apps = rows.app_texts([&](std::string& text, uint32_t app) {
+    append_terminal_padded(text, rows.apps()[app], app_width);
+    text.append("  ");
+  });
+  rows.for_each([&](int64_t start, uint32_t app, uint64_t count) {
     append_padded(out, starts.of(start), second_width, false);
     out.append("  ");
-    if (rows.by_app()) {
-      append_terminal_padded(out, app, app_width);
-      out.append("  ");
-    }
+    if (rows.by_app()) out.append(apps[app]);
     append_padded(out, std::to_string(count), count_width, true);
     out.push_back('\n');
     o.row_done();

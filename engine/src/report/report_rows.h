@@ -30,13 +30,23 @@ class ReportRows {
   // (kOtherAppName) if it has lines; and the rows per (bucket start, index
   // into apps()), ascending.
   const std::vector<std::string>& apps() const { return apps_; }
-  // Whether `app`, as for_each hands it, is that "(other)" and not an app
-  // whose id is spelt so.
-  bool is_other(std::string_view app) const { return other_shown_ && app.data() == apps_.back().data(); }
+  // Whether the app numbered `app` (an index into apps()) is that "(other)"
+  // and not an app whose id is spelt so.
+  bool is_other(uint32_t app) const { return other_shown_ && app + size_t{1} == apps_.size(); }
+  // Each app shown, rendered once as a writer's cell: render(text, app) appends
+  // the cell of apps()[app] to `text`. A --by-app report has a row per bucket
+  // and app (a million on the bench corpus), whose ids were escaped, padded
+  // and measured again for each row: 30% of writing such a report's rows.
+  template <typename Render>
+  std::vector<std::string> app_texts(Render&& render) const {
+    std::vector<std::string> texts(apps_.size());
+    for (uint32_t app = 0; app < texts.size(); ++app) render(texts[app], app);
+    return texts;
+  }
   const std::vector<AppCount>& app_buckets() const { return *app_buckets_; }
 
   // Calls emit(bucket_start, app, count) for every row, ascending by start
-  // then app; `app` is empty without --by-app. With gaps filled, every bucket
+  // then app; `app` is an index into apps(), 0 without --by-app. With gaps filled, every bucket
   // from the first to the last has a row (with --by-app: a row per app shown).
   template <typename Emit>
   void for_each(Emit&& emit) const {
@@ -50,17 +60,17 @@ class ReportRows {
     for (size_t i = 0; i < b.size(); ++i) {
       if (fill_gaps_ && i > 0) {
         for (int64_t start = bucketing_.next(b[i - 1].second); start < b[i].second; start = bucketing_.next(start)) {
-          emit(start, std::string_view(), uint64_t{0});
+          emit(start, uint32_t{0}, uint64_t{0});
         }
       }
-      emit(b[i].second, std::string_view(), b[i].count);
+      emit(b[i].second, uint32_t{0}, b[i].count);
     }
   }
 
   template <typename Emit>
   void for_each_app(Emit& emit) const {
     if (!fill_gaps_) {
-      for (const AppCount& c : *app_buckets_) emit(c.second, std::string_view(apps_[c.app]), c.count);
+      for (const AppCount& c : *app_buckets_) emit(c.second, c.app, c.count);
       return;
     }
     const std::vector<SecondCount>& b = *buckets_;
@@ -71,7 +81,7 @@ class ReportRows {
       for (int64_t start = from; start <= b[i].second; start = bucketing_.next(start)) {
         for (uint32_t app = 0; app < apps_.size(); ++app) {
           const bool has = row < rows.size() && rows[row].second == start && rows[row].app == app;
-          emit(start, std::string_view(apps_[app]), has ? rows[row++].count : uint64_t{0});
+          emit(start, app, has ? rows[row++].count : uint64_t{0});
         }
       }
     }

@@ -136,7 +136,7 @@ std::optional<int64_t> optional_instant(const object& doc, std::string_view key)
 // Sorts (second, app) rows by second then app and adds up equal ones into
 // result.app_counts, and the totals per second into result.counts.
 void add_up_app_rows(std::vector<AppCount>& rows, Result& result) {
-  std::sort(rows.begin(), rows.end(), row_before<AppCount>);
+  std::sort(rows.begin(), rows.end(), row_before);
   result.app_counts.clear();
   for (const AppCount& r : rows) {
     if (!result.app_counts.empty() && result.app_counts.back().second == r.second &&
@@ -315,18 +315,19 @@ void write_counts(const ReportRows& rows, Output& o) {
   const std::string row_start = "\n    {\"" + rows.bucketing().column() + "\": \"";
   bool first = true;
   StartTexts starts(rows.bucketing());
-  rows.for_each([&](int64_t start, std::string_view app, uint64_t count) {
+  const std::vector<std::string> apps = rows.app_texts([&](std::string& text, uint32_t app) {
+    text.append(", \"app_id\": ");
+    append_json_string(text, rows.apps()[app]);
+    // An app whose id is spelt "(other)" says so; the (other) of --top and --max-apps does not.
+    if (rows.apps()[app] == kOtherAppName && !rows.is_other(app)) text.append(", \"real_app\": true");
+  });
+  rows.for_each([&](int64_t start, uint32_t app, uint64_t count) {
     if (!first) out.push_back(',');
     first = false;
     out.append(row_start);
     out.append(starts.of(start));
     out.push_back('"');
-    if (rows.by_app()) {
-      out.append(", \"app_id\": ");
-      append_json_string(out, app);
-      // An app whose id is spelt "(other)" says so; the (other) of --top and --max-apps does not.
-      if (app == kOtherAppName && !rows.is_other(app)) out.append(", \"real_app\": true");
-    }
+    if (rows.by_app()) out.append(apps[app]);
     out.append(", \"count\": ");
     append_number(out, count);
     out.push_back('}');
