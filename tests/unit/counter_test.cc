@@ -220,7 +220,7 @@ AppPairs listed_pairs(std::mt19937& rng, int shape) {
       break;
     case 2: {  // two or three workers' lists, one after the other
       std::vector<int64_t> all;
-      const int workers = 2 + shape % 2;
+      const unsigned workers = 2 + rng() % 2;
       for (int w = 0; w < workers; ++w) {
         for (const int64_t s : seconds) if (rng() % workers == static_cast<unsigned>(w)) all.push_back(s);
       }
@@ -245,23 +245,31 @@ AppPairs listed_pairs(std::mt19937& rng, int shape) {
 }
 
 TEST(SharedCounts, TakeAppSortedAgreesWithAMapForAnyListingOrder) {
-  // The pairs are sorted in blocks of a second; whatever order the blocks
-  // come in, the result is that of adding every pair into an ordered map.
+  // Each spilled list is put in time order by blocks of a second, the lists
+  // are merged as runs, compacted when they have grown past the threshold:
+  // whatever order the blocks come in, however many lists (odd numbers
+  // too) and whether they were compacted never, once or after every list,
+  // the result is that of adding every pair into an ordered map.
   std::mt19937 rng(7);
   const std::vector<uint32_t> order{5, 3, 11, 0, 8, 1, 10, 2, 9, 4, 7, 6};  // old number -> new
-  for (int round = 0; round < 60; ++round) {
-    AppPairs pairs = listed_pairs(rng, round % 5);
+  for (int round = 0; round < 90; ++round) {
+    const int shape = round % 5;
+    AppPairs pairs = listed_pairs(rng, shape);
     std::map<std::pair<int64_t, uint32_t>, uint64_t> expected;
     for (const AppCount& c : pairs) expected[{c.second, c.app == AppTable::kOther ? 12 : order[c.app]}] += c.count;
-    SharedCounts shared;
-    const size_t half = pairs.size() / 2;  // in two spills, as two workers give them
-    AppPairs first(pairs.begin(), pairs.begin() + static_cast<ptrdiff_t>(half));
-    AppPairs second(pairs.begin() + static_cast<ptrdiff_t>(half), pairs.end());
-    shared.add(first);
-    shared.add(second);
+    const size_t lists = 1 + round % 6;
+    const size_t compact_at = std::vector<size_t>{size_t{1} << 20, pairs.size() / 2, 1}[round % 3];
+    SharedCounts shared(compact_at);
+    for (size_t k = 0; k < lists; ++k) {
+      AppPairs list(pairs.begin() + static_cast<ptrdiff_t>(pairs.size() * k / lists),
+                    pairs.begin() + static_cast<ptrdiff_t>(pairs.size() * (k + 1) / lists));
+      shared.add(list);
+      ASSERT_TRUE(list.empty()) << "added pairs are taken";
+    }
     std::vector<AppCount> want;
     for (const auto& [key, count] : expected) want.push_back({key.first, key.second, count});
-    ASSERT_EQ(shared.take_app_sorted(order, 12), want) << "round " << round << ", shape " << round % 5;
+    ASSERT_EQ(shared.take_app_sorted(order, 12), want)
+        << "round " << round << ", shape " << shape << ", " << lists << " lists, compacted past " << compact_at;
   }
 }
 

@@ -408,6 +408,7 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
       if (alone) scan_segment(src, 0, w);
       if (src.segments.empty()) input_done(w);  // read whole, empty, or unreadable
     }
+    w.counter.spill();  // here, so the workers sort their last lists of pairs in parallel
   };
   std::vector<std::thread> pool;
   for (size_t t = 1; t < workers.size(); ++t) pool.emplace_back(work, std::ref(workers[t]));
@@ -430,10 +431,7 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
       read.complete = src->error.empty() && !src->changed;
     }
   }
-  for (Worker& w : workers) {
-    w.counter.spill();
-    result.summary.add(w.counter.tally());
-  }
+  for (const Worker& w : workers) result.summary.add(w.counter.tally());
   if (options.by_app) {
     take_app_counts(shared, apps, result);
   } else {

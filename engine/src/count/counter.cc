@@ -26,24 +26,25 @@ size_t block_end(const AppPairs& pairs, size_t i) {
   return j;
 }
 
-// How many blocks ahead order_seconds looks for where the listing goes on,
-// and how many times it takes blocks out before it sorts the rest with
-// std::sort.
+// How many blocks ahead order_seconds looks for where the listing goes on.
 constexpr size_t kLookAhead = 8;
-constexpr int kMaxRounds = 4;
 
 // Puts one worker's list of pairs, listed a second at a time and mostly in
 // time order, in time order (by second only: the pairs of a second stay
-// together, in any order). The blocks of one second each that are in order
-// are kept where they are. A block is taken out if it is below the last one
-// kept (a second listed late), or above where the listing goes on (one of
-// the next kLookAhead blocks that follow the kept ones starts below it: a
-// second far off, as a bad clock gives, maybe several in a row). The blocks
-// taken out are put in order the same way (after kMaxRounds, with
-// std::sort), and the two lists are merged once. The bench corpus's valid
-// times far off had split its pairs into thousands of runs, merged in
-// passes over the whole list.
-void order_seconds(AppPairs& pairs, int round = 1) {
+// together, in any order). The list's blocks of one second each are taken
+// in turn: a block is taken out if it is below the last one kept (a second
+// listed again, or late) or above where the listing goes on (one of the next
+// kLookAhead blocks that follow the kept ones starts below it: a second far
+// off, as a bad clock gives, maybe several in a row); the others are kept,
+// moved down in order over the places of those taken out. The blocks taken
+// out are put in order the same way, and the two lists are merged once. A
+// list of which more than an eighth is taken out (seconds descending, or in
+// any order) is sorted with std::sort instead, which needs less memory and
+// is faster on it; so each level of the recursion has at most an eighth of
+// the pairs of the one above. The bench corpus's valid times far off had
+// split its pairs into thousands of runs, merged in passes over the whole
+// list at the end.
+void order_seconds(AppPairs& pairs) {
   std::vector<size_t> starts;  // where each block starts, then the end
   for (size_t i = 0; i < pairs.size(); i = block_end(pairs, i)) starts.push_back(i);
   starts.push_back(pairs.size());
@@ -63,16 +64,18 @@ void order_seconds(AppPairs& pairs, int round = 1) {
     if (follows_kept(b) && !far_off(b)) {
       if (kept != starts[b]) std::move(first, last, pairs.begin() + static_cast<ptrdiff_t>(kept));
       kept += starts[b + 1] - starts[b];
+    } else if ((out_of_order.size() + (starts[b + 1] - starts[b])) * 8 > pairs.size()) {
+      // Far from time order: put back what was taken out (it fills the
+      // places between the kept blocks and this one) and sort it all.
+      std::copy(out_of_order.begin(), out_of_order.end(), pairs.begin() + static_cast<ptrdiff_t>(kept));
+      std::sort(pairs.begin(), pairs.end(), second_before);
+      return;
     } else {
       out_of_order.insert(out_of_order.end(), first, last);
     }
   }
   if (out_of_order.empty()) return;
-  if (round == kMaxRounds) {
-    std::sort(out_of_order.begin(), out_of_order.end(), second_before);
-  } else {
-    order_seconds(out_of_order, round + 1);
-  }
+  order_seconds(out_of_order);
   std::copy(out_of_order.begin(), out_of_order.end(), pairs.begin() + static_cast<ptrdiff_t>(kept));
   std::inplace_merge(pairs.begin(), pairs.begin() + static_cast<ptrdiff_t>(kept), pairs.end(), second_before);
 }

@@ -17,12 +17,13 @@
 // clock far off, does not close the second being read); when a third second
 // comes, the nonzero counts of the one read least recently are appended to a
 // list of (second, app, count), in order, which is spilled at the cap like
-// the map. A spilled list is put in time order by its own worker, before the
-// lock, and kept as one sorted run; the one SharedCounts merges the runs,
-// sorts each second's pairs by app and adds up equal pairs (a second read
-// again later, or by another worker, just adds a pair) when the pairs are
-// taken, and compacts them so whenever they have doubled, so it holds at most
-// about twice the distinct pairs.
+// the map. A spilled list is put in time order by the worker that listed it
+// (each worker spills its last list itself too), before the lock, and kept
+// as one run in time order; the one SharedCounts merges the runs, sorts each
+// second's pairs by app and adds up equal pairs (a second read again later,
+// or by another worker, just adds a pair) whenever its pairs have doubled
+// (compaction, so it holds at most about twice the distinct pairs) and when
+// they are taken.
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
@@ -48,11 +49,14 @@ using AppPairs = std::vector<AppCount>;
 // The merged counts of all workers.
 class SharedCounts {
  public:
+  // `compact_at`: how many pairs it holds before it first compacts them.
+  explicit SharedCounts(size_t compact_at = size_t{1} << 20) : compact_at_(compact_at) {}
+
   // Adds every entry of `counts`. Thread-safe.
   void add(const SecondMap& counts);
   // Takes the pairs (leaves `pairs` empty, its capacity kept if it was not
-  // the first), put in time order first: call it from the worker that
-  // listed them.
+  // the first), put in time order first, before the lock: called by the
+  // worker that listed them, so workers do that in parallel. Thread-safe.
   void add(AppPairs& pairs);
   // The counts ascending by second; leaves this empty, its memory released.
   std::vector<SecondCount> take_sorted();
@@ -64,9 +68,9 @@ class SharedCounts {
  private:
   std::mutex mu_;
   SecondMap counts_;
-  AppPairs app_pairs_;            // sorted runs, one per list added since it was last compacted
+  AppPairs app_pairs_;            // runs in time order: the pairs compacted last, then one per list added since
   std::vector<size_t> app_runs_;  // where each run starts
-  size_t compact_at_ = size_t{1} << 20;  // compacted whenever it has grown past this
+  size_t compact_at_;             // compacted whenever it has grown past this
 };
 
 class Counter {

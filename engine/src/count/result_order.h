@@ -21,12 +21,13 @@ inline bool app_before(std::string_view a, std::string_view b) {
 // A function object, so that the sorts of a million rows inline it.
 inline uint32_t app_of(const SecondCount&) { return 0; }
 inline uint32_t app_of(const AppCount& c) { return c.app; }
-inline constexpr struct {
+struct RowBefore {
   template <typename Row>
   bool operator()(const Row& x, const Row& y) const {
     return x.second != y.second ? x.second < y.second : app_of(x) < app_of(y);
   }
-} row_before;
+};
+inline constexpr RowBefore row_before;
 
 // Sets result.counts to the totals per second of result.app_counts, which
 // must be ascending by second.

@@ -56,10 +56,15 @@ void write_table(const Result& r, const ReportRows& rows, Output& o) {
   const std::string total = std::to_string(r.summary.counted);
   const size_t count_width = std::max<size_t>(total.size(), 5);
   const size_t second_width = start_width(rows.bucketing());
-  size_t app_width = 0;  // no app column without --by-app; as wide as the widest id shown
-  if (rows.by_app()) {
-    app_width = std::string_view("app_id").size();
-    for (const std::string& app : rows.apps()) app_width = std::max(app_width, display_width(terminal_text(app)));
+  // Each app shown as the terminal shows it, and its columns; the app column
+  // (none without --by-app) is as wide as the widest.
+  const std::vector<std::string> apps = rows.app_texts(
+      [&](std::string& text, uint32_t app) { append_terminal_text(text, rows.apps()[app]); });
+  std::vector<size_t> app_columns(apps.size());
+  size_t app_width = rows.by_app() ? std::string_view("app_id").size() : 0;
+  for (size_t i = 0; i < apps.size(); ++i) {
+    app_columns[i] = display_width(apps[i]);
+    app_width = std::max(app_width, app_columns[i]);
   }
   std::string& out = o.text();
   append_padded(out, rows.bucketing().column(), second_width, false);
@@ -71,14 +76,10 @@ void write_table(const Result& r, const ReportRows& rows, Output& o) {
   append_padded(out, "count", count_width, true);
   out.push_back('\n');
   StartTexts starts(rows.bucketing());
-  const std::vector<std::string> apps = rows.app_texts([&](std::string& text, uint32_t app) {
-    append_terminal_padded(text, rows.apps()[app], app_width);
-    text.append("  ");
-  });
   rows.for_each([&](int64_t start, uint32_t app, uint64_t count) {
     append_padded(out, starts.of(start), second_width, false);
     out.append("  ");
-    if (rows.by_app()) out.append(apps[app]);
+    if (rows.by_app()) out.append(apps[app]).append(app_width - app_columns[app] + 2, ' ');
     append_padded(out, std::to_string(count), count_width, true);
     out.push_back('\n');
     o.row_done();
