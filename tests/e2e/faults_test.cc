@@ -297,6 +297,26 @@ TEST_F(Faults, ClosedPipeEndsQuietlyAndFullDiskIsAnError) {
   EXPECT_EQ(f.err, "logagg: cannot write the report: No space left on device\n");
 }
 
+// The table's app column is as wide as the widest id shown: 20,000 apps and
+// one id of 5000 bytes make every row 5000 columns wide, written in chunks.
+// What the writer keeps per app must be the id's own text, not a cell
+// padded to the widest (which took 187 MB here, against 13 MB).
+TEST_F(Faults, AWideIdDoesNotWidenWhatTheTableKeepsPerApp) {
+  if (kSanitized) GTEST_SKIP() << "sanitizers change memory use; measured in the release build";
+  std::string text;
+  for (int i = 0; i < 20000; ++i) {
+    text += R"({"app_id":"app)" + std::to_string(i) + R"(","timestamp":"2024-01-01T00:00:)" +
+            std::to_string(10 + i % 50) + "Z\"}\n";
+  }
+  text += R"({"app_id":")" + std::string(5000, 'x') + R"(","timestamp":"2024-01-01T00:00:00Z"})" + "\n";
+  RunOptions opt;
+  opt.stdout_path = "/dev/null";
+  opt.timeout_seconds = 60;
+  const ProcessResult r = logagg({write("wide.log", text), "--by-app", "--app-pattern", ".+", "-q"}, opt);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_LT(r.max_rss_kb, 64 * kMiB) << "peak RSS " << r.max_rss_kb / kMiB << " MiB";
+}
+
 // 20 million distinct seconds, each on two lines far apart, so that both
 // threads see nearly every second: memory must grow with distinct seconds, not
 // threads x distinct seconds. Bound (README, Reliability): about 50 bytes per
