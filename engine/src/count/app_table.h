@@ -99,22 +99,21 @@ class AppCache {
   explicit AppCache(AppTable& table) : table_(&table) {}
 
   uint32_t id(std::string_view app) {
-    if (app.size() <= ShortId::kMaxBytes) [[likely]] {
-      const ShortId key = ShortId::of(app);
-      const auto it = short_ids_.find(key);
-      if (it != short_ids_.end()) [[likely]] return it->second;
-      const uint32_t id = table_->intern(app);
-      if (id != AppTable::kOther) short_ids_.emplace(key, id);
-      return id;
-    }
-    const auto it = ids_.find(absl::string_view(app.data(), app.size()));
-    if (it != ids_.end()) return it->second;
-    const uint32_t id = table_->intern(app);
-    if (id != AppTable::kOther) ids_.emplace(app, id);
-    return id;
+    if (app.size() <= ShortId::kMaxBytes) [[likely]] return look_up(short_ids_, ShortId::of(app), app);
+    return look_up(ids_, absl::string_view(app.data(), app.size()), app);
   }
 
  private:
+  // `app`'s number in `memo` under `key`, asked of the table the first time.
+  template <typename Memo, typename Key>
+  uint32_t look_up(Memo& memo, const Key& key, std::string_view app) {
+    const auto it = memo.find(key);
+    if (it != memo.end()) [[likely]] return it->second;
+    const uint32_t id = table_->intern(app);
+    if (id != AppTable::kOther) memo.emplace(key, id);
+    return id;
+  }
+
   AppTable* table_;
   absl::flat_hash_map<ShortId, uint32_t> short_ids_;
   absl::flat_hash_map<std::string, uint32_t> ids_;  // longer ids
