@@ -20,29 +20,59 @@ inline uint64_t load8(const char* p) noexcept {
   return v;
 }
 
-// The byte ranges each position of "YYYY-MM-DDThh:mm:ss" may hold: 'D' a
-// digit, '?' anything (the date-time separator, checked apart), else itself.
+// The byte ranges each of 16 positions may hold, from a shape: 'D' a digit,
+// '?' anything (a byte checked apart, or one of another part), else itself.
 struct Pattern {
-  uint8_t lo[19], span[19];
+  uint8_t lo[16], span[16];
 };
-constexpr Pattern make_pattern(const char (&shape)[20]) {
+constexpr Pattern make_pattern(const char* shape) {
   Pattern p{};
-  for (int i = 0; i < 19; ++i) {
+  for (int i = 0; i < 16; ++i) {
     const char c = shape[i];
     p.lo[i] = c == 'D' ? '0' : c == '?' ? 0 : static_cast<uint8_t>(c);
     p.span[i] = c == 'D' ? 9 : c == '?' ? 255 : 0;
   }
   return p;
 }
-constexpr Pattern kFixed = make_pattern("DDDD-DD-DD?DD:DD:DD");
-// The last 16 bytes of a numeric zone: anything, then sign (checked apart),
-// "hh:mm".
-constexpr Pattern kZone = make_pattern("??????????????DD:DD");
 
-// kTopLanes + n: 16 lanes of which the top n are selected, n in [0, 16].
-alignas(16) constexpr uint8_t kTopLanes[32] = {
-    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+// "YYYY-MM-DDThh:mm:ss" as two overlapping windows, bytes 0..15 and 3..18
+// (the date-time separator is checked apart).
+constexpr Pattern kFront = make_pattern("DDDD-DD-DD?DD:DD");
+constexpr Pattern kBack = make_pattern("D-DD-DD?DD:DD:DD");
+
+// The fraction and the zone, checked as the text's last 16 bytes: at most
+// kMaxTail bytes of fraction ('.' and its digits: up to nanoseconds) before
+// the zone, and kTails.by_zone[numeric][length] is their pattern. Longer
+// fractions are checked by a loop.
+constexpr ptrdiff_t kMaxTail = 10;
+struct Tails {
+  Pattern by_zone[2][kMaxTail + 1];
+  constexpr Tails() : by_zone{} {
+    for (int numeric = 0; numeric < 2; ++numeric) {
+      // The 'Z' is what chose this table, and a sign is checked apart.
+      const char* const zone = numeric != 0 ? "?DD:DD" : "?";
+      const int zone_length = numeric != 0 ? 6 : 1;
+      for (int length = 0; length <= kMaxTail; ++length) {
+        char shape[16] = {};
+        for (int i = 0; i < 16; ++i) {
+          const int in_zone = i - (16 - zone_length), in_tail = i - (16 - zone_length - length);
+          shape[i] = in_zone >= 0 ? zone[in_zone] : in_tail == 0 ? '.' : in_tail > 0 ? 'D' : '?';
+        }
+        // A lone '.' wants a digit where the zone starts, which never is one.
+        if (length == 1) shape[16 - zone_length] = 'D';
+        by_zone[numeric][length] = make_pattern(shape);
+      }
+    }
+  }
+};
+constexpr Tails kTails;
+
+// Nonzero bytes where v is outside its pattern's ranges, in three vector
+// instructions; the checks are ORed and tested for zero once.
+inline Bytes16 excess(Bytes16 v, const Pattern& pattern) noexcept {
+  const Bytes16 above_lo = v - load16(pattern.lo), span = load16(pattern.span);
+  return above_lo - (above_lo < span ? above_lo : span);
+}
 
 // Two-digit numbers of w: byte i of the result is 10 * d[i] + d[i + 1], where
 // d is the low nibble of each byte (the digit's value). No byte overflows, so
@@ -52,10 +82,22 @@ inline uint64_t pairs(uint64_t w) noexcept {
   return d * 10 + (d >> 8);
 }
 
-inline int byte_at(uint64_t w, int i) noexcept { return static_cast<int>((w >> (8 * i)) & 0xFF); }
+inline unsigned byte_at(uint64_t w, int i) noexcept { return static_cast<unsigned>((w >> (8 * i)) & 0xFF); }
 
-// Whether text[from, to) is all digits, for any length (fractions longer
-// than 16 digits are rare enough for a loop).
+// Range checks of several pairs in one add: pair + above(limit, i) sets byte
+// i's top bit exactly when the pair at byte i is above `limit`. Pairs of
+// digits are at most 99, so no byte carries into the next; for other bytes
+// the byte checks have failed already.
+constexpr uint64_t kTopBit = 0x80;
+constexpr uint64_t above(unsigned limit, int i) { return static_cast<uint64_t>(0x7F - limit) << (8 * i); }
+
+// 60 * hh + mm of the pairs hh at byte 0 and mm at byte 3: the multiply puts
+// 60 * hh + mm at bit 24, where nothing below carries into it.
+inline unsigned minutes_of(uint64_t w) noexcept {
+  return static_cast<unsigned>(((w & 0xFF0000FFULL) * (60ULL << 24 | 1)) >> 24) & 0x7FF;
+}
+
+// Whether text[from, to) is all digits, for any length.
 bool all_digits(const char* from, const char* to) noexcept {
   for (; from != to; ++from) {
     if (!is_digit(*from)) return false;
@@ -63,76 +105,72 @@ bool all_digits(const char* from, const char* to) noexcept {
   return true;
 }
 
-// Leap years without a division: a multiple of 4 that is not a multiple of
-// 100 (for multiples of 4, of 25), unless a multiple of 400 (then of 16).
-inline bool is_leap(int64_t y) noexcept { return (y & 3) == 0 && (y % 25 != 0 || (y & 15) == 0); }
-
-// Days in each month of a common year, by month 1..12 (16 entries so that any
-// month a digit pair can spell indexes safely).
-constexpr unsigned char kMonthDays[16] = {0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31, 0, 0, 0};
+// Days in each month of a common year, by month 1..12, and 0 for the other
+// numbers a digit pair spells, so that no day is valid in them.
+constexpr unsigned char kMonthDays[100] = {0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
 
 }  // namespace
 
 // The parse reads whole words at fixed offsets from both ends: the fixed part
-// from the front, the zone from the back (one byte 'Z' or six "+hh:mm"), and
-// the fraction is what lies between. Which zone and how long a fraction only
-// select values and masks, never a branch, so mixed formats in one log cost
-// no mispredictions; validity is one flag tested at the end.
-std::optional<int64_t> parse_rfc3339(std::string_view text) noexcept {
+// from the front, the fraction and zone as the last 16 bytes (the zone one
+// byte 'Z' or six "+hh:mm", the fraction what lies before it). Which zone and
+// how long a fraction only select values and patterns, never a branch, so
+// mixed formats in one log cost no mispredictions; validity is one test of
+// the ORed checks, and every number is read from digit pairs.
+int64_t rfc3339_second_or_invalid(std::string_view text) noexcept {
   // "YYYY-MM-DDThh:mm:ss" is 19 bytes, the shortest zone "Z" one more.
   const auto n = static_cast<ptrdiff_t>(text.size());
-  if (n < 20) [[unlikely]] return std::nullopt;
+  if (n < 20) [[unlikely]] return kInvalidRfc3339;
   const char* const p = text.data();
 
-  // Every check is a lane mask or a flag, folded into one test at the end.
-  // The fixed part: bytes 0..15, and 3..18 for the last three.
-  Bytes16 bad = outside(load16(p), load16(kFixed.lo), load16(kFixed.span)) |
-                outside(load16(p + 3), load16(kFixed.lo + 3), load16(kFixed.span + 3));
-  const int sep = static_cast<unsigned char>(p[10]);
+  Bytes16 bad = excess(load16(p), kFront) | excess(load16(p + 3), kBack);
+  const unsigned sep = static_cast<unsigned char>(p[10]);
   bool ok = ((sep | 0x20) == 't') | (sep == ' ');
 
   // The zone: 'Z' or 'z' last, else "+hh:mm" or "-hh:mm" as the last six.
-  const bool zulu = (p[n - 1] | 0x20) == 'z';
-  const int sign = p[n - 6];
-  const uint64_t zone_pairs = pairs(load8(p + n - 8));
-  const int oh = byte_at(zone_pairs, 3), om = byte_at(zone_pairs, 6);
-  Bytes16 numeric_lanes;
-  std::memset(&numeric_lanes, zulu ? 0 : 0xFF, 16);
-  bad |= outside(load16(p + n - 16), load16(kZone.lo + 3), load16(kZone.span + 3)) & numeric_lanes;
-  ok &= zulu | (((sign == '+') | (sign == '-')) & (oh <= 23) & (om <= 59));
-  const int64_t offset = zulu ? 0 : (oh * 3600 + om * 60) * (sign == '-' ? -1 : 1);
-
-  // The fraction: empty, or '.' and one or more digits, in p[19, body_end):
-  // the top `digits` bytes of the 16 ending at body_end.
-  const ptrdiff_t body_end = n - (zulu ? 1 : 6);
-  const ptrdiff_t digits = body_end - 20;
-  ok &= (body_end == 19) | ((digits >= 1) & (p[19] == '.'));
-  if (digits > 16) [[unlikely]] {
-    ok &= all_digits(p + 20, body_end + p);
-  } else {
-    const ptrdiff_t lanes = digits > 0 ? digits : 0;
-    const Bytes16 fraction = load16(p + (body_end > 16 ? body_end : 16) - 16);  // inside the text
-    bad |= outside(fraction, Bytes16{} + '0', Bytes16{} + 9) & load16(kTopLanes + lanes);
+  // `numeric` only selects values: as a ?: the compiler made it a branch,
+  // mispredicted in a log of mixed zones.
+  const bool numeric = (p[n - 1] | 0x20) != 'z';
+  const int64_t numeric_mask = -static_cast<int64_t>(numeric);
+  const ptrdiff_t tail = n - 20 - (5 & numeric_mask);  // the fraction's bytes, '.' included
+  const bool short_tail = static_cast<size_t>(tail) <= kMaxTail;
+  if (!short_tail) [[unlikely]] {
+    ok &= tail > 1 && p[19] == '.' && all_digits(p + 20, p + 19 + tail);
   }
-  if (!(ok & none(bad))) [[unlikely]] return std::nullopt;
+  bad |= excess(load16(p + n - 16), kTails.by_zone[numeric][short_tail ? tail : 0]);
+  const unsigned sign = static_cast<unsigned char>(p[n - 6]);
+  ok &= (!numeric) | (sign == '+') | (sign == '-');
+  const uint64_t zone_pairs = pairs(load8(p + n - 8));  // hh at byte 3, mm at byte 6
+  const uint64_t zone_too_big = (zone_pairs + above(23, 3) + above(59, 6)) & (kTopBit << 24 | kTopBit << 48);
+  if (!(ok & none(bad)) | ((zone_too_big & numeric_mask) != 0)) [[unlikely]] return kInvalidRfc3339;
 
-  const uint64_t date_pairs = pairs(load8(p)), time_pairs = pairs(load8(p + 11));
-  const int64_t year = byte_at(date_pairs, 0) * 100 + byte_at(date_pairs, 2);
-  const auto month = static_cast<unsigned>(byte_at(date_pairs, 5));
-  const auto mday = static_cast<unsigned>((p[8] - '0') * 10 + (p[9] - '0'));
-  const int hour = byte_at(time_pairs, 0), minute = byte_at(time_pairs, 3), second = byte_at(time_pairs, 6);
-  const bool leap = is_leap(year);
-  const unsigned month_days = kMonthDays[month & 15] + (leap & (month == 2));
-  if ((month - 1 > 11) | (mday - 1 >= month_days) | (hour > 23) | (minute > 59) | (second > 60)) [[unlikely]] {
-    return std::nullopt;
-  }
+  const uint64_t date_pairs = pairs(load8(p + 2));   // yy at byte 0, MM at byte 3, DD at byte 6
+  const uint64_t time_pairs = pairs(load8(p + 11));  // hh at byte 0, mm at byte 3, ss at byte 6
+  const auto century = static_cast<unsigned>((p[0] - '0') * 10 + (p[1] - '0'));
+  const unsigned year_of_century = byte_at(date_pairs, 0), month = byte_at(date_pairs, 3),
+                 mday = byte_at(date_pairs, 6), second = byte_at(time_pairs, 6);
+  // A leap year: a multiple of 4, or, for a century's first year, of 400.
+  const bool leap = ((year_of_century == 0 ? century : year_of_century) & 3) == 0;
+  const unsigned month_days = kMonthDays[month] + (leap & (month == 2));  // 0 for no month
+  const uint64_t time_too_big = (time_pairs + above(23, 0) + above(59, 3) + above(60, 6)) & (kTopBit | kTopBit << 24 | kTopBit << 48);
+  if ((mday - 1 >= month_days) | (time_too_big != 0)) [[unlikely]] return kInvalidRfc3339;
 
-  const int64_t local = days_from_civil(year, month, mday) * kSecondsPerDay + hour * 3600 + minute * 60 +
-                        (second == 60 ? 59 : second);
-  const int64_t utc = local - offset;
+  // Days since 1970 as days_from_civil counts them (years from March, so that
+  // February 29 ends one), 400 years on so that year 0's January stays
+  // unsigned, with the century read off the digits instead of divided.
+  const unsigned early = month <= 2;                                  // January and February
+  const unsigned y = century * 100 + year_of_century + 400 - early;   // [399, 10399]
+  const unsigned c = century + 4 - (early & (year_of_century == 0));  // y / 100
+  const int64_t days =
+      static_cast<int64_t>(365 * y + (y >> 2) - c + (c >> 2) + kDaysFromMarch.by_month[month] + mday) -
+      (1 + 719468 + 146097);
+  // Minutes of the day and of the offset, each one multiply of two pairs.
+  const int64_t west = -static_cast<int64_t>(sign == '-');
+  const int64_t offset = ((static_cast<int64_t>(minutes_of(zone_pairs >> 24)) ^ west) - west) & numeric_mask;
+  const int64_t utc = (days * 1440 + minutes_of(time_pairs) - offset) * 60 + (second == 60 ? 59 : second);
   // A leap second is only valid at 23:59:60 UTC; it counts in 23:59:59.
   if (second == 60 && utc - floor_div(utc, kSecondsPerDay) * kSecondsPerDay != kSecondsPerDay - 1) [[unlikely]] {
-    return std::nullopt;
+    return kInvalidRfc3339;
   }
   return utc;
 }

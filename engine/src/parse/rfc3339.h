@@ -18,10 +18,23 @@
 
 namespace logagg {
 
+// What rfc3339_second_or_invalid returns for text that is not an RFC 3339
+// date-time: no timestamp of years 0..9999 is this second.
+inline constexpr int64_t kInvalidRfc3339 = INT64_MIN;
+
+// parse_rfc3339 below, with kInvalidRfc3339 for nullopt. Out of line, it
+// returns its answer in one register: an std::optional was built on the stack
+// and read back whole after a one-byte store, a stall on every call.
+int64_t rfc3339_second_or_invalid(std::string_view text) noexcept;
+
 // Returns the UTC second of the timestamp, floored, as seconds since
 // 1970-01-01T00:00:00Z (negative before 1970), or nullopt if `text` is not an
 // RFC 3339 date-time as described above.
-std::optional<int64_t> parse_rfc3339(std::string_view text) noexcept;
+inline std::optional<int64_t> parse_rfc3339(std::string_view text) noexcept {
+  const int64_t second = rfc3339_second_or_invalid(text);
+  if (second == kInvalidRfc3339) return std::nullopt;
+  return second;
+}
 
 // The most chars format_utc_second writes, with room to spare: 20 for years
 // 0..9999 ("YYYY-MM-DDThh:mm:ssZ"), more for a '-' sign or a fifth digit
