@@ -17,9 +17,12 @@ inline Bytes16 load16(const void* p) noexcept {
   return v;
 }
 
-// Lanes (0xFF) where v is outside [lo, lo + span], an unsigned byte range.
-inline Bytes16 outside(Bytes16 v, Bytes16 lo, Bytes16 span) noexcept {
-  return reinterpret_cast<Bytes16>(v - lo > span);
+// Nonzero lanes where v is outside [lo, lo + span], an unsigned byte range:
+// three instructions, and the results of several checks can be ORed and
+// tested once with none().
+inline Bytes16 excess(Bytes16 v, Bytes16 lo, Bytes16 span) noexcept {
+  const Bytes16 above_lo = v - lo;
+  return above_lo - (above_lo < span ? above_lo : span);
 }
 
 inline bool none(Bytes16 lanes) noexcept {

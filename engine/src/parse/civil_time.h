@@ -17,17 +17,6 @@ struct CivilDate {
   unsigned day;    // 1..31
 };
 
-// Days from March 1 to the first of month m (1..12) in a year counted from
-// March, (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5, looked up: the RFC 3339
-// parser's months come in any order, and a branch on them mispredicted.
-struct DaysFromMarch {
-  uint16_t by_month[13];
-  constexpr DaysFromMarch() : by_month{} {
-    for (unsigned m = 1; m <= 12; ++m) by_month[m] = static_cast<uint16_t>((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5);
-  }
-};
-inline constexpr DaysFromMarch kDaysFromMarch;
-
 // Days since 1970-01-01 of the given valid date.
 constexpr int64_t days_from_civil(int64_t y, unsigned m, unsigned d) noexcept {
   y -= m <= 2;
@@ -35,7 +24,7 @@ constexpr int64_t days_from_civil(int64_t y, unsigned m, unsigned d) noexcept {
   // where the signed form became a slow idiv on the timestamp hot path.
   const int64_t era = y >= 0 ? static_cast<int64_t>(static_cast<uint64_t>(y) / 400) : (y - 399) / 400;
   const auto yoe = static_cast<unsigned>(y - era * 400);                 // [0, 399]
-  const unsigned doy = kDaysFromMarch.by_month[m] + d - 1;              // [0, 365]
+  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;  // [0, 365]
   const unsigned centuries = (yoe * 1311) >> 17;                         // yoe / 100 for yoe < 400, without a div
   const unsigned doe = yoe * 365 + yoe / 4 - centuries + doy;            // [0, 146096]
   return era * 146097 + static_cast<int64_t>(doe) - 719468;

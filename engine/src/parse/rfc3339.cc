@@ -67,11 +67,21 @@ struct Tails {
 };
 constexpr Tails kTails;
 
-// Nonzero bytes where v is outside its pattern's ranges, in three vector
-// instructions; the checks are ORed and tested for zero once.
+// What the bytes checked apart may be: the date-time separator, the
+// offset's sign, and the 'Z' zone.
+enum : uint8_t { kSeparator = 1, kSign = 2, kZulu = 4 };
+struct Roles {
+  uint8_t of[256];
+  constexpr Roles() : of{} {
+    of['T'] = of['t'] = of[' '] = kSeparator;
+    of['+'] = of['-'] = kSign;
+    of['Z'] = of['z'] = kZulu;
+  }
+};
+constexpr Roles kRoles;
+
 inline Bytes16 excess(Bytes16 v, const Pattern& pattern) noexcept {
-  const Bytes16 above_lo = v - load16(pattern.lo), span = load16(pattern.span);
-  return above_lo - (above_lo < span ? above_lo : span);
+  return logagg::excess(v, load16(pattern.lo), load16(pattern.span));
 }
 
 // Two-digit numbers of w: byte i of the result is 10 * d[i] + d[i + 1], where
@@ -105,9 +115,47 @@ bool all_digits(const char* from, const char* to) noexcept {
   return true;
 }
 
-// Days in each month of a common year, by month 1..12, and 0 for the other
-// numbers a digit pair spells, so that no day is valid in them.
-constexpr unsigned char kMonthDays[100] = {0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+// The calendar as three small tables, built with days_from_civil. The day
+// count of year = 100 * C + Y, month m, day d, is
+//   kCenturies.march_1[C] + kYears.march_1[Y] + kMonths.of[m][leap].start + d - 1:
+// March 1 of year 100 * C, the days from there to March 1 of the year (the
+// same in every century: February 29 falls in 100 * C + 1 .. 100 * C + Y
+// every fourth year), and from there to the first of the month (negative in
+// January and February). Counting from March puts February 29 last.
+struct Centuries {
+  int32_t march_1[100];
+  constexpr Centuries() : march_1{} {
+    for (int c = 0; c < 100; ++c) march_1[c] = static_cast<int32_t>(days_from_civil(100 * c, 3, 1));
+  }
+};
+constexpr Centuries kCenturies;
+struct Years {
+  uint16_t march_1[100];
+  constexpr Years() : march_1{} {
+    for (int y = 0; y < 100; ++y)
+      march_1[y] = static_cast<uint16_t>(days_from_civil(y, 3, 1) - days_from_civil(0, 3, 1));
+  }
+};
+constexpr Years kYears;
+// kMonths.of[m][leap] for months 1..12: the first's day from March 1 and
+// the month's length; all zero for the other numbers a digit pair spells,
+// where no day is valid.
+struct Months {
+  struct Month {
+    int16_t start;
+    uint8_t days;
+  } of[100][2];
+  constexpr Months() : of{} {
+    for (int leap = 0; leap < 2; ++leap) {
+      const int year = leap != 0 ? 2000 : 2001;
+      for (unsigned m = 1; m <= 12; ++m) {
+        of[m][leap].start = static_cast<int16_t>(days_from_civil(year, m, 1) - days_from_civil(year, 3, 1));
+        of[m][leap].days = static_cast<uint8_t>(days_in_month(year, m));
+      }
+    }
+  }
+};
+constexpr Months kMonths;
 
 }  // namespace
 
@@ -124,25 +172,25 @@ int64_t rfc3339_second_or_invalid(std::string_view text) noexcept {
   const char* const p = text.data();
 
   Bytes16 bad = excess(load16(p), kFront) | excess(load16(p + 3), kBack);
-  const unsigned sep = static_cast<unsigned char>(p[10]);
-  bool ok = ((sep | 0x20) == 't') | (sep == ' ');
+  // Nonzero once a check fails; tested once, with `bad`.
+  uint64_t fails = ~kRoles.of[static_cast<unsigned char>(p[10])] & kSeparator;
 
   // The zone: 'Z' or 'z' last, else "+hh:mm" or "-hh:mm" as the last six.
   // `numeric` only selects values: as a ?: the compiler made it a branch,
   // mispredicted in a log of mixed zones.
-  const bool numeric = (p[n - 1] | 0x20) != 'z';
-  const int64_t numeric_mask = -static_cast<int64_t>(numeric);
-  const ptrdiff_t tail = n - 20 - (5 & numeric_mask);  // the fraction's bytes, '.' included
+  const bool numeric = (kRoles.of[static_cast<unsigned char>(p[n - 1])] & kZulu) == 0;
+  const uint64_t numeric_mask = -static_cast<uint64_t>(numeric);
+  const ptrdiff_t tail = n - 20 - static_cast<ptrdiff_t>(5 & numeric_mask);  // the fraction's bytes, '.' included
   const bool short_tail = static_cast<size_t>(tail) <= kMaxTail;
   if (!short_tail) [[unlikely]] {
-    ok &= tail > 1 && p[19] == '.' && all_digits(p + 20, p + 19 + tail);
+    fails |= !(tail > 1 && p[19] == '.' && all_digits(p + 20, p + 19 + tail));
   }
   bad |= excess(load16(p + n - 16), kTails.by_zone[numeric][short_tail ? tail : 0]);
   const unsigned sign = static_cast<unsigned char>(p[n - 6]);
-  ok &= (!numeric) | (sign == '+') | (sign == '-');
   const uint64_t zone_pairs = pairs(load8(p + n - 8));  // hh at byte 3, mm at byte 6
   const uint64_t zone_too_big = (zone_pairs + above(23, 3) + above(59, 6)) & (kTopBit << 24 | kTopBit << 48);
-  if (!(ok & none(bad)) | ((zone_too_big & numeric_mask) != 0)) [[unlikely]] return kInvalidRfc3339;
+  fails |= ((~kRoles.of[sign] & kSign) | zone_too_big) & numeric_mask;
+  if ((fails != 0) | !none(bad)) [[unlikely]] return kInvalidRfc3339;
 
   const uint64_t date_pairs = pairs(load8(p + 2));   // yy at byte 0, MM at byte 3, DD at byte 6
   const uint64_t time_pairs = pairs(load8(p + 11));  // hh at byte 0, mm at byte 3, ss at byte 6
@@ -151,20 +199,15 @@ int64_t rfc3339_second_or_invalid(std::string_view text) noexcept {
                  mday = byte_at(date_pairs, 6), second = byte_at(time_pairs, 6);
   // A leap year: a multiple of 4, or, for a century's first year, of 400.
   const bool leap = ((year_of_century == 0 ? century : year_of_century) & 3) == 0;
-  const unsigned month_days = kMonthDays[month] + (leap & (month == 2));  // 0 for no month
-  const uint64_t time_too_big = (time_pairs + above(23, 0) + above(59, 3) + above(60, 6)) & (kTopBit | kTopBit << 24 | kTopBit << 48);
-  if ((mday - 1 >= month_days) | (time_too_big != 0)) [[unlikely]] return kInvalidRfc3339;
+  const Months::Month& month_of_year = kMonths.of[month][leap];
+  const uint64_t time_too_big =
+      (time_pairs + above(23, 0) + above(59, 3) + above(60, 6)) & (kTopBit | kTopBit << 24 | kTopBit << 48);
+  if ((mday - 1 >= month_of_year.days) | (time_too_big != 0)) [[unlikely]] return kInvalidRfc3339;
 
-  // Days since 1970 as days_from_civil counts them (years from March, so that
-  // February 29 ends one), 400 years on so that year 0's January stays
-  // unsigned, with the century read off the digits instead of divided.
-  const unsigned early = month <= 2;                                  // January and February
-  const unsigned y = century * 100 + year_of_century + 400 - early;   // [399, 10399]
-  const unsigned c = century + 4 - (early & (year_of_century == 0));  // y / 100
-  const int64_t days =
-      static_cast<int64_t>(365 * y + (y >> 2) - c + (c >> 2) + kDaysFromMarch.by_month[month] + mday) -
-      (1 + 719468 + 146097);
-  // Minutes of the day and of the offset, each one multiply of two pairs.
+  // The day count from the tables, then minutes of the day and of the
+  // offset, each one multiply of two pairs.
+  const int64_t days = int64_t{kCenturies.march_1[century]} + kYears.march_1[year_of_century] + month_of_year.start +
+                       static_cast<int>(mday) - 1;
   const int64_t west = -static_cast<int64_t>(sign == '-');
   const int64_t offset = ((static_cast<int64_t>(minutes_of(zone_pairs >> 24)) ^ west) - west) & numeric_mask;
   const int64_t utc = (days * 1440 + minutes_of(time_pairs) - offset) * 60 + (second == 60 ? 59 : second);

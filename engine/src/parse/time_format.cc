@@ -119,14 +119,14 @@ std::optional<int64_t> run_pattern(const Pattern& pattern, const TimeZone* zone,
   // (both loads inside the text); a text under sixteen bytes is copied.
   Bytes16 bad;
   if (text.size() >= 16) {
-    bad = outside(load16(t), load16(pattern.lo), load16(pattern.span));
+    bad = excess(load16(t), load16(pattern.lo), load16(pattern.span));
   } else {
     char copy[16] = {};
     std::memcpy(copy, t, text.size());
-    bad = outside(load16(copy), load16(pattern.lo), load16(pattern.span));
+    bad = excess(load16(copy), load16(pattern.lo), load16(pattern.span));
   }
   if (size > 16) {
-    bad |= outside(load16(t + size - 16), load16(pattern.lo + size - 16), load16(pattern.span + size - 16));
+    bad |= excess(load16(t + size - 16), load16(pattern.lo + size - 16), load16(pattern.span + size - 16));
   }
   if (!none(bad)) return std::nullopt;
 
