@@ -40,27 +40,36 @@ constexpr Pattern make_pattern(const char* shape) {
 constexpr Pattern kFront = make_pattern("DDDD-DD-DD?DD:DD");
 constexpr Pattern kBack = make_pattern("D-DD-DD?DD:DD:DD");
 
-// The fraction and the zone, checked as the text's last 16 bytes: at most
-// kMaxTail bytes of fraction ('.' and its digits: up to nanoseconds) before
-// the zone, and kTails.by_zone[numeric][length] is their pattern. Longer
-// fractions are checked by a loop.
-constexpr ptrdiff_t kMaxTail = 10;
+// The fraction and the zone, checked as the text's last 16 bytes with the
+// pattern for the text's length: kTails.by_length[n - 20][numeric] for
+// lengths n of 20 to 35, which leave room for a fraction ('.' and digits) of
+// up to 15 bytes before a 'Z' and up to 10 (nanoseconds) before an offset;
+// [kLongText] for longer texts, whose last 16 bytes are digits and the zone,
+// and whose fraction's start is checked by a loop.
+constexpr ptrdiff_t kLongText = 16;
 struct Tails {
-  Pattern by_zone[2][kMaxTail + 1];
-  constexpr Tails() : by_zone{} {
+  Pattern by_length[kLongText + 1][2];
+  constexpr Tails() : by_length{} {
     for (int numeric = 0; numeric < 2; ++numeric) {
       // The 'Z' is what chose this table, and a sign is checked apart.
       const char* const zone = numeric != 0 ? "?DD:DD" : "?";
       const int zone_length = numeric != 0 ? 6 : 1;
-      for (int length = 0; length <= kMaxTail; ++length) {
+      for (int k = 0; k <= kLongText; ++k) {
+        const int n = 20 + k, tail = n - 19 - zone_length;  // the fraction's bytes, '.' included
         char shape[16] = {};
         for (int i = 0; i < 16; ++i) {
-          const int in_zone = i - (16 - zone_length), in_tail = i - (16 - zone_length - length);
-          shape[i] = in_zone >= 0 ? zone[in_zone] : in_tail == 0 ? '.' : in_tail > 0 ? 'D' : '?';
+          const int at = n - 16 + i;  // the byte of the text in lane i
+          shape[i] = i >= 16 - zone_length ? zone[i - (16 - zone_length)]
+                     : k == kLongText      ? 'D'
+                     : at == 19            ? '.'
+                     : at > 19             ? 'D'
+                                           : '?';
         }
         // A lone '.' wants a digit where the zone starts, which never is one.
-        if (length == 1) shape[16 - zone_length] = 'D';
-        by_zone[numeric][length] = make_pattern(shape);
+        if (tail == 1) shape[16 - zone_length] = 'D';
+        // Lengths 20 to 24 leave an offset no room (tail < 0); they need no
+        // pattern of their own, as the sign then falls on the fixed part.
+        by_length[k][numeric] = make_pattern(shape);
       }
     }
   }
@@ -68,14 +77,19 @@ struct Tails {
 constexpr Tails kTails;
 
 // What the bytes checked apart may be: the date-time separator, the
-// offset's sign, and the 'Z' zone.
+// offset's sign, and the 'Z' zone; and each sign's direction, east of UTC 1,
+// west -1 (0 for every other byte, so a zone 'Z', which has none where a
+// sign would be, adds no offset).
 enum : uint8_t { kSeparator = 1, kSign = 2, kZulu = 4 };
 struct Roles {
   uint8_t of[256];
-  constexpr Roles() : of{} {
+  int8_t east[256];
+  constexpr Roles() : of{}, east{} {
     of['T'] = of['t'] = of[' '] = kSeparator;
     of['+'] = of['-'] = kSign;
     of['Z'] = of['z'] = kZulu;
+    east['+'] = 1;
+    east['-'] = -1;
   }
 };
 constexpr Roles kRoles;
@@ -117,23 +131,35 @@ bool all_digits(const char* from, const char* to) noexcept {
 
 // The calendar as three small tables, built with days_from_civil. The day
 // count of year = 100 * C + Y, month m, day d, is
-//   kCenturies.march_1[C] + kYears.march_1[Y] + kMonths.of[m][leap].start + d - 1:
+//   kCenturies.of[C].march_1 + kYears.of[Y].march_1 + kMonths.of[m][leap].start + d - 1:
 // March 1 of year 100 * C, the days from there to March 1 of the year (the
 // same in every century: February 29 falls in 100 * C + 1 .. 100 * C + Y
 // every fourth year), and from there to the first of the month (negative in
 // January and February). Counting from March puts February 29 last.
+// Each entry also says whether its year is a leap year, given the other
+// table's entry: (kYears.of[Y].leap & kCenturies.of[C].leap_bit) != 0.
 struct Centuries {
-  int32_t march_1[100];
-  constexpr Centuries() : march_1{} {
-    for (int c = 0; c < 100; ++c) march_1[c] = static_cast<int32_t>(days_from_civil(100 * c, 3, 1));
+  struct Century {
+    int32_t march_1;
+    uint8_t leap_bit;  // 2 if 100 * C is a leap year, else 1
+  } of[100];
+  constexpr Centuries() : of{} {
+    for (int c = 0; c < 100; ++c) {
+      of[c] = {static_cast<int32_t>(days_from_civil(100 * c, 3, 1)), static_cast<uint8_t>(1 << is_leap_year(100 * c))};
+    }
   }
 };
 constexpr Centuries kCenturies;
 struct Years {
-  uint16_t march_1[100];
-  constexpr Years() : march_1{} {
-    for (int y = 0; y < 100; ++y)
-      march_1[y] = static_cast<uint16_t>(days_from_civil(y, 3, 1) - days_from_civil(0, 3, 1));
+  struct Year {
+    uint16_t march_1;
+    uint8_t leap;  // bit 0: 100 * C + Y is a leap year if 100 * C is not; bit 1: if it is
+  } of[100];
+  constexpr Years() : of{} {
+    for (int y = 0; y < 100; ++y) {
+      of[y] = {static_cast<uint16_t>(days_from_civil(y, 3, 1) - days_from_civil(0, 3, 1)),
+               static_cast<uint8_t>(is_leap_year(100 + y) | is_leap_year(400 + y) << 1)};
+    }
   }
 };
 constexpr Years kYears;
@@ -180,12 +206,11 @@ int64_t rfc3339_second_or_invalid(std::string_view text) noexcept {
   // mispredicted in a log of mixed zones.
   const bool numeric = (kRoles.of[static_cast<unsigned char>(p[n - 1])] & kZulu) == 0;
   const uint64_t numeric_mask = -static_cast<uint64_t>(numeric);
-  const ptrdiff_t tail = n - 20 - static_cast<ptrdiff_t>(5 & numeric_mask);  // the fraction's bytes, '.' included
-  const bool short_tail = static_cast<size_t>(tail) <= kMaxTail;
-  if (!short_tail) [[unlikely]] {
-    fails |= !(tail > 1 && p[19] == '.' && all_digits(p + 20, p + 19 + tail));
+  const ptrdiff_t k = n - 20 < kLongText ? n - 20 : kLongText;
+  if (k == kLongText) [[unlikely]] {
+    fails |= !(p[19] == '.' && all_digits(p + 20, p + n - 16));
   }
-  bad |= excess(load16(p + n - 16), kTails.by_zone[numeric][short_tail ? tail : 0]);
+  bad |= excess(load16(p + n - 16), kTails.by_length[k][numeric]);
   const unsigned sign = static_cast<unsigned char>(p[n - 6]);
   const uint64_t zone_pairs = pairs(load8(p + n - 8));  // hh at byte 3, mm at byte 6
   const uint64_t zone_too_big = (zone_pairs + above(23, 3) + above(59, 6)) & (kTopBit << 24 | kTopBit << 48);
@@ -197,19 +222,18 @@ int64_t rfc3339_second_or_invalid(std::string_view text) noexcept {
   const auto century = static_cast<unsigned>((p[0] - '0') * 10 + (p[1] - '0'));
   const unsigned year_of_century = byte_at(date_pairs, 0), month = byte_at(date_pairs, 3),
                  mday = byte_at(date_pairs, 6), second = byte_at(time_pairs, 6);
-  // A leap year: a multiple of 4, or, for a century's first year, of 400.
-  const bool leap = ((year_of_century == 0 ? century : year_of_century) & 3) == 0;
-  const Months::Month& month_of_year = kMonths.of[month][leap];
+  const Centuries::Century& century_days = kCenturies.of[century];
+  const Years::Year& year_days = kYears.of[year_of_century];
+  const Months::Month& month_of_year = kMonths.of[month][(year_days.leap & century_days.leap_bit) != 0];
   const uint64_t time_too_big =
       (time_pairs + above(23, 0) + above(59, 3) + above(60, 6)) & (kTopBit | kTopBit << 24 | kTopBit << 48);
   if ((mday - 1 >= month_of_year.days) | (time_too_big != 0)) [[unlikely]] return kInvalidRfc3339;
 
   // The day count from the tables, then minutes of the day and of the
   // offset, each one multiply of two pairs.
-  const int64_t days = int64_t{kCenturies.march_1[century]} + kYears.march_1[year_of_century] + month_of_year.start +
-                       static_cast<int>(mday) - 1;
-  const int64_t west = -static_cast<int64_t>(sign == '-');
-  const int64_t offset = ((static_cast<int64_t>(minutes_of(zone_pairs >> 24)) ^ west) - west) & numeric_mask;
+  const int64_t days =
+      int64_t{century_days.march_1} + year_days.march_1 + month_of_year.start + static_cast<int>(mday) - 1;
+  const int64_t offset = static_cast<int64_t>(minutes_of(zone_pairs >> 24)) * kRoles.east[sign];
   const int64_t utc = (days * 1440 + minutes_of(time_pairs) - offset) * 60 + (second == 60 ? 59 : second);
   // A leap second is only valid at 23:59:60 UTC; it counts in 23:59:59.
   if (second == 60 && utc - floor_div(utc, kSecondsPerDay) * kSecondsPerDay != kSecondsPerDay - 1) [[unlikely]] {
