@@ -51,7 +51,7 @@ struct Tails {
   Pattern by_length[kLongText + 1][2];
   constexpr Tails() : by_length{} {
     for (int numeric = 0; numeric < 2; ++numeric) {
-      // The 'Z' is what chose this table, and a sign is checked apart.
+      // The 'Z' is what picked this pattern, and a sign is checked apart.
       const char* const zone = numeric != 0 ? "?DD:DD" : "?";
       const int zone_length = numeric != 0 ? 6 : 1;
       for (int k = 0; k <= kLongText; ++k) {
@@ -76,17 +76,16 @@ struct Tails {
 };
 constexpr Tails kTails;
 
-// What the bytes checked apart may be: the date-time separator, the
-// offset's sign, and the 'Z' zone; and each sign's direction, east of UTC 1,
-// west -1 (0 for every other byte, so a zone 'Z', which has none where a
+// What the bytes checked apart may be: the date-time separator and the 'Z'
+// zone; and the offset's sign as its direction, east of UTC 1, west -1 (0
+// for every other byte: not a sign, and a zone 'Z', which has none where a
 // sign would be, adds no offset).
-enum : uint8_t { kSeparator = 1, kSign = 2, kZulu = 4 };
+enum : uint8_t { kSeparator = 1, kZulu = 2 };
 struct Roles {
   uint8_t of[256];
   int8_t east[256];
   constexpr Roles() : of{}, east{} {
     of['T'] = of['t'] = of[' '] = kSeparator;
-    of['+'] = of['-'] = kSign;
     of['Z'] = of['z'] = kZulu;
     east['+'] = 1;
     east['-'] = -1;
@@ -214,7 +213,7 @@ int64_t rfc3339_second_or_invalid(std::string_view text) noexcept {
   const unsigned sign = static_cast<unsigned char>(p[n - 6]);
   const uint64_t zone_pairs = pairs(load8(p + n - 8));  // hh at byte 3, mm at byte 6
   const uint64_t zone_too_big = (zone_pairs + above(23, 3) + above(59, 6)) & (kTopBit << 24 | kTopBit << 48);
-  fails |= ((~kRoles.of[sign] & kSign) | zone_too_big) & numeric_mask;
+  fails |= (uint64_t{kRoles.east[sign] == 0} | zone_too_big) & numeric_mask;
   if ((fails != 0) | !none(bad)) [[unlikely]] return kInvalidRfc3339;
 
   const uint64_t date_pairs = pairs(load8(p + 2));   // yy at byte 0, MM at byte 3, DD at byte 6
