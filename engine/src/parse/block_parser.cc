@@ -48,6 +48,9 @@ struct Level {
   size_t index;      // an array's current element
 };
 
+// How far ahead of the line search the text is prefetched (Impl::prefetch_to).
+constexpr size_t kPrefetchBytes = size_t{8} << 10;
+
 // A run of lines stage 1 refuses that is this short goes to LineParser line
 // by line instead of being halved again.
 constexpr size_t kFewLines = 4;
@@ -170,6 +173,18 @@ struct BlockParser::Impl {
   std::string_view text;
   size_t readable = 0;
   size_t block_begin = 0;
+  size_t prefetched = 0;  // the text before this has been asked for (prefetch_to)
+
+  // Asks the CPU for the cache lines of the text up to `to`, which the line
+  // search is about to reach. The text is mapped page cache, whose 4 KiB pages
+  // lie anywhere in memory, so the hardware's prefetcher, which stops at a
+  // page's end, starts cold on every page; the first pass over each line
+  // (line_at's memchr) waited for it: 18.5% of a one-thread run's samples, 7.5%
+  // with this (perf, the bench corpus); 0.92x to 0.94x the run's time, 15
+  // rounds in turns at 4, 8, 16 and 32 KiB ahead (no distance did better).
+  void prefetch_to(size_t to) {
+    for (; prefetched < to; prefetched += 64) __builtin_prefetch(text.data() + prefetched);
+  }
 
   Impl(const LineRules& rules, size_t max_bytes, size_t block)
       : reference(rules, max_bytes),
@@ -562,7 +577,10 @@ void BlockParser::Impl::classify_block(size_t end, absl::FunctionRef<void(const 
     return;
   }
   lines.clear();
-  for (size_t p = 0; p < len; p = lines.back().next) lines.push_back(line_at(src, p, len, max_line_bytes));
+  for (size_t p = 0; p < len; p = lines.back().next) {
+    prefetch_to(std::min(readable, block_begin + p + kPrefetchBytes));
+    lines.push_back(line_at(src, p, len, max_line_bytes));
+  }
   // Stage 1 reads the lines in place when padding follows them, else a copy.
   const char* block = src;
   if (readable - block_begin < len + simdjson::SIMDJSON_PADDING) {
@@ -584,6 +602,7 @@ void BlockParser::classify_lines(std::string_view text, size_t readable,
   Impl& m = *impl_;
   m.text = text;
   m.readable = readable;
+  m.prefetched = 0;
   for (size_t begin = 0; begin < text.size();) {
     // The block ends after its last LF within block_bytes, or after the first
     // LF past them if there is none (then it is one line).
