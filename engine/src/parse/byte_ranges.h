@@ -7,6 +7,10 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace logagg {
 
 using Bytes16 = uint8_t __attribute__((vector_size(16)));
@@ -18,11 +22,18 @@ inline Bytes16 load16(const void* p) noexcept {
 }
 
 // Nonzero lanes where v is outside [lo, lo + span], an unsigned byte range:
-// three instructions, and the results of several checks can be ORed and
-// tested once with none().
+// how far each lane is above lo + span, by a saturating subtract, and the
+// results of several checks can be ORed and tested once with none(). On x86
+// the subtract is one instruction (the vector extension's min-and-subtract
+// was two, and the RFC 3339 parser makes three of these checks: 159 -> 156
+// micro-ops, 26.5 -> 26.0 cycles a parse by llvm-mca, icelake-server).
 inline Bytes16 excess(Bytes16 v, Bytes16 lo, Bytes16 span) noexcept {
   const Bytes16 above_lo = v - lo;
+#if defined(__SSE2__)
+  return reinterpret_cast<Bytes16>(_mm_subs_epu8(reinterpret_cast<__m128i>(above_lo), reinterpret_cast<__m128i>(span)));
+#else
   return above_lo - (above_lo < span ? above_lo : span);
+#endif
 }
 
 inline bool none(Bytes16 lanes) noexcept {
