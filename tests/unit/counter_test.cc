@@ -142,6 +142,29 @@ TEST(Counter, AFullMapSpillsIntoTheSharedCountsAtOnce) {
   EXPECT_EQ(counter.tally().counted, 9u);
 }
 
+// Lines of one second in a row are counted as a run, the map holding only its
+// first line until the run ends: every run must reach the counts whole, when
+// another second comes, at a spill of the full map in the middle of a run,
+// and at the end.
+TEST(Counter, RunsOfOneSecondReachTheCountsWhole) {
+  SharedCounts shared;
+  Counter counter(shared, INT64_MIN, INT64_MAX, nullptr, /*max_seconds=*/3);
+  for (const int64_t second : {5, 5, 5, 6, 5, 5}) counter.record(counted(second));
+  EXPECT_TRUE(shared.take_sorted().empty()) << "two distinct seconds: below the cap";
+  counter.record(counted(0));  // the third distinct second fills the map: the runs of 5 went in whole
+  EXPECT_EQ(shared.take_sorted(), (std::vector<SecondCount>{{0, 1}, {5, 5}, {6, 1}}));
+  counter.record(counted(0));
+  counter.spill();  // ends the run
+  EXPECT_EQ(shared.take_sorted(), (std::vector<SecondCount>{{0, 1}}));
+  // A run whose first line fills the map: that line is spilled at once, the
+  // rest of the run with the next spill.
+  for (const int64_t second : {1, 2, 3, 3, 3, 3}) counter.record(counted(second));
+  EXPECT_EQ(shared.take_sorted(), (std::vector<SecondCount>{{1, 1}, {2, 1}, {3, 1}}));
+  counter.spill();
+  EXPECT_EQ(shared.take_sorted(), (std::vector<SecondCount>{{3, 3}}));
+  EXPECT_EQ(counter.tally().counted, 14u);
+}
+
 TEST(Counter, PerAppTwoSecondsStayOpenTheLeastRecentIsListedAndAFullListSpills) {
   SharedCounts shared;
   AppTable apps(10);

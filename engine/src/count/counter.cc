@@ -160,6 +160,7 @@ std::vector<AppCount> SharedCounts::take_app_sorted(const std::vector<uint32_t>&
 }
 
 void Counter::spill() {
+  end_run();
   shared_->add(per_second_);
   SecondMap().swap(per_second_);
   close(open_[1]);

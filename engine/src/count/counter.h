@@ -98,8 +98,11 @@ class Counter {
           count_app(v.second, apps_->id(v.app));
           break;
         }
-        ++per_second_[v.second];
-        if (per_second_.size() >= max_seconds_) spill_full_map();
+        if (v.second == run_second_ && run_lines_ != 0) [[likely]] {
+          ++run_lines_;
+          break;
+        }
+        start_run(v.second);
         break;
       case LineStatus::kBlank:
         ++tally_.blank;
@@ -119,6 +122,21 @@ class Counter {
 
  private:
   void spill_full_map();
+  // A line of another second than the run's: the run's lines go into the map
+  // and a run of `second` starts, its first line counted in the map at once
+  // (so the map reaches its cap, and spills, on the same line as it would
+  // without runs).
+  void start_run(int64_t second) {
+    end_run();
+    run_second_ = second;
+    run_lines_ = 1;
+    ++per_second_[second];
+    if (per_second_.size() >= max_seconds_) spill_full_map();
+  }
+  void end_run() {
+    if (run_lines_ > 1) per_second_[run_second_] += run_lines_ - 1;  // its first line is in already
+    run_lines_ = 0;
+  }
   // --by-app: a second being counted, its counts by app number, the apps it
   // has counts for (in the order met) and its count of kOther.
   struct OpenSecond {
@@ -149,6 +167,11 @@ class Counter {
   int64_t since_, until_;
   size_t max_seconds_;
   SecondMap per_second_;
+  // The run of lines of one second counted last (none if run_lines_ is 0):
+  // logs come in time order, a second's lines mostly together, so most lines
+  // are counted without a lookup in the map, which has only the run's first.
+  int64_t run_second_ = 0;
+  uint64_t run_lines_ = 0;
   std::optional<AppCache> apps_;  // with --by-app
   OpenSecond open_[2];  // --by-app: the most recent first
   AppPairs app_pairs_;
