@@ -531,9 +531,8 @@ void BlockParser::Impl::walk_run(const char* run, size_t shift, size_t a, size_t
   for (size_t l = a; l < b; ++l) {
     const Line& line = lines[l];
     const size_t begin = line.begin - shift, end = line.end - shift, next = line.next - shift;
-    // A line the walk does not take (its tokens, if any, are passed over), or
-    // one that stage 1 did not index as a line of its own (see block_path).
-    if (!line.walk || idx[t] != line.first - shift) {
+    // A line that stage 1 did not index as a line of its own (see block_path).
+    if (idx[t] != line.first - shift) {
       while (idx[t] < next) ++t;
       emit(refer(line));
       continue;
@@ -548,18 +547,18 @@ void BlockParser::Impl::walk_run(const char* run, size_t shift, size_t a, size_t
   }
 }
 
-// Runs stage 1 over lines [a, b) of the block, then walks them; a run stage 1
-// refuses is halved until the lines it refuses are found.
+// Runs stage 1 over lines [a, b) of the block, all shaped like objects, then
+// walks them; a run stage 1 refuses is halved until the lines it refuses are
+// found.
 void BlockParser::Impl::classify_run(const char* block, size_t a, size_t b,
                                      absl::FunctionRef<void(const LineVerdict&)> emit) {
-  const bool any_walked = std::any_of(lines.begin() + a, lines.begin() + b, [](const Line& l) { return l.walk; });
   const size_t from = lines[a].begin;
-  if (any_walked && block_path && stage1->stage1(reinterpret_cast<const uint8_t*>(block + from), lines[b - 1].next - from,
+  if (block_path && stage1->stage1(reinterpret_cast<const uint8_t*>(block + from), lines[b - 1].next - from,
                                    simdjson::stage1_mode::regular) == simdjson::SUCCESS) {
     walk_run(block + from, from, a, b, emit);
     return;
   }
-  if (!any_walked || !block_path || b - a <= kFewLines) {
+  if (!block_path || b - a <= kFewLines) {
     for (size_t l = a; l < b; ++l) emit(refer(lines[l]));
     return;
   }
@@ -588,7 +587,19 @@ void BlockParser::Impl::classify_block(size_t end, absl::FunctionRef<void(const 
     std::memset(copy.data() + len, ' ', simdjson::SIMDJSON_PADDING);
     block = copy.data();
   }
-  classify_run(block, 0, lines.size(), emit);
+  // Lines not shaped like objects go to LineParser, and stage 1 runs over the
+  // runs of lines between them: a line cut short (its '}' lost) often ends
+  // inside a string, which would make stage 1 refuse the block around it.
+  for (size_t a = 0; a < lines.size();) {
+    if (!lines[a].walk) {
+      emit(refer(lines[a++]));
+      continue;
+    }
+    size_t b = a + 1;
+    while (b < lines.size() && lines[b].walk) ++b;
+    classify_run(block, a, b, emit);
+    a = b;
+  }
 }
 
 BlockParser::BlockParser(const LineRules& rules, size_t max_line_bytes, size_t block_bytes)

@@ -9,7 +9,8 @@
 // lines the block path does not:
 // - a line whose first non-blank byte is not '{' or whose last is not '}'
 //   (blank lines, other JSON values, many broken lines), or that is longer
-//   than max_line_bytes: its tokens are passed over;
+//   than max_line_bytes: stage 1 runs over the runs of lines between such
+//   lines, so a line cut short inside a string does not make it refuse them;
 // - a line stage 1 refuses (invalid UTF-8, a raw control character, a string
 //   not closed on its line: a raw LF inside a string is a control character,
 //   so no string can reach into the next line). Stage 1 refuses a whole
