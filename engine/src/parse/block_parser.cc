@@ -228,7 +228,8 @@ struct BlockParser::Impl {
   void classify_block(size_t end, absl::FunctionRef<void(const LineVerdict&)> emit);
   void classify_run(const char* block, size_t a, size_t b, absl::FunctionRef<void(const LineVerdict&)> emit);
   void walk_run(const char* run, size_t shift, size_t a, size_t b, absl::FunctionRef<void(const LineVerdict&)> emit);
-  bool walk_line(const char* b, const uint32_t* idx, size_t& t, const Line& line, size_t shift, bool escapes);
+  template <bool kEscapes>
+  bool walk_line(const char* b, const uint32_t* idx, size_t& t, const Line& line, size_t shift);
   size_t walk_path(const char* b, const uint32_t* idx, size_t i, unsigned mask, size_t line_next, bool escapes);
   size_t check_container(const char* b, const uint32_t* idx, size_t i, size_t close, bool escapes);
   [[gnu::always_inline]] bool string_text(const char* b, const uint32_t* idx, size_t i, bool escapes, char* out,
@@ -339,9 +340,11 @@ closing:
 // a path that goes deeper is walked by walk_path(), any other container by
 // check_container(). Stage 1 passed the line and its last non-blank byte is
 // the '}' at line.close, so each token read is on the line until that '}' is
-// read: the object must end there, and nothing else may.
-bool BlockParser::Impl::walk_line(const char* b, const uint32_t* idx, size_t& t, const Line& line, size_t shift,
-                                  bool escapes) {
+// read: the object must end there, and nothing else may. kEscapes: the line
+// has a backslash somewhere (its strings may hold escapes).
+template <bool kEscapes>
+bool BlockParser::Impl::walk_line(const char* b, const uint32_t* idx, size_t& t, const Line& line, size_t shift) {
+  constexpr bool escapes = kEscapes;
   const size_t close = line.close - shift;
   for (FieldTarget& target : targets) target.seen = FieldSeen{};
   FieldSeen& app = targets[kApp].seen;
@@ -538,7 +541,11 @@ void BlockParser::Impl::walk_run(const char* run, size_t shift, size_t a, size_t
       continue;
     }
     if (backslash < begin) backslash = backslash_from(begin);
-    if (walk_line(run, idx, t, line, shift, backslash < end)) {
+    // A line without a backslash takes the walk compiled without the checks
+    // for escapes (8% fewer of the walk's instructions, cachegrind).
+    const bool valid =
+        backslash < end ? walk_line<true>(run, idx, t, line, shift) : walk_line<false>(run, idx, t, line, shift);
+    if (valid) {
       emit(field_verdict(targets[kApp].seen, targets[kTime].seen, app_pattern, time_format));
     } else {
       while (idx[t] < next) ++t;  // the rest of the line's tokens
