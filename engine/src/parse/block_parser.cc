@@ -247,8 +247,10 @@ inline bool BlockParser::Impl::string_text(const char* b, const uint32_t* idx, s
                                     std::string_view& text) const {
   const char* open = b + idx[i];
   const char* close = b + idx[i + 1] - 1;
-  while (close > open && *close != '"') --close;
-  if (close == open) return false;  // not after stage 1 passed the line
+  if (*close != '"' || close == open) [[unlikely]] {  // blanks before the next token
+    while (close > open && *close != '"') --close;
+    if (close == open) return false;  // not after stage 1 passed the line
+  }
   text = std::string_view(open + 1, static_cast<size_t>(close - open - 1));
   if (!escapes || !has_backslash(text)) return true;
   size_t len;
