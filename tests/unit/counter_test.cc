@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <numeric>
 #include <random>
 #include <thread>
 #include <utility>
@@ -228,8 +229,9 @@ TEST(SharedCounts, TakeAppSortedOrdersBySecondThenNewNumber) {
 }
 
 // Pairs listed as workers list them: a second at a time, its apps in the
-// order met, the seconds in the order `shape` gives.
-AppPairs listed_pairs(std::mt19937& rng, int shape) {
+// order met (each of `app_count` apps one time in `one_in`), the seconds in
+// the order `shape` gives.
+AppPairs listed_pairs(std::mt19937& rng, int shape, uint32_t app_count, unsigned one_in) {
   std::vector<int64_t> seconds;
   for (int64_t s = 0; s < 300; ++s) seconds.push_back(s);
   switch (shape) {
@@ -259,7 +261,7 @@ AppPairs listed_pairs(std::mt19937& rng, int shape) {
   AppPairs pairs;
   for (const int64_t s : seconds) {
     std::vector<uint32_t> apps;
-    for (uint32_t a = 0; a < 12; ++a) if (rng() % 3 == 0) apps.push_back(a);
+    for (uint32_t a = 0; a < app_count; ++a) if (rng() % one_in == 0) apps.push_back(a);
     std::shuffle(apps.begin(), apps.end(), rng);
     for (const uint32_t a : apps) pairs.push_back({s, a, 1 + rng() % 9});
     if (rng() % 4 == 0) pairs.push_back({s, AppTable::kOther, 1 + rng() % 9});
@@ -272,14 +274,23 @@ TEST(SharedCounts, TakeAppSortedAgreesWithAMapForAnyListingOrder) {
   // are merged as runs, compacted when they have grown past the threshold:
   // whatever order the blocks come in, however many lists (odd numbers
   // too) and whether they were compacted never, once or after every list,
-  // the result is that of adding every pair into an ordered map.
+  // the result is that of adding every pair into an ordered map. Seconds
+  // with a third of 12 apps are added up by app number, seconds with one in
+  // forty of 200 apps sorted (sort_seconds_and_add_up); a second listed more
+  // than once, or added again after a compaction, has equal pairs.
   std::mt19937 rng(7);
-  const std::vector<uint32_t> order{5, 3, 11, 0, 8, 1, 10, 2, 9, 4, 7, 6};  // old number -> new
   for (int round = 0; round < 90; ++round) {
     const int shape = round % 5;
-    AppPairs pairs = listed_pairs(rng, shape);
+    const bool dense = (round / 5) % 2 == 0;
+    const uint32_t app_count = dense ? 12 : 200;
+    std::vector<uint32_t> order(app_count);  // old number -> new
+    std::iota(order.begin(), order.end(), 0u);
+    std::shuffle(order.begin(), order.end(), rng);
+    AppPairs pairs = listed_pairs(rng, shape, app_count, dense ? 3 : 40);
     std::map<std::pair<int64_t, uint32_t>, uint64_t> expected;
-    for (const AppCount& c : pairs) expected[{c.second, c.app == AppTable::kOther ? 12 : order[c.app]}] += c.count;
+    for (const AppCount& c : pairs) {
+      expected[{c.second, c.app == AppTable::kOther ? app_count : order[c.app]}] += c.count;
+    }
     const size_t lists = 1 + round % 6;
     const size_t compact_at = std::vector<size_t>{size_t{1} << 20, pairs.size() / 2, 1}[round % 3];
     SharedCounts shared(compact_at);
@@ -291,8 +302,9 @@ TEST(SharedCounts, TakeAppSortedAgreesWithAMapForAnyListingOrder) {
     }
     std::vector<AppCount> want;
     for (const auto& [key, count] : expected) want.push_back({key.first, key.second, count});
-    ASSERT_EQ(shared.take_app_sorted(order, 12), want)
-        << "round " << round << ", shape " << shape << ", " << lists << " lists, compacted past " << compact_at;
+    ASSERT_EQ(shared.take_app_sorted(order, app_count), want)
+        << "round " << round << ", shape " << shape << ", " << app_count << " apps, " << lists
+        << " lists, compacted past " << compact_at;
   }
 }
 

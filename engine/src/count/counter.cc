@@ -98,21 +98,45 @@ void merge_runs(AppPairs& pairs, std::vector<size_t> runs) {
   }
 }
 
-// Sorts `pairs`, in time order, by (second, app): each second's pairs on
-// their own (they are few), and adds up the counts of equal pairs.
+// Sorts `pairs`, in time order, by (second, app), and adds up the counts of
+// equal pairs: each second's pairs on their own. A second with many pairs
+// for the apps there are (at least an eighth as many: the bench corpus has
+// about 230 of its 300 apps in every second) is counted into an array by app
+// number and read back in order, where std::sort had mispredicted about one
+// compare in two (sorting was 4.9% of a --by-app run's samples); fewer are
+// sorted. kOther, numbered above every app, comes last either way.
 void sort_seconds_and_add_up(AppPairs& pairs) {
+  uint32_t apps = 0;  // above every app number but kOther
+  for (const AppCount& c : pairs) {
+    if (c.app != AppTable::kOther) apps = std::max(apps, c.app + 1);
+  }
+  std::vector<uint64_t> by_app;  // sized at the first dense second, then zero between seconds
+  size_t out = 0;
   for (size_t i = 0; i < pairs.size();) {
     const size_t j = block_end(pairs, i);
-    std::sort(pairs.begin() + static_cast<ptrdiff_t>(i), pairs.begin() + static_cast<ptrdiff_t>(j), row_before);
-    i = j;
-  }
-  size_t out = 0;
-  for (size_t i = 0; i < pairs.size(); ++i) {
-    if (out > 0 && pairs[out - 1].second == pairs[i].second && pairs[out - 1].app == pairs[i].app) {
-      pairs[out - 1].count += pairs[i].count;
+    const int64_t second = pairs[i].second;
+    if ((j - i) * 8 >= apps) {
+      by_app.resize(apps);
+      uint64_t other = 0;
+      for (size_t k = i; k < j; ++k) (pairs[k].app == AppTable::kOther ? other : by_app[pairs[k].app]) += pairs[k].count;
+      // out <= i: the block's pairs are all read before any is written.
+      for (uint32_t app = 0; app < apps; ++app) {
+        if (by_app[app] == 0) continue;
+        pairs[out++] = {second, app, by_app[app]};
+        by_app[app] = 0;
+      }
+      if (other != 0) pairs[out++] = {second, AppTable::kOther, other};
     } else {
-      pairs[out++] = pairs[i];
+      std::sort(pairs.begin() + static_cast<ptrdiff_t>(i), pairs.begin() + static_cast<ptrdiff_t>(j), row_before);
+      for (size_t k = i; k < j; ++k) {
+        if (k > i && pairs[out - 1].app == pairs[k].app) {
+          pairs[out - 1].count += pairs[k].count;
+        } else {
+          pairs[out++] = pairs[k];
+        }
+      }
     }
+    i = j;
   }
   pairs.resize(out);
 }
