@@ -3,7 +3,11 @@
 // the structural index, UTF-8 validation and the string and control-character
 // checks that full validation needs anyway. The floor bench.sh puts beside
 // logagg: whatever logagg does per line beyond it is grammar and two fields.
-//   stage1_floor RUNS FILE [BLOCK] -> "<median seconds> <bytes passed>"
+// Beside it, simdjson's own full parse of the same bytes (parse_many, one
+// thread, BLOCK-byte batches: stage 1, then stage 2 validates each line and
+// writes its tape): what full validation costs simdjson itself.
+//   stage1_floor RUNS FILE [BLOCK]
+//     -> "<median seconds> <bytes passed> <median parse seconds> <bytes parsed>"
 // The lines stage 1 refuses on their own (a dirty corpus's broken lines) are
 // left out first: stage 1 gives up early on a block that holds one, which
 // would make the floor look faster than it is. So the floor is the time of
@@ -73,7 +77,42 @@ int main(int argc, char** argv) {
     }
     if (run > 0) seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
+  // The parse runs over the lines simdjson parses on their own (valid JSON):
+  // parse_many stops at the first line it refuses.
+  simdjson::dom::parser parser;
+  parser.threaded = false;  // one core, as stage 1 alone
+  std::string valid_lines;
+  valid_lines.reserve(size);
+  for (size_t pos = 0; pos < size;) {
+    const size_t end = static_cast<size_t>(static_cast<const char*>(std::memchr(bytes + pos, '\n', size - pos)) - bytes);
+    if (parser.parse(bytes + pos, end - pos, true).error() == simdjson::SUCCESS) {
+      valid_lines.append(bytes + pos, end - pos).push_back('\n');
+    }
+    pos = end + 1;
+  }
+  const simdjson::padded_string valid(valid_lines);
+  std::vector<double> parse_seconds;
+  for (int run = 0; run <= runs; ++run) {
+    const auto start = std::chrono::steady_clock::now();
+    simdjson::dom::document_stream stream;
+    if (parser.parse_many(valid, block).get(stream) != simdjson::SUCCESS) {
+      std::fprintf(stderr, "stage1_floor: parse_many refused the lines\n");
+      return 1;
+    }
+    for (auto doc : stream) {
+      if (doc.error() != simdjson::SUCCESS) {
+        std::fprintf(stderr, "stage1_floor: parse_many refused a line parsed alone: %s\n",
+                     simdjson::error_message(doc.error()));
+        return 1;
+      }
+    }
+    if (run > 0) {
+      parse_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+  }
   std::sort(seconds.begin(), seconds.end());
-  std::printf("%.6f %zu\n", seconds[seconds.size() / 2], size);
+  std::sort(parse_seconds.begin(), parse_seconds.end());
+  std::printf("%.6f %zu %.6f %zu\n", seconds[seconds.size() / 2], size, parse_seconds[parse_seconds.size() / 2],
+              valid.size());
   return 0;
 }
