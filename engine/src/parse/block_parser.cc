@@ -22,6 +22,10 @@
 #include <string>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "input/ascii.h"
 #include "parse/field_targets.h"
 #include "parse/json_tokens.h"
@@ -48,7 +52,7 @@ struct Level {
   size_t index;      // an array's current element
 };
 
-// How far ahead of the line search the text is prefetched (Impl::prefetch_to).
+// How far ahead of the line search the text is prefetched (Impl::find_lines).
 constexpr size_t kPrefetchBytes = size_t{8} << 10;
 
 // A run of lines stage 1 refuses that is this short goes to LineParser line
@@ -126,18 +130,34 @@ inline uint64_t load8(const char* p) {
   return std::memcmp(a, b, n) == 0;
 }
 
-// The line that starts at src[p], of the `len` bytes from src on: it ends at
-// the first LF (or at len), without that LF and one CR before it.
-Line line_at(const char* src, size_t p, size_t len, size_t max_line_bytes) {
-  const void* lf = std::memchr(src + p, '\n', len - p);
-  const size_t next = lf != nullptr ? static_cast<size_t>(static_cast<const char*>(lf) - src) + 1 : len;
-  size_t end = lf != nullptr ? next - 1 : len;
-  if (lf != nullptr && end > p && src[end - 1] == '\r') --end;
+// The line that starts at src[p] and ends at src[end_at], which is its LF if
+// `lf`, else the end of the text: without that LF and one CR before it.
+Line line_at(const char* src, size_t p, size_t end_at, bool lf, size_t max_line_bytes) {
+  const size_t next = lf ? end_at + 1 : end_at;
+  size_t end = end_at;
+  if (lf && end > p && src[end - 1] == '\r') --end;
   size_t first = p, last = end;
   while (first < last && is_json_space(src[first])) ++first;
   while (last > first && is_json_space(src[last - 1])) --last;
   const bool walk = first < last && src[first] == '{' && src[last - 1] == '}' && end - p <= max_line_bytes;
   return {p, end, next, first, last - 1, walk};
+}
+
+// Bit i set where p[i] is a LF, for the 64 bytes at p.
+inline uint64_t lf_mask64(const char* p) {
+#if defined(__SSE2__)
+  const __m128i lf = _mm_set1_epi8('\n');
+  uint64_t mask = 0;
+  for (int k = 0; k < 4; ++k) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    mask |= uint64_t{static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, lf)))} << (16 * k);
+  }
+  return mask;
+#else
+  uint64_t mask = 0;
+  for (int i = 0; i < 64; ++i) mask |= uint64_t{p[i] == '\n'} << i;
+  return mask;
+#endif
 }
 
 }  // namespace
@@ -173,18 +193,8 @@ struct BlockParser::Impl {
   std::string_view text;
   size_t readable = 0;
   size_t block_begin = 0;
-  size_t prefetched = 0;  // the text before this has been asked for (prefetch_to)
 
-  // Asks the CPU for the cache lines of the text up to `to`, which the line
-  // search is about to reach. The text is mapped page cache, whose 4 KiB pages
-  // lie anywhere in memory, so the hardware's prefetcher, which stops at a
-  // page's end, starts cold on every page; the first pass over each line
-  // (line_at's memchr) waited for it: 18.5% of a one-thread run's samples, 7.5%
-  // with this (perf, the bench corpus); 0.92x to 0.94x the run's time, 15
-  // rounds in turns at 4, 8, 16 and 32 KiB ahead (no distance did better).
-  void prefetch_to(size_t to) {
-    for (; prefetched < to; prefetched += 64) __builtin_prefetch(text.data() + prefetched);
-  }
+  void find_lines(const char* src, size_t len);
 
   Impl(const LineRules& rules, size_t max_bytes, size_t block)
       : reference(rules, max_bytes),
@@ -576,19 +586,45 @@ void BlockParser::Impl::classify_run(const char* block, size_t a, size_t b,
   classify_run(block, mid, b, emit);
 }
 
+// Splits the block src[0, len) (text[block_begin, ...)) into `lines`: its LFs
+// found 64 bytes at a time, in one pass over the block that also asks the
+// CPU for the cache lines kPrefetchBytes ahead. The text is mapped page
+// cache, whose 4 KiB pages lie anywhere in memory, so the hardware's
+// prefetcher, which stops at a page's end, starts cold on every page, and
+// this first pass over the block waited for it: a memchr per line had taken
+// 18.5% of a one-thread run's samples, 7.5% with a prefetch 8 KiB ahead
+// (perf, the bench corpus; 0.92x to 0.94x the run's time, 15 rounds in turns
+// at 4, 8, 16 and 32 KiB ahead: no distance did better).
+void BlockParser::Impl::find_lines(const char* src, size_t len) {
+  lines.clear();
+  const char* const ahead_end = text.data() + readable;
+  size_t p = 0, i = 0;
+  for (; i + 64 <= len; i += 64) {
+    if (src + i + kPrefetchBytes < ahead_end) __builtin_prefetch(src + i + kPrefetchBytes);
+    for (uint64_t lfs = lf_mask64(src + i); lfs != 0; lfs &= lfs - 1) {
+      const size_t lf = i + static_cast<size_t>(std::countr_zero(lfs));
+      lines.push_back(line_at(src, p, lf, true, max_line_bytes));
+      p = lf + 1;
+    }
+  }
+  for (; i < len; ++i) {
+    if (src[i] != '\n') continue;
+    lines.push_back(line_at(src, p, i, true, max_line_bytes));
+    p = i + 1;
+  }
+  if (p < len) lines.push_back(line_at(src, p, len, false, max_line_bytes));
+}
+
 // Classifies the block text[block_begin, end).
 void BlockParser::Impl::classify_block(size_t end, absl::FunctionRef<void(const LineVerdict&)> emit) {
   const char* const src = text.data() + block_begin;
   const size_t len = end - block_begin;
   if (len > block_bytes) {  // one line longer than a block: the buffers do not grow for it
-    emit(refer(line_at(src, 0, len, max_line_bytes)));
+    const bool lf = src[len - 1] == '\n';
+    emit(refer(line_at(src, 0, lf ? len - 1 : len, lf, max_line_bytes)));
     return;
   }
-  lines.clear();
-  for (size_t p = 0; p < len; p = lines.back().next) {
-    prefetch_to(std::min(readable, block_begin + p + kPrefetchBytes));
-    lines.push_back(line_at(src, p, len, max_line_bytes));
-  }
+  find_lines(src, len);
   // Stage 1 reads the lines in place when padding follows them, else a copy.
   const char* block = src;
   if (readable - block_begin < len + simdjson::SIMDJSON_PADDING) {
@@ -622,7 +658,6 @@ void BlockParser::classify_lines(std::string_view text, size_t readable,
   Impl& m = *impl_;
   m.text = text;
   m.readable = readable;
-  m.prefetched = 0;
   for (size_t begin = 0; begin < text.size();) {
     // The block ends after its last LF within block_bytes, or after the first
     // LF past them if there is none (then it is one line).
