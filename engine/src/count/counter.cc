@@ -119,7 +119,9 @@ void sort_seconds_and_add_up(AppPairs& pairs) {
       by_app.resize(apps);
       uint64_t other = 0;
       for (size_t k = i; k < j; ++k) (pairs[k].app == AppTable::kOther ? other : by_app[pairs[k].app]) += pairs[k].count;
-      // out <= i: the block's pairs are all read before any is written.
+      // out <= i: the block's pairs are all read before any is written. No
+      // pair has a count of 0 (close() lists counts of 1 or more), so an
+      // app with none in the array had no pair.
       for (uint32_t app = 0; app < apps; ++app) {
         if (by_app[app] == 0) continue;
         pairs[out++] = {second, app, by_app[app]};

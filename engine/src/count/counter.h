@@ -124,8 +124,8 @@ class Counter {
   void spill_full_map();
   // A line of another second than the run's: the run's lines go into the map
   // and a run of `second` starts, its first line counted in the map at once
-  // (so the map reaches its cap, and spills, on the same line as it would
-  // without runs).
+  // (so, with a cap of two seconds or more, the map reaches it and spills on
+  // the same line as it would without runs).
   void start_run(int64_t second) {
     end_run();
     run_second_ = second;

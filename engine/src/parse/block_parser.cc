@@ -597,10 +597,9 @@ void BlockParser::Impl::classify_run(const char* block, size_t a, size_t b,
 // at 4, 8, 16 and 32 KiB ahead: no distance did better).
 void BlockParser::Impl::find_lines(const char* src, size_t len) {
   lines.clear();
-  const char* const ahead_end = text.data() + readable;
   size_t p = 0, i = 0;
   for (; i + 64 <= len; i += 64) {
-    if (src + i + kPrefetchBytes < ahead_end) __builtin_prefetch(src + i + kPrefetchBytes);
+    if (block_begin + i + kPrefetchBytes < readable) __builtin_prefetch(src + i + kPrefetchBytes);
     for (uint64_t lfs = lf_mask64(src + i); lfs != 0; lfs &= lfs - 1) {
       const size_t lf = i + static_cast<size_t>(std::countr_zero(lfs));
       lines.push_back(line_at(src, p, lf, true, max_line_bytes));
