@@ -21,8 +21,42 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
+
+namespace {
+
+// The lines of text[0, size) that `keep` takes, each LF-terminated (a last
+// line without its LF too).
+template <typename Keep>
+std::string kept_lines(const char* text, size_t size, Keep keep) {
+  std::string kept;
+  kept.reserve(size);
+  for (size_t pos = 0; pos < size;) {
+    const void* lf = std::memchr(text + pos, '\n', size - pos);
+    const size_t end = lf == nullptr ? size : static_cast<size_t>(static_cast<const char*>(lf) - text);
+    if (keep(text + pos, end - pos)) kept.append(text + pos, end - pos).push_back('\n');
+    pos = end + 1;
+  }
+  return kept;
+}
+
+// The median time of `runs` runs of `run` after one to warm up; nullopt as
+// soon as a run fails (returns false).
+template <typename Run>
+std::optional<double> median_seconds(int runs, Run run) {
+  std::vector<double> seconds;
+  for (int k = 0; k <= runs; ++k) {  // run 0 warms up
+    const auto start = std::chrono::steady_clock::now();
+    if (!run()) return std::nullopt;
+    if (k > 0) seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(seconds.begin(), seconds.end());
+  return seconds[seconds.size() / 2];
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 3 || argc > 4) {
@@ -48,20 +82,10 @@ int main(int argc, char** argv) {
     return stage1->stage1(reinterpret_cast<const uint8_t*>(bytes), len, simdjson::stage1_mode::regular) ==
            simdjson::SUCCESS;
   };
-  std::string kept;  // the lines stage 1 passes, LF-terminated
-  kept.reserve(file.size());
-  for (size_t pos = 0; pos < file.size();) {
-    const void* lf = std::memchr(file.data() + pos, '\n', file.size() - pos);
-    const size_t end = lf == nullptr ? file.size() : static_cast<size_t>(static_cast<const char*>(lf) - file.data());
-    if (run_stage1(file.data() + pos, end - pos)) kept.append(file.data() + pos, end - pos).push_back('\n');
-    pos = end + 1;
-  }
-  const simdjson::padded_string text(kept);
+  const simdjson::padded_string text(kept_lines(file.data(), file.size(), run_stage1));
   const char* bytes = text.data();
   const size_t size = text.size();
-  std::vector<double> seconds;
-  for (int run = 0; run <= runs; ++run) {  // run 0 warms up
-    const auto start = std::chrono::steady_clock::now();
+  const std::optional<double> stage1_seconds = median_seconds(runs, [&] {
     for (size_t pos = 0; pos < size;) {
       size_t end = std::min(size, pos + block);
       if (end < size) {  // end the block after its last LF, or after the first one past it
@@ -69,13 +93,14 @@ int main(int argc, char** argv) {
         if (lf == nullptr) lf = std::memchr(bytes + end, '\n', size - end);
         end = lf == nullptr ? size : static_cast<size_t>(static_cast<const char*>(lf) - bytes) + 1;
       }
-      if (!run_stage1(bytes + pos, end - pos)) {
-        std::fprintf(stderr, "stage1_floor: stage 1 refused a block of lines it passed one by one\n");
-        return 1;
-      }
+      if (!run_stage1(bytes + pos, end - pos)) return false;
       pos = end;
     }
-    if (run > 0) seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    return true;
+  });
+  if (!stage1_seconds) {
+    std::fprintf(stderr, "stage1_floor: stage 1 refused a block of lines it passed one by one\n");
+    return 1;
   }
   // The parse runs over the lines simdjson parses on their own (valid JSON):
   // parse_many stops at the first line it refuses.
@@ -83,40 +108,24 @@ int main(int argc, char** argv) {
 #if SIMDJSON_THREADS_ENABLED
   parser.threaded = false;  // one core, as stage 1 alone
 #endif
-  std::string valid_lines;
-  valid_lines.reserve(size);
   size_t batch = block;  // parse_many's batches must hold the longest line
-  for (size_t pos = 0; pos < size;) {
-    const size_t end = static_cast<size_t>(static_cast<const char*>(std::memchr(bytes + pos, '\n', size - pos)) - bytes);
-    if (parser.parse(bytes + pos, end - pos, true).error() == simdjson::SUCCESS) {
-      valid_lines.append(bytes + pos, end - pos).push_back('\n');
-      batch = std::max(batch, end - pos + 1);
-    }
-    pos = end + 1;
-  }
-  const simdjson::padded_string valid(valid_lines);
-  std::vector<double> parse_seconds;
-  for (int run = 0; run <= runs; ++run) {
-    const auto start = std::chrono::steady_clock::now();
+  const simdjson::padded_string valid(kept_lines(bytes, size, [&](const char* line, size_t len) {
+    if (parser.parse(line, len, true).error() != simdjson::SUCCESS) return false;
+    batch = std::max(batch, len + 1);
+    return true;
+  }));
+  const std::optional<double> parse_seconds = median_seconds(runs, [&] {
     simdjson::dom::document_stream stream;
-    if (parser.parse_many(valid, batch).get(stream) != simdjson::SUCCESS) {
-      std::fprintf(stderr, "stage1_floor: parse_many refused the lines\n");
-      return 1;
-    }
+    if (parser.parse_many(valid, batch).get(stream) != simdjson::SUCCESS) return false;
     for (auto doc : stream) {
-      if (doc.error() != simdjson::SUCCESS) {
-        std::fprintf(stderr, "stage1_floor: parse_many refused a line parsed alone: %s\n",
-                     simdjson::error_message(doc.error()));
-        return 1;
-      }
+      if (doc.error() != simdjson::SUCCESS) return false;
     }
-    if (run > 0) {
-      parse_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
+    return true;
+  });
+  if (!parse_seconds) {
+    std::fprintf(stderr, "stage1_floor: parse_many refused a line simdjson parsed alone\n");
+    return 1;
   }
-  std::sort(seconds.begin(), seconds.end());
-  std::sort(parse_seconds.begin(), parse_seconds.end());
-  std::printf("%.6f %zu %.6f %zu\n", seconds[seconds.size() / 2], size, parse_seconds[parse_seconds.size() / 2],
-              valid.size());
+  std::printf("%.6f %zu %.6f %zu\n", *stage1_seconds, size, *parse_seconds, valid.size());
   return 0;
 }

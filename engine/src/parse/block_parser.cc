@@ -597,19 +597,19 @@ void BlockParser::Impl::classify_run(const char* block, size_t a, size_t b,
 // at 4, 8, 16 and 32 KiB ahead: no distance did better).
 void BlockParser::Impl::find_lines(const char* src, size_t len) {
   lines.clear();
-  size_t p = 0, i = 0;
+  size_t p = 0, i = 0;  // where the next line starts; how far the LFs are found
+  const auto line_ends_at = [&](size_t lf) {
+    lines.push_back(line_at(src, p, lf, true, max_line_bytes));
+    p = lf + 1;
+  };
   for (; i + 64 <= len; i += 64) {
     if (block_begin + i + kPrefetchBytes < readable) __builtin_prefetch(src + i + kPrefetchBytes);
     for (uint64_t lfs = lf_mask64(src + i); lfs != 0; lfs &= lfs - 1) {
-      const size_t lf = i + static_cast<size_t>(std::countr_zero(lfs));
-      lines.push_back(line_at(src, p, lf, true, max_line_bytes));
-      p = lf + 1;
+      line_ends_at(i + static_cast<size_t>(std::countr_zero(lfs)));
     }
   }
   for (; i < len; ++i) {
-    if (src[i] != '\n') continue;
-    lines.push_back(line_at(src, p, i, true, max_line_bytes));
-    p = i + 1;
+    if (src[i] == '\n') line_ends_at(i);
   }
   if (p < len) lines.push_back(line_at(src, p, len, false, max_line_bytes));
 }
