@@ -15,7 +15,7 @@
 #include "format_option.h"
 #include "logagg/version.h"
 #include "parse/line_parser.h"  // LineRules
-#include "parse/rfc3339.h"
+#include "parse/rfc3339.h"  // --since and --until are read by the parser of the lines' times
 #include "print_result.h"
 
 namespace logagg::cli {

@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <cstring>
 
-#include "input/input.h"
+#include "input/input.h"  // expand_paths: the inputs and their order, as aggregate() reads them
+#include "logagg/terminal_text.h"
 #include "print_result.h"
-#include "report/terminal_text.h"
 
 namespace logagg::cli {
 

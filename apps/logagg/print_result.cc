@@ -13,8 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "report/plot.h"
-#include "report/terminal_text.h"
+#include "logagg/terminal_text.h"
 
 namespace logagg::cli {
 namespace {

@@ -10,7 +10,6 @@
 #include "logagg/aggregate.h"
 #include "logagg/options.h"
 #include "logagg/report.h"
-#include "report/plot.h"
 
 namespace logagg::cli {
 

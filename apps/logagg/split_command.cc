@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "logagg/split.h"
+#include "logagg/terminal_text.h"
 #include "print_result.h"
-#include "report/terminal_text.h"
 
 namespace logagg::cli {
 namespace {

@@ -3,7 +3,8 @@
 // column, bins on a zone's wall clock across DST, gaps drawn as zeros, spans
 // of years and millennia (binned without visiting every bucket), zone labels with their offsets, and nonzero
 // columns never drawn blank.
-#include "report/plot.h"
+
+#include "logagg/report.h"
 
 #include <gtest/gtest.h>
 

@@ -293,6 +293,11 @@ TEST(ReportStats, BucketStatsComeFromTheBucketsGiven) {
   EXPECT_EQ(s.buckets.total, 12u);
   EXPECT_EQ(s.buckets.peak, 120);
   EXPECT_EQ(s.buckets.median, 5u);
+  EXPECT_EQ(s.first, "1970-01-01T00:00:00Z");
+  EXPECT_EQ(s.peak, "1970-01-01T00:02:00Z");
+  const std::vector<std::pair<std::string_view, std::string>> figures = {
+      {"mean", "4.000"}, {"median", "5"}, {"p95", "7"}, {"p99", "7"}, {"max", "7"}};
+  EXPECT_EQ(s.figures, figures);
   EXPECT_TRUE(s.ranked_apps.empty());
 }
 
@@ -301,12 +306,13 @@ TEST(ReportStats, RanksAppsOnlyWhenCountedPerAppTopOrTen) {
   EXPECT_TRUE(report_stats(r, false, r.counts, Bucketing{}, 3).ranked_apps.empty()) << "not counted per app";
   const ReportStats ten = report_stats(r, true, r.counts, Bucketing{}, 0);
   ASSERT_EQ(ten.ranked_apps.size(), kDefaultRankedApps);
-  EXPECT_EQ(r.apps[ten.ranked_apps.front().app], "a11");
+  EXPECT_EQ(ten.ranked_apps.front().id, "a11");
   EXPECT_EQ(ten.ranked_apps.front().count, 12u);
-  EXPECT_EQ(r.apps[ten.ranked_apps.back().app], "a02");
+  EXPECT_EQ(ten.ranked_apps.back().id, "a02");
   const ReportStats three = report_stats(r, true, r.counts, Bucketing{}, 3);
   ASSERT_EQ(three.ranked_apps.size(), 3u);
-  EXPECT_EQ(r.apps[three.ranked_apps[2].app], "a09");
+  EXPECT_EQ(three.ranked_apps[2].id, "a09");
+  EXPECT_EQ(three.ranked_apps[0].percent, "15.385");  // 12 of 78 lines
   EXPECT_EQ(report_stats(r, true, r.counts, Bucketing{}, 50).ranked_apps.size(), 12u);
   EXPECT_EQ(three.buckets.total, 78u);
 }

@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "logagg/result.h"
 #include "parse/rfc3339.h"
 #include "parse/time_zone.h"
 #include "support/counting_new.h"

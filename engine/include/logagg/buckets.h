@@ -26,8 +26,8 @@
 // zone keeps its last offset.
 //
 // Bucketing is a small immutable value: copy it, share it between threads.
-// Every function is pure but find_time_zone, which loads and keeps zones
-// (thread-safe); only parse_bucketing and find_time_zone throw.
+// Every function is pure; only parse_bucketing throws. The zones are those
+// of time_zone.h.
 #pragma once
 
 #include <cstdint>
@@ -36,25 +36,11 @@
 #include <vector>
 
 #include "logagg/result.h"
+#include "logagg/time_zone.h"
 
 namespace logagg {
 
 inline constexpr int64_t kSecondsPerDay = 86400;
-
-// A zone of the system's tz database; opaque, found with find_time_zone, and
-// alive until the program ends.
-class TimeZone;
-
-// The zone named `name`: an IANA name ("Europe/Madrid", "UTC") of the
-// system's tz database, or "local": the zone named by $TZ if set (a leading
-// ':' and a /usr/share/zoneinfo/ or /usr/lib/zoneinfo/ prefix are ignored),
-// else the system's zone.
-// Throws std::invalid_argument "unknown time zone 'NAME'" if there is none
-// ("unknown time zone 'NAME' (TZ, for local)" when $TZ named it).
-// Thread-safe; the same name gives the same pointer.
-const TimeZone* find_time_zone(std::string_view name);
-// The zone's IANA name ("local" resolved: "Europe/Madrid").
-const std::string& time_zone_name(const TimeZone& zone);
 
 // The most chars Bucketing::format_start writes.
 inline constexpr int kBucketStartMaxChars = 48;

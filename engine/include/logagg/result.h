@@ -71,9 +71,23 @@ struct Summary {
   ReasonCounts rejected{};  // indexed by Reason
   double elapsed_seconds = 0;
 
-  uint64_t rejected_total() const noexcept;
+  uint64_t rejected_total() const noexcept {
+    uint64_t total = 0;
+    for (const uint64_t n : rejected) total += n;
+    return total;
+  }
   // Adds another summary's counts (elapsed times add too).
-  void add(const Summary& other) noexcept;
+  void add(const Summary& o) noexcept {
+    files += o.files;
+    unreadable += o.unreadable;
+    bytes += o.bytes;
+    lines += o.lines;
+    counted += o.counted;
+    outside_range += o.outside_range;
+    blank += o.blank;
+    for (size_t i = 0; i < kReasonCount; ++i) rejected[i] += o.rejected[i];
+    elapsed_seconds += o.elapsed_seconds;
+  }
 };
 
 struct InputError {

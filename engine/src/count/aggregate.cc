@@ -447,25 +447,6 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
 
 }  // namespace
 
-// Summary's methods (declared in logagg/result.h).
-uint64_t Summary::rejected_total() const noexcept {
-  uint64_t total = 0;
-  for (const uint64_t n : rejected) total += n;
-  return total;
-}
-
-void Summary::add(const Summary& o) noexcept {
-  files += o.files;
-  unreadable += o.unreadable;
-  bytes += o.bytes;
-  lines += o.lines;
-  counted += o.counted;
-  outside_range += o.outside_range;
-  blank += o.blank;
-  for (size_t i = 0; i < kReasonCount; ++i) rejected[i] += o.rejected[i];
-  elapsed_seconds += o.elapsed_seconds;
-}
-
 Result aggregate(const std::vector<std::string>& paths, const Options& options, Progress* progress) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<InputError> errors;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "input/ascii.h"
+#include "logagg/buckets.h"  // kSecondsPerDay
 #include "parse/byte_ranges.h"
 #include "parse/civil_time.h"
 #include "parse/time_zone.h"

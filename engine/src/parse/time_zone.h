@@ -2,7 +2,7 @@
 // for the report's buckets in a zone (--tz, report/buckets.cc) and for the
 // time formats' local times (--input-tz, parse/time_format.cc), which is why
 // they live in parse/. Zones are found with find_time_zone
-// (logagg/buckets.h), defined in time_zone.cc: one look-up and one cache of
+// (logagg/time_zone.h), defined in time_zone.cc: one look-up and one cache of
 // zones for every user.
 //
 // A TimeZone lives until the program ends. Its functions are thread-safe,
@@ -15,7 +15,7 @@
 #include <optional>
 #include <string>
 
-#include "logagg/buckets.h"
+#include "logagg/time_zone.h"
 
 namespace date {
 class time_zone;

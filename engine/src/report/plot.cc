@@ -1,5 +1,5 @@
 // --plot: the series as a terminal bar chart of Unicode blocks (see plot.h).
-#include "report/plot.h"
+#include "logagg/report.h"
 
 #include <algorithm>
 #include <utility>

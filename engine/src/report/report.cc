@@ -1,5 +1,5 @@
 // The report of report.h: write_report picks the format (table and csv are
-// written here, json by result_json.cc, html by html/), and the summary,
+// written by row_writer.cc, json by result_json.cc, html by html/), and the summary,
 // statistics and reject texts for stderr.
 #include "logagg/report.h"
 
@@ -18,7 +18,7 @@
 #endif
 #include "report/report_output.h"
 #include "report/report_rows.h"
-#include "report/csv_field.h"
+#include "report/row_writer.h"
 #include "report/report_text.h"
 #include "report/result_json.h"
 #include "report/terminal_text.h"
@@ -32,62 +32,6 @@ void append_terminal_padded(std::string& out, std::string_view text, size_t widt
   append_terminal_text(out, text);
   const size_t columns = display_width(std::string_view(out).substr(at));
   if (columns < width) out.append(width - columns, ' ');
-}
-
-void write_csv(const ReportRows& rows, bool neutralise_formulas, Output& o) {
-  std::string& out = o.text();
-  out.append(rows.bucketing().column()).append(rows.by_app() ? ",app_id,count\n" : ",count\n");
-  StartTexts starts(rows.bucketing());
-  const std::vector<std::string> apps = rows.app_texts([&](std::string& text, uint32_t app) {
-    append_csv_field(text, rows.apps()[app], neutralise_formulas);
-    text.push_back(',');
-  });
-  rows.for_each([&](int64_t start, uint32_t app, uint64_t count) {
-    out.append(starts.of(start));
-    out.push_back(',');
-    if (rows.by_app()) out.append(apps[app]);
-    append_number(out, count);
-    out.push_back('\n');
-    o.row_done();
-  });
-}
-
-void write_table(const Result& r, const ReportRows& rows, Output& o) {
-  const std::string total = std::to_string(r.summary.counted);
-  const size_t count_width = std::max<size_t>(total.size(), 5);
-  const size_t second_width = start_width(rows.bucketing());
-  // Each app shown as the terminal shows it, and its columns; the app column
-  // (none without --by-app) is as wide as the widest.
-  const std::vector<std::string> apps = rows.app_texts(
-      [&](std::string& text, uint32_t app) { append_terminal_text(text, rows.apps()[app]); });
-  std::vector<size_t> app_columns(apps.size());
-  size_t app_width = rows.by_app() ? std::string_view("app_id").size() : 0;
-  for (size_t i = 0; i < apps.size(); ++i) {
-    app_columns[i] = display_width(apps[i]);
-    app_width = std::max(app_width, app_columns[i]);
-  }
-  std::string& out = o.text();
-  append_padded(out, rows.bucketing().column(), second_width, false);
-  out.append("  ");
-  if (rows.by_app()) {
-    append_padded(out, "app_id", app_width, false);
-    out.append("  ");
-  }
-  append_padded(out, "count", count_width, true);
-  out.push_back('\n');
-  StartTexts starts(rows.bucketing());
-  rows.for_each([&](int64_t start, uint32_t app, uint64_t count) {
-    append_padded(out, starts.of(start), second_width, false);
-    out.append("  ");
-    if (rows.by_app()) out.append(apps[app]).append(app_width - app_columns[app] + 2, ' ');
-    append_padded(out, std::to_string(count), count_width, true);
-    out.push_back('\n');
-    o.row_done();
-  });
-  append_padded(out, "total", second_width + (rows.by_app() ? app_width + 2 : 0), false);
-  out.append("  ");
-  append_padded(out, total, count_width, true);
-  out.push_back('\n');
 }
 
 }  // namespace
@@ -105,13 +49,11 @@ void write_report(const Result& result, const Options& options, const ReportOpti
   Output out(sink);
   switch (report.format) {
     case Format::kCsv:
-      write_csv(rows, report.csv_neutralise_formulas, out);
+    case Format::kTable:
+      write_report_rows(rows, report, result.summary.counted, out);
       break;
     case Format::kJson:
       write_result_json(result, rows, options, report, out);
-      break;
-    case Format::kTable:
-      write_table(result, rows, out);
       break;
     case Format::kHtml:
       break;  // above
@@ -185,10 +127,7 @@ std::string format_stats(const Result& result, const Options& options, const Rep
   out.append(": ");
   append_number(out, st.buckets);
   out.append(st.buckets == 1 ? " bucket, " : " buckets, ");
-  append_start(out, rows.bucketing(), st.first);
-  out.append(" to ");
-  append_start(out, rows.bucketing(), st.last);
-  out.append(" (");
+  out.append(stats.first).append(" to ").append(stats.last).append(" (");
   append_number(out, st.empty);
   out.append(" empty)\n");
   auto row = [&](std::string_view label, const std::string& value) {
@@ -199,22 +138,16 @@ std::string format_stats(const Result& result, const Options& options, const Rep
     append_padded(out, value, 41 - std::min<size_t>(std::max<size_t>(label.size(), 28), 41 - value.size()), true);
     out.push_back('\n');
   };
-  std::string peak = "peak at ";
-  append_start(peak, rows.bucketing(), st.peak);
   row("total", std::to_string(st.total));
-  row(peak, std::to_string(st.max));
-  row("mean", ratio_text(st.total, st.buckets));
-  row("median", std::to_string(st.median));
-  row("p95", std::to_string(st.p95));
-  row("p99", std::to_string(st.p99));
-  row("max", std::to_string(st.max));
+  row("peak at " + stats.peak, std::to_string(st.max));
+  for (const auto& [name, value] : stats.figures) row(name, value);
   if (options.by_app) {
     out.append("  top apps by lines:\n");
-    for (const AppTotal& t : stats.ranked_apps) {
+    for (const ReportStats::RankedApp& app : stats.ranked_apps) {
       out.append("    ");
-      append_terminal_padded(out, result.apps[t.app], 26);
-      append_padded(out, std::to_string(t.count), 13, true);
-      append_padded(out, ratio_text(t.count * 100, st.total) + "%", 10, true);
+      append_terminal_padded(out, app.id, 26);
+      append_padded(out, std::to_string(app.count), 13, true);
+      append_padded(out, app.percent + "%", 10, true);
       out.push_back('\n');
     }
   }

@@ -33,17 +33,9 @@ class ReportRows {
   // Whether the app numbered `app` (an index into apps()) is that "(other)"
   // and not an app whose id is spelt so.
   bool is_other(uint32_t app) const { return other_shown_ && app + size_t{1} == apps_.size(); }
-  // Each app shown, rendered once for a writer: render(text, app) appends
-  // what the writer shows of apps()[app] to `text`. A --by-app report has a
-  // row per bucket and app (a million on the bench corpus), whose ids were
-  // escaped and measured again for each row: half of writing the table
-  // (8.3% of a one-thread --by-app run's perf samples, then 4.1%).
-  template <typename Render>
-  std::vector<std::string> app_texts(Render&& render) const {
-    std::vector<std::string> texts(apps_.size());
-    for (uint32_t app = 0; app < texts.size(); ++app) render(texts[app], app);
-    return texts;
-  }
+  // The key of apps()[app] for a row writer (row_writer.h): the id, or
+  // kOtherApp for the "(other)" of ids not told apart.
+  std::string_view key(uint32_t app) const { return is_other(app) ? kOtherApp : std::string_view(apps_[app]); }
   const std::vector<AppCount>& app_buckets() const { return *app_buckets_; }
 
   // Calls emit(bucket_start, app, count) for every row, ascending by start

@@ -1,41 +1,24 @@
-// The result document of `--format json`, in one place: written by the
-// report (write_result_json) and read back by `logagg merge` (parse_partial,
-// declared in merge.h). The documents are small next to the logs they
-// describe, so simdjson's DOM API reads them whole.
+// The result document of `--format json` (write_result_json): its settings,
+// rows, line accounting and statistics. `logagg merge` reads it back in
+// merge/result_reader.cc.
 #include "report/result_json.h"
 
-#include <simdjson.h>
-
-#include <algorithm>
-#include <optional>
-#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <utility>
-#include <vector>
 
-#include "count/result_order.h"
-#include "logagg/merge.h"
-#include "parse/app_pattern.h"
-#include "parse/civil_time.h"
-#include "parse/rfc3339.h"
 #include "report/report_text.h"
+#include "report/row_writer.h"
 #include "report/stats.h"
 
 namespace logagg {
 namespace {
 
-using simdjson::dom::element;
-using simdjson::dom::object;
-
-[[noreturn]] void fail(const std::string& why) { throw std::runtime_error(why); }
-
 // The "stats" object of the json document; null where an empty series has no value.
-void append_json_stats(std::string& out, const Result& r, const ReportRows& rows, const ReportStats& stats) {
+void append_json_stats(std::string& out, const ReportStats& stats, bool by_app) {
   const BucketStats& st = stats.buckets;
-  const Bucketing& bucketing = rows.bucketing();
   const bool any = st.buckets > 0;
-  const auto field = [&](const char* key, auto&& append_value, bool last = false) {
+  const auto field = [&](std::string_view key, auto&& append_value, bool last = false) {
     out.append("    \"").append(key).append("\": ");
     if (any) {
       append_value();
@@ -44,11 +27,7 @@ void append_json_stats(std::string& out, const Result& r, const ReportRows& rows
     }
     out.append(last ? "\n" : ",\n");
   };
-  const auto quoted_second = [&](int64_t second) {
-    out.push_back('"');
-    append_start(out, bucketing, second);
-    out.push_back('"');
-  };
+  const auto quoted = [&](const std::string& start) { out.append("\"").append(start).push_back('"'); };
   out.append("  \"stats\": {\n    \"buckets\": ");
   append_number(out, st.buckets);
   out.append(",\n    \"empty_buckets\": ");
@@ -56,215 +35,32 @@ void append_json_stats(std::string& out, const Result& r, const ReportRows& rows
   out.append(",\n    \"total\": ");
   append_number(out, st.total);
   out.append(",\n");
-  field("first", [&] { quoted_second(st.first); });
-  field("last", [&] { quoted_second(st.last); });
+  field("first", [&] { quoted(stats.first); });
+  field("last", [&] { quoted(stats.last); });
   field("peak", [&] {
     out.append("{\"bucket\": ");
-    quoted_second(st.peak);
+    quoted(stats.peak);
     out.append(", \"count\": ");
     append_number(out, st.max);
     out.push_back('}');
   });
-  field("mean", [&] { out.append(ratio_text(st.total, st.buckets)); });
-  field("median", [&] { append_number(out, st.median); });
-  field("p95", [&] { append_number(out, st.p95); });
-  field("p99", [&] { append_number(out, st.p99); });
-  field("max", [&] { append_number(out, st.max); }, !rows.by_app());
-  if (rows.by_app()) {
+  for (size_t i = 0; i < stats.figures.size(); ++i) {
+    const auto& [name, value] = stats.figures[i];
+    field(name, [&] { out.append(value); }, i + 1 == stats.figures.size() && !by_app);
+  }
+  if (by_app) {
     out.append("    \"top_apps\": [");
-    const std::vector<AppTotal>& top = stats.ranked_apps;
-    for (size_t i = 0; i < top.size(); ++i) {
+    for (size_t i = 0; i < stats.ranked_apps.size(); ++i) {
+      const ReportStats::RankedApp& app = stats.ranked_apps[i];
       out.append(i == 0 ? "\n      {\"app_id\": " : ",\n      {\"app_id\": ");
-      append_json_string(out, r.apps[top[i].app]);  // never (other): it is not ranked
+      append_json_string(out, app.id);
       out.append(", \"count\": ");
-      append_number(out, top[i].count);
-      out.append(", \"percent\": ").append(ratio_text(top[i].count * 100, st.total)).push_back('}');
+      append_number(out, app.count);
+      out.append(", \"percent\": ").append(app.percent).push_back('}');
     }
-    out.append(top.empty() ? "]\n" : "\n    ]\n");
+    out.append(stats.ranked_apps.empty() ? "]\n" : "\n    ]\n");
   }
   out.append("  }\n");
-}
-
-// "second", "minute", "hour", "day" or a duration such as "5s".
-Bucketing bucketing_named(std::string_view name) {
-  try {
-    return parse_bucketing(name);
-  } catch (const std::invalid_argument& e) {
-    fail(std::string("bucket ") + e.what());
-  }
-}
-
-// A time as the report writes it: RFC 3339, except that the year may have a
-// '-' sign or more than 4 digits (an offset can move a valid timestamp into
-// year -1 or 10000 in UTC). Such a year is read apart, the rest is parsed
-// with year 2000 (a leap year) in its place, and the days are moved over.
-int64_t instant(std::string_view text, std::string_view what) {
-  const auto refuse = [&] {
-    fail(std::string(what) + " '" + std::string(text) + "' is not an RFC 3339 date-time");
-  };
-  if (const std::optional<int64_t> second = parse_rfc3339(text)) return *second;
-  const bool negative = text.starts_with('-');
-  const size_t digits_end = text.find('-', negative ? 1 : 0);
-  if (digits_end == std::string_view::npos || digits_end - negative < 4 || digits_end - negative > 6) refuse();
-  int64_t year = 0;
-  for (const char c : text.substr(negative, digits_end - negative)) {
-    if (c < '0' || c > '9') refuse();
-    year = year * 10 + (c - '0');
-  }
-  if (negative) year = -year;
-  const std::string in_2000 = "2000" + std::string(text.substr(digits_end));
-  const std::optional<int64_t> second = parse_rfc3339(in_2000);
-  if (!second) refuse();
-  const auto month = static_cast<unsigned>((in_2000[5] - '0') * 10 + (in_2000[6] - '0'));
-  const auto day = static_cast<unsigned>((in_2000[8] - '0') * 10 + (in_2000[9] - '0'));
-  if (month == 2 && day == 29 && !is_leap_year(year)) refuse();
-  return *second + (days_from_civil(year, month, day) - days_from_civil(2000, month, day)) * kSecondsPerDay;
-}
-
-uint64_t number(const object& o, std::string_view key) {
-  uint64_t v = 0;
-  if (o[key].get(v) != simdjson::SUCCESS) fail("summary." + std::string(key) + " is missing or not a count");
-  return v;
-}
-
-std::optional<int64_t> optional_instant(const object& doc, std::string_view key) {
-  std::string_view text;
-  if (doc[key].get(text) != simdjson::SUCCESS) return std::nullopt;
-  return instant(text, key);
-}
-
-// Sorts (second, app) rows by second then app and adds up equal ones into
-// result.app_counts, and the totals per second into result.counts.
-void add_up_app_rows(std::vector<AppCount>& rows, Result& result) {
-  std::sort(rows.begin(), rows.end(), row_before);
-  result.app_counts.clear();
-  for (const AppCount& r : rows) {
-    if (!result.app_counts.empty() && result.app_counts.back().second == r.second &&
-        result.app_counts.back().app == r.app) {
-      result.app_counts.back().count += r.count;
-    } else {
-      result.app_counts.push_back(r);
-    }
-  }
-  sum_app_counts_per_second(result);
-}
-
-// Numbers the apps of a --by-app document's rows (result.apps: by name,
-// kOtherApp last) and fills the result's counts from them.
-void take_app_rows(std::vector<std::pair<std::string_view, AppCount>>& rows, const AppPattern& ids, Result& result) {
-  std::vector<std::string_view> names;
-  for (const auto& [app, row] : rows) {
-    if (app != kOtherApp && !ids.matches(app)) fail("\"" + std::string(app) + "\" is not an app id of its app_pattern");
-    names.push_back(app);
-  }
-  std::sort(names.begin(), names.end(), app_before);
-  names.erase(std::unique(names.begin(), names.end()), names.end());
-  result.apps.assign(names.begin(), names.end());
-  std::vector<AppCount> numbered;
-  numbered.reserve(rows.size());
-  for (auto& [app, row] : rows) {
-    row.app = static_cast<uint32_t>(std::lower_bound(names.begin(), names.end(), app, app_before) - names.begin());
-    numbered.push_back(row);
-  }
-  add_up_app_rows(numbered, result);
-}
-
-// The settings a document was made with: bucket, zone, fields, range, --by-app.
-void read_settings(const object& doc, Partial& p) {
-  std::string_view text;
-  if (doc["bucket"].get(text) != simdjson::SUCCESS) fail("no \"bucket\"");
-  p.report.bucketing = bucketing_named(text);
-  if (doc["app_field"].get(text) != simdjson::SUCCESS) fail("no \"app_field\"");
-  p.options.app_field = std::string(text);
-  if (doc["time_field"].get(text) != simdjson::SUCCESS) fail("no \"time_field\"");
-  p.options.time_field = std::string(text);
-  // Present only when not the default (so documents of default runs are as they were).
-  if (doc["time_format"].get(text) == simdjson::SUCCESS) p.options.time_format = std::string(text);
-  if (doc["input_tz"].get(text) == simdjson::SUCCESS) p.options.input_tz = std::string(text);
-  if (doc["app_pattern"].get(text) == simdjson::SUCCESS) p.options.app_pattern = std::string(text);
-  if (doc["tz"].get(text) == simdjson::SUCCESS) {  // made with --tz: buckets in that zone
-    try {
-      p.report.bucketing = p.report.bucketing.in_zone(find_time_zone(text));
-    } catch (const std::invalid_argument& e) {
-      fail(std::string("tz: ") + e.what());
-    }
-  }
-  p.options.since = optional_instant(doc, "since");
-  p.options.until = optional_instant(doc, "until");
-
-  bool by_app = false;
-  if (doc["by_app"].get(by_app) == simdjson::SUCCESS && by_app) {
-    p.options.by_app = true;
-    if (doc["top"].error() != simdjson::NO_SUCH_FIELD) {
-      fail("made with --top, whose (other) hides different apps in each result: "
-           "merge results made without --top, and give --top to the merge");
-    }
-    uint64_t max_apps = 0;
-    if (doc["max_apps"].get(max_apps) == simdjson::SUCCESS) {  // its table filled up
-      p.result.apps_capped = true;
-      p.options.max_apps = max_apps;
-    }
-  }
-}
-
-// The "counts" rows, ascending, into the result (per app with --by-app).
-void read_counts(const object& doc, Partial& p) {
-  const bool by_app = p.options.by_app;
-  simdjson::dom::array counts;
-  if (doc["counts"].get(counts) != simdjson::SUCCESS) fail("no \"counts\" array");
-  const std::string column = p.report.bucketing.column();
-  const std::string row_shape = "{\"" + column + (by_app ? "\": TIME, \"app_id\": APP, \"count\": N}" : "\": TIME, \"count\": N}");
-  std::vector<std::pair<std::string_view, AppCount>> app_rows;  // with --by-app: (app id, row)
-  int64_t previous = INT64_MIN;
-  for (const element row : counts) {
-    std::string_view start, app;
-    uint64_t count = 0;
-    if (row[column].get(start) != simdjson::SUCCESS || row["count"].get(count) != simdjson::SUCCESS ||
-        (by_app && row["app_id"].get(app) != simdjson::SUCCESS)) {
-      fail("a \"counts\" row is not " + row_shape);
-    }
-    const int64_t second = instant(start, column);
-    if (second < previous || (second == previous && !by_app)) fail("\"counts\" rows are not in ascending order");
-    previous = second;
-    if (count == 0) continue;  // rows of --fill-gaps add nothing
-    if (by_app) {
-      bool real_app = false;  // "(other)" is kOtherApp unless the row says it is an app's id
-      if (row["real_app"].get(real_app) != simdjson::SUCCESS) real_app = false;
-      app_rows.push_back({app == kOtherAppName && !real_app ? kOtherApp : app, {second, 0, count}});
-    } else {
-      p.result.counts.push_back({second, count});
-    }
-  }
-  if (!by_app) return;
-  try {
-    take_app_rows(app_rows, AppPattern::compile(p.options.app_pattern), p.result);
-  } catch (const std::invalid_argument& e) {
-    fail(std::string("app_pattern: ") + e.what());
-  }
-}
-
-// The "summary" line accounting, which must add up.
-void read_summary(const object& doc, Partial& p) {
-  object s;
-  if (doc["summary"].get(s) != simdjson::SUCCESS) fail("no \"summary\" object");
-  Summary& sum = p.result.summary;
-  sum.files = number(s, "files");
-  sum.unreadable = number(s, "unreadable");
-  sum.bytes = number(s, "bytes");
-  sum.lines = number(s, "lines");
-  sum.counted = number(s, "counted");
-  if (p.options.since || p.options.until) sum.outside_range = number(s, "outside_range");
-  sum.blank = number(s, "blank");
-  object reasons;
-  if (s["rejected_by_reason"].get(reasons) != simdjson::SUCCESS) fail("no \"summary.rejected_by_reason\"");
-  for (size_t i = 0; i < kReasonCount; ++i) sum.rejected[i] = number(reasons, reason_key(static_cast<Reason>(i)));
-  if (number(s, "rejected") != sum.rejected_total()) fail("summary.rejected is not the sum of its reasons");
-  if (sum.lines != sum.counted + sum.outside_range + sum.blank + sum.rejected_total()) {
-    fail("summary.lines is not counted + blank + rejected");
-  }
-  uint64_t total = 0;
-  for (const SecondCount& c : p.result.counts) total += c.count;
-  if (total != sum.counted) fail("the counts do not add up to summary.counted");
 }
 
 // The document's head: its version and the settings it was made with (only
@@ -309,31 +105,10 @@ void write_settings(const Result& r, const ReportRows& rows, const Options& opti
 }
 
 // The "counts" rows, handed to the sink as they grow.
-void write_counts(const ReportRows& rows, Output& o) {
-  std::string& out = o.text();
-  out.append(",\n  \"counts\": [");
-  const std::string row_start = "\n    {\"" + rows.bucketing().column() + "\": \"";
-  bool first = true;
-  StartTexts starts(rows.bucketing());
-  const std::vector<std::string> apps = rows.app_texts([&](std::string& text, uint32_t app) {
-    text.append(", \"app_id\": ");
-    append_json_string(text, rows.apps()[app]);
-    // An app whose id is spelt "(other)" says so; the (other) of --top and --max-apps does not.
-    if (rows.apps()[app] == kOtherAppName && !rows.is_other(app)) text.append(", \"real_app\": true");
-  });
-  rows.for_each([&](int64_t start, uint32_t app, uint64_t count) {
-    if (!first) out.push_back(',');
-    first = false;
-    out.append(row_start);
-    out.append(starts.of(start));
-    out.push_back('"');
-    if (rows.by_app()) out.append(apps[app]);
-    out.append(", \"count\": ");
-    append_number(out, count);
-    out.push_back('}');
-    o.row_done();
-  });
-  out.append(first ? "],\n" : "\n  ],\n");
+void write_counts(const ReportRows& rows, const ReportOptions& report, uint64_t counted, Output& o) {
+  o.text().append(",\n  \"counts\": [");
+  const uint64_t written = write_report_rows(rows, report, counted, o);
+  o.text().append(written == 0 ? "],\n" : "\n  ],\n");
 }
 
 // The "summary" line accounting.
@@ -364,31 +139,13 @@ void write_summary(const Summary& s, const Options& options, std::string& out) {
 
 }  // namespace
 
-Partial parse_partial(std::string_view json) {
-  simdjson::dom::parser parser;
-  object doc;
-  if (parser.parse(simdjson::padded_string(json)).get(doc) != simdjson::SUCCESS) {
-    fail("not a logagg JSON result (invalid JSON, or not an object)");
-  }
-  uint64_t version = 0;
-  if (doc["logagg"].get(version) != simdjson::SUCCESS || version != 1) {
-    fail("not a logagg JSON result (no \"logagg\": 1)");
-  }
-  Partial p;
-  read_settings(doc, p);
-  read_counts(doc, p);
-  read_summary(doc, p);
-  return p;
-}
-
 void write_result_json(const Result& r, const ReportRows& rows, const Options& options, const ReportOptions& report,
                        Output& o) {
   write_settings(r, rows, options, report, o.text());
-  write_counts(rows, o);
+  write_counts(rows, report, r.summary.counted, o);
   write_summary(r.summary, options, o.text());
   std::string& out = o.text();
-  append_json_stats(out, r, rows,
-                    report_stats(r, rows.by_app(), rows.buckets(), rows.bucketing(), report.top));
+  append_json_stats(out, report_stats(r, rows.by_app(), rows.buckets(), rows.bucketing(), report.top), rows.by_app());
   out.append("}\n");
 }
 

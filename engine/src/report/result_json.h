@@ -1,6 +1,6 @@
-// The result document of `--format json` (its fields: report.h), written and
-// read in one module, report/result_json.cc: write_result_json here, and
-// parse_partial (merge.h) which reads a document back for `logagg merge`.
+// The result document of `--format json` (its fields: report.h), written
+// here; parse_partial (merge.h, merge/result_reader.cc) reads one back for
+// `logagg merge`.
 #pragma once
 
 #include "logagg/options.h"

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "logagg/result.h"
+#include "report/report_text.h"
 
 namespace logagg {
 
@@ -54,8 +55,22 @@ std::vector<AppTotal> top_apps(const std::vector<std::string>& apps, const std::
 
 ReportStats report_stats(const Result& result, bool by_app, const std::vector<SecondCount>& buckets,
                          const Bucketing& bucketing, size_t top) {
-  ReportStats stats{compute_stats(buckets, bucketing), {}};
-  if (by_app) stats.ranked_apps = top_apps(result.apps, result.app_counts, top != 0 ? top : kDefaultRankedApps);
+  ReportStats stats;
+  stats.buckets = compute_stats(buckets, bucketing);
+  const BucketStats& st = stats.buckets;
+  stats.figures = {{"mean", ""}, {"median", ""}, {"p95", ""}, {"p99", ""}, {"max", ""}};
+  if (st.buckets > 0) {
+    stats.first = start_text(bucketing, st.first);
+    stats.last = start_text(bucketing, st.last);
+    stats.peak = start_text(bucketing, st.peak);
+    const uint64_t values[] = {st.median, st.p95, st.p99, st.max};
+    stats.figures[0].second = ratio_text(st.total, st.buckets);
+    for (size_t i = 0; i < std::size(values); ++i) stats.figures[i + 1].second = std::to_string(values[i]);
+  }
+  if (!by_app) return stats;
+  for (const AppTotal& t : top_apps(result.apps, result.app_counts, top != 0 ? top : kDefaultRankedApps)) {
+    stats.ranked_apps.push_back({result.apps[t.app], t.count, ratio_text(t.count * 100, st.total)});
+  }
   return stats;
 }
 

@@ -20,6 +20,8 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "logagg/buckets.h"
@@ -60,13 +62,24 @@ std::vector<AppTotal> top_apps(const std::vector<std::string>& apps, const std::
 // Apps the statistics rank when --top does not say: 10.
 inline constexpr size_t kDefaultRankedApps = 10;
 
-// The statistics every report format shows, computed once and rendered by
-// each (text block, json "stats", html table): the bucket statistics and,
-// for a result counted per app, its apps ranked by lines (the --top N, or
-// kDefaultRankedApps).
+// The statistics every report format shows, built once and rendered by each
+// (the text block of --stats, the json "stats", the html table): the bucket
+// statistics with their texts, and for a result counted per app its apps
+// ranked by lines (the --top N, or kDefaultRankedApps).
 struct ReportStats {
   BucketStats buckets;
-  std::vector<AppTotal> ranked_apps;  // empty unless counted per app
+  // The first, last and peak bucket starts as the bucketing writes them, and
+  // the figures per bucket by name, in the order every format lists them:
+  // mean (total / buckets, 3 decimals), median, p95, p99, max. The texts
+  // are empty when nothing was counted (buckets.buckets == 0).
+  std::string first, last, peak;
+  std::vector<std::pair<std::string_view, std::string>> figures;
+  struct RankedApp {
+    std::string_view id;  // never kOtherApp: it is not ranked
+    uint64_t count;
+    std::string percent;  // of all counted lines, 3 decimals
+  };
+  std::vector<RankedApp> ranked_apps;  // empty unless counted per app
 };
 ReportStats report_stats(const Result& result, bool by_app, const std::vector<SecondCount>& buckets,
                          const Bucketing& bucketing, size_t top);

@@ -47,23 +47,18 @@ void fill_series(const ReportRows& rows, uint64_t bin, HtmlReport& page) {
   for (const AppCount& r : rows.app_buckets()) page.series[r.app].values[point_of(r.second)] += r.count;
 }
 
-void fill_stats(const Result& result, const ReportStats& stats, const ReportRows& rows, HtmlReport& page) {
+void fill_stats(const ReportStats& stats, HtmlReport& page) {
   const BucketStats& st = stats.buckets;
   auto& out = page.stats;
   out.emplace_back("total", std::to_string(st.total));
   if (st.buckets == 0) return;
   out.emplace_back("buckets", std::to_string(st.buckets) + " (" + std::to_string(st.empty) + " empty)");
-  out.emplace_back("first", start_text(rows.bucketing(), st.first));
-  out.emplace_back("last", start_text(rows.bucketing(), st.last));
-  out.emplace_back("peak", std::to_string(st.max) + " at " + start_text(rows.bucketing(), st.peak));
-  out.emplace_back("mean", ratio_text(st.total, st.buckets));
-  out.emplace_back("median", std::to_string(st.median));
-  out.emplace_back("p95", std::to_string(st.p95));
-  out.emplace_back("p99", std::to_string(st.p99));
-  out.emplace_back("max", std::to_string(st.max));
-  for (const AppTotal& t : stats.ranked_apps) {
-    out.emplace_back("app " + result.apps[t.app],
-                     std::to_string(t.count) + " (" + ratio_text(t.count * 100, st.total) + "%)");
+  out.emplace_back("first", stats.first);
+  out.emplace_back("last", stats.last);
+  out.emplace_back("peak", std::to_string(st.max) + " at " + stats.peak);
+  for (const auto& [name, value] : stats.figures) out.emplace_back(name, value);
+  for (const ReportStats::RankedApp& app : stats.ranked_apps) {
+    out.emplace_back("app " + std::string(app.id), std::to_string(app.count) + " (" + app.percent + "%)");
   }
 }
 
@@ -115,7 +110,7 @@ HtmlReport make_html_report(const Result& result, const Options& options, const 
   }
   page.buckets_per_point = bin;
   fill_series(rows, bin, page);
-  fill_stats(result, report_stats(result, options.by_app, rows.buckets(), bucketing, chart.top), rows, page);
+  fill_stats(report_stats(result, options.by_app, rows.buckets(), bucketing, chart.top), page);
   fill_accounting(result, options, page);
   return page;
 }

@@ -1,0 +1,73 @@
+// The rows of a report as text: one writer per format (csv, json, table),
+// used by every report that prints rows — the batch report of report.h (and
+// so `logagg merge` and --state), and --follow's FollowWriter — so a column
+// is defined once for all of them.
+//
+// A row is a bucket start, the row's keys (the app id with --by-app), a count
+// and, for --follow, whether it corrects a row written before. Each key is
+// shown through a cell: the key's text as the format writes it (csv quoted,
+// json escaped, table made terminal-safe and aligned), made once per distinct
+// key by key_cell() and handed back to row() for each row that has it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "logagg/report.h"
+#include "report/report_output.h"
+#include "report/report_rows.h"
+
+namespace logagg {
+
+struct RowSettings {
+  Format format = Format::kTable;  // csv, json or table
+  Bucketing bucketing;             // names the bucket column and sets the table's start width
+  std::vector<std::string> key_columns;  // the key columns' names, in order ("app_id" with --by-app)
+  bool csv_neutralise_formulas = false;  // ReportOptions::csv_neutralise_formulas
+  // Rows written as they come (--follow): json as one object a line (NDJSON),
+  // a table with the counts 10 wide and the keys last, unpadded, so that any
+  // key keeps the columns aligned. Otherwise (the batch report) json rows are
+  // the elements of the document's "counts" array, and a table's count and
+  // key columns are as wide as `widest_count` and the widest of `known_keys`.
+  bool stream = false;
+  uint64_t widest_count = 0;                             // table, not streamed
+  std::vector<std::vector<std::string_view>> known_keys;  // table, not streamed: every key per column
+};
+
+// A key as a row shows it: its text, then `pad` spaces (a table aligns its
+// key columns; the padding is added as each row is written, so a wide key
+// costs its width once, not once per key).
+struct KeyCell {
+  std::string text;
+  size_t pad = 0;
+};
+
+class RowWriter {
+ public:
+  virtual ~RowWriter() = default;
+  // The text before the first row: csv "COLUMN[,KEY...],count"; the table's
+  // column names; nothing for json.
+  virtual void header(std::string& out) const = 0;
+  // The cell of `key` in key column `column`. kOtherApp is the "(other)" of
+  // keys not told apart; a key spelt "(other)" is a real one (json says so).
+  virtual KeyCell key_cell(size_t column, std::string_view key) const = 0;
+  // One row, its bucket start as text and its key cells in column order.
+  virtual void row(std::string& out, std::string_view start, std::span<const KeyCell* const> cells,
+                   uint64_t count, bool correction) = 0;
+  // The text after the last row: the table's total line; nothing for csv and json.
+  virtual void footer(std::string& out, uint64_t total) const = 0;
+};
+
+// The writer of `settings.format` (not html).
+std::unique_ptr<RowWriter> make_row_writer(const RowSettings& settings);
+
+// The batch report's rows in `report.format` (csv or table: the whole text;
+// json: the elements of the "counts" array), each key's cell made once;
+// `counted` is the total line's count. Returns how many rows were written.
+uint64_t write_report_rows(const ReportRows& rows, const ReportOptions& report, uint64_t counted, Output& out);
+
+}  // namespace logagg
