@@ -11,12 +11,11 @@
 #include <optional>
 #include <stdexcept>
 
-#include "count_flag.h"
-#include "format_option.h"
 #include "logagg/version.h"
 #include "parse/line_parser.h"  // LineRules
 #include "parse/rfc3339.h"  // --since and --until are read by the parser of the lines' times
 #include "print_result.h"
+#include "report_flags.h"
 
 namespace logagg::cli {
 namespace {
@@ -123,14 +122,11 @@ void add_report_options(CLI::App& app, Config& config, RawFlags& raw) {
         }
       })
       ->type_name("DURATION");
-  app.add_flag("--fill-gaps", config.report.fill_gaps, "Rows of 0 for empty buckets between the first and the last")
-      ->group("");  // on --bucket's line
-  app.add_flag("--stats", config.stats, "Total, peak, mean, median, p95, p99 per bucket to stderr (json: always)");
-  app.add_flag("--plot", config.plot, "A chart of the counts on stdout instead of rows, as wide as the terminal");
+  add_fill_gaps_flag(app, config.report)->group("");  // on --bucket's line
+  add_stats_flag(app, config.stats);
+  add_plot_flag(app, config.plot);
   app.add_flag("--by-app", config.options.by_app, "Rows per bucket and app; --top N: N busiest, rest as (other); --max-apps N");
-  app.add_option("--top", raw.top, "Only the N busiest apps, the rest summed as (other) (implies --by-app)")
-      ->type_name("N")
-      ->group("");  // on --by-app's line
+  add_top_option(app, raw.top)->group("");  // on --by-app's line (and implies it)
   app.add_option("--max-apps", raw.max_apps, "At most N app ids told apart, later ones count as (other)")
       ->type_name("N")
       ->group("");  // in --by-app's section of the man page
@@ -193,12 +189,9 @@ void apply_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
     throw CLI::ValidationError(e.what());
   }
   apply_bucket_flags(app, raw.duration, config.report.bucketing);
-  if (app.count("--top") > 0) config.report.top = parse_count("--top", raw.top);
+  check_report_flags(app, raw.top, config.plot, config.report);
   if (app.count("--max-apps") > 0) o.max_apps = parse_count("--max-apps", raw.max_apps, 1000000000);
   if (config.report.top != 0 || app.count("--max-apps") > 0) o.by_app = true;
-  if (config.plot && app.count("--format") > 0) {
-    throw CLI::ValidationError("--plot draws a chart instead of the rows: give --plot or --format, not both");
-  }
   if (app.count("--tz") > 0) {
     try {
       config.report.bucketing = config.report.bucketing.in_zone(find_time_zone(raw.tz));

@@ -14,10 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "count_flag.h"
-#include "format_option.h"
 #include "logagg/merge.h"
 #include "print_result.h"
+#include "report_flags.h"
 
 namespace logagg::cli {
 namespace {
@@ -25,9 +24,7 @@ namespace {
 struct MergeConfig {
   std::vector<std::string> inputs;
   PrintSettings print{/*summary=*/false, /*stats=*/false};
-  ReportOptions report;  // only its format and --csv-safe
-  bool fill_gaps = false;
-  size_t top = 0;
+  ReportOptions report;  // its format, --csv-safe, --fill-gaps and --top (the bucketing is the results')
 };
 
 int parse(int argc, char** argv, MergeConfig& config) {
@@ -43,19 +40,15 @@ int parse(int argc, char** argv, MergeConfig& config) {
       ->required()
       ->type_name("");
   add_format_option(app, config.report);
-  app.add_flag("--fill-gaps", config.fill_gaps, "Rows of 0 for empty buckets between the first and the last");
-  app.add_flag("--stats", config.print.stats, "Total, peak, mean, median, p95, p99 per bucket to stderr");
-  app.add_flag("--plot", config.print.plot, "A chart of the counts on stdout instead of rows");
-  std::string top;  // checked below, so that a bad value names its flag
-  app.add_option("--top", top, "Of results made with --by-app: the N busiest apps, the rest as (other)")
-      ->type_name("N");
+  add_fill_gaps_flag(app, config.report);
+  add_stats_flag(app, config.print.stats);
+  add_plot_flag(app, config.print.plot);
+  std::string top;
+  add_top_option(app, top);
   app.set_help_flag("-h,--help", "Print this help and exit");
   try {
     app.parse(argc, argv);
-    if (app.count("--top") > 0) config.top = parse_count("--top", top);
-    if (config.print.plot && app.count("--format") > 0) {
-      throw CLI::ValidationError("--plot draws a chart instead of the rows: give --plot or --format, not both");
-    }
+    check_report_flags(app, top, config.print.plot, config.report);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
@@ -101,14 +94,12 @@ int run_merge(int argc, char** argv) {
       return 1;  // a sum that leaves a result out would look exact and not be
     }
   }
-  total->report.fill_gaps = config.fill_gaps;
-  total->report.format = config.report.format;
-  total->report.csv_neutralise_formulas = config.report.csv_neutralise_formulas;
-  if (config.top != 0 && !total->options.by_app) {
+  if (config.report.top != 0 && !total->options.by_app) {
     std::fprintf(stderr, "logagg: --top needs results made with --by-app\n");
     return 2;
   }
-  total->report.top = config.top;
+  config.report.bucketing = total->report.bucketing;  // the results' own
+  total->report = config.report;
   return print_result(total->result, total->options, total->report, config.print);
 }
 

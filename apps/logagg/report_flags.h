@@ -1,0 +1,76 @@
+// The flags that say how a result is shown, defined once for `logagg` and
+// `logagg merge`, so that both accept and describe them alike: --format
+// (and --csv-safe), --fill-gaps, --stats, --plot and --top, and the checks
+// made after parsing (whole-number values that name their flag, --plot
+// refused beside --format). Each add_* returns the option, for the caller to
+// place in its --help.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "logagg/report.h"
+
+namespace logagg::cli {
+
+// --format, and --csv-safe on its line of --help.
+inline CLI::Option* add_format_option(CLI::App& app, ReportOptions& report) {
+  static const std::map<std::string, Format> kFormats{
+      {"table", Format::kTable}, {"csv", Format::kCsv}, {"json", Format::kJson}, {"html", Format::kHtml}};
+  const auto html_built = [](std::string& value) -> std::string {
+    if (has_html_format() || CLI::detail::to_lower(value) != "html") return {};
+    return "this logagg was built without --format html (LOGAGG_WITH_HTML=OFF)";
+  };
+  // transform() puts a validator before those added earlier: html_built sees
+  // the value as given, before it is mapped to a Format.
+  app.add_flag("--csv-safe", report.csv_neutralise_formulas, "csv: ids starting with = + - @ TAB CR get a ' in front")
+      ->group("");  // on --format's line
+  return app.add_option("--format", report.format, "Output: table (default), csv, json, html (a chart); --csv-safe")
+      ->transform(CLI::CheckedTransformer(kFormats, CLI::ignore_case).description(""))
+      ->transform(CLI::Validator(html_built, ""))
+      ->type_name("FORMAT");
+}
+
+inline CLI::Option* add_fill_gaps_flag(CLI::App& app, ReportOptions& report) {
+  return app.add_flag("--fill-gaps", report.fill_gaps, "Rows of 0 for empty buckets between the first and the last");
+}
+
+inline CLI::Option* add_stats_flag(CLI::App& app, bool& stats) {
+  return app.add_flag("--stats", stats, "Total, peak, mean, median, p95, p99 per bucket to stderr (json: always)");
+}
+
+inline CLI::Option* add_plot_flag(CLI::App& app, bool& plot) {
+  return app.add_flag("--plot", plot, "A chart of the counts on stdout instead of rows, as wide as the terminal");
+}
+
+// --top N, its text checked by check_report_flags so that a bad value names the flag.
+inline CLI::Option* add_top_option(CLI::App& app, std::string& top) {
+  return app.add_option("--top", top, "Of counts per app: only the N busiest apps, the rest summed as (other)")
+      ->type_name("N");
+}
+
+// The value of `flag` as a whole number from 1 to `max`; throws
+// CLI::ValidationError otherwise.
+inline size_t parse_count(const std::string& flag, const std::string& text, size_t max = SIZE_MAX) {
+  size_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v == 0 || v > max) {
+    throw CLI::ValidationError(flag + ": '" + text + "' is not a whole number " +
+                               (max == SIZE_MAX ? std::string("of 1 or more") : "from 1 to " + std::to_string(max)));
+  }
+  return v;
+}
+
+// After parsing: --top's value into report.top, and --plot refused beside --format.
+inline void check_report_flags(const CLI::App& app, const std::string& top, bool plot, ReportOptions& report) {
+  if (app.count("--top") > 0) report.top = parse_count("--top", top);
+  if (plot && app.count("--format") > 0) {
+    throw CLI::ValidationError("--plot draws a chart instead of the rows: give --plot or --format, not both");
+  }
+}
+
+}  // namespace logagg::cli
