@@ -5,7 +5,7 @@
 // JSON grammar completely (objects, arrays, commas, colons, every number and
 // literal, every escape) and picking out the two fields, without a tape or a
 // DOM. The verdicts are LineParser's (line_parser.h), byte for byte: it stays
-// the reference (tests/property/block_differential_test.cc) and takes the
+// the reference (tests/unit/block_parser_test.cc) and takes the
 // lines the block path does not:
 // - a line whose first non-blank byte is not '{' or whose last is not '}'
 //   (blank lines, other JSON values, many broken lines), or that is longer
