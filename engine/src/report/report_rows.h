@@ -36,8 +36,8 @@ class ReportRows {
   // Each app shown, rendered once for a writer: render(text, app) appends
   // what the writer shows of apps()[app] to `text`. A --by-app report has a
   // row per bucket and app (a million on the bench corpus), whose ids were
-  // escaped and measured again for each row: half of writing the table
-  // (8.3% of a one-thread --by-app run's perf samples, then 4.1%).
+  // escaped and measured again for each row: much of writing the table
+  // (docs/bench-notes/2026-12-02-by-app.md).
   template <typename Render>
   std::vector<std::string> app_texts(Render&& render) const {
     std::vector<std::string> texts(apps_.size());
