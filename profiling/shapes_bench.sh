@@ -65,7 +65,8 @@ row() {
   local counted s cpu
   # Each corpus is read into the page cache the same way first (evicted, then
   # read by readahead): how a file was written (loggen's large writes, Python's
-  # small ones) changes the page-cache folios its mapping faults in, by 10%.
+  # small ones) changes the page-cache folios its mapping faults in, and with
+  # them the run's time (docs/performance.md#log-shapes-fields-time-formats-app-patterns).
   dd if="$file" iflag=nocache count=0 status=none
   counted=$("$bin" --threads 1 --format csv "$@" "$file" 2>&1 >/dev/null | awk '$1 == "counted" { print $2 }')
   read -r s _ cpu < <("$measure" "$runs" "$bin" -q --format csv --threads 1 "$@" "$file")

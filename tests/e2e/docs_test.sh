@@ -11,9 +11,10 @@
 #   the generated man page and in the README's reason table, and the man page
 #   shows every option of --help;
 # - --help fits on one screen;
-# - every relative link in README.md, CONTRIBUTING.md, docs/*.md and the
-#   READMEs of data/ and fuzz/ names a file that exists, and every #anchor a
-#   heading of the markdown file it points into (GitHub's slugs);
+# - every relative link in README.md, CONTRIBUTING.md, docs/*.md,
+#   docs/bench-notes/*.md and the READMEs of data/ and fuzz/ names a file
+#   that exists, and every #anchor a heading of the markdown file it points
+#   into (GitHub's slugs);
 # - every command of the README's common-commands block (the fenced block
 #   after the line `<!-- docs-test: commands -->`) exits 0, run in order in one
 #   empty folder that holds data/sample.log, with `logagg` the binary under
@@ -173,7 +174,8 @@ md_links() {
   }'
 }
 
-docs=("$src/README.md" "$src/CONTRIBUTING.md" "$src"/docs/*.md "$src/data/README.md" "$src/fuzz/README.md")
+docs=("$src/README.md" "$src/CONTRIBUTING.md" "$src"/docs/*.md "$src"/docs/bench-notes/*.md "$src/data/README.md"
+  "$src/fuzz/README.md")
 links_checked=0
 for doc in "${docs[@]}"; do
   [ -e "$doc" ] || { fail "${doc#"$src"/} does not exist"; continue; }

@@ -170,8 +170,8 @@ void scan_stream(Source& src, int fd, Worker& w, const Options& options) {
 // How far ahead of the segment being scanned the kernel is asked to read a
 // mapped file. On a cold file the disk then streams while the workers parse
 // (the read-ahead of a fault is waited for); on a warm one the request finds
-// the pages cached. Measured (docs/performance.md, cold files): 1 GiB cold on
-// 2 threads, 1.40 s without, 1.11 s with 32 MiB; 8 MiB gave less, 128 no more.
+// the pages cached. 32 MiB made a cold file on 2 threads measurably faster,
+// 8 MiB less so, 128 MiB no more (docs/bench-notes/2026-12-02-cold-files.md).
 constexpr size_t kReadAheadBytes = size_t{32} << 20;
 
 // Asks for the bytes kReadAheadBytes past segment `j` to be read into the

@@ -92,8 +92,8 @@ struct ShortId {
 // left out is asked again, so the memo holds at most max_apps ids). Ids of up
 // to 16 bytes are looked up by their ShortId: with --by-app the lookup runs
 // for every counted line, where hashing the id as a string and comparing it
-// with memcmp was much of the 31% of --by-app's extra perf samples that the
-// lookup and count took (docs/performance.md).
+// with memcmp was much of what the lookup and count added to a --by-app run
+// (docs/bench-notes/2026-12-02-by-app.md).
 class AppCache {
  public:
   explicit AppCache(AppTable& table) : table_(&table) {}

@@ -102,8 +102,8 @@ void merge_runs(AppPairs& pairs, std::vector<size_t> runs) {
 // equal pairs: each second's pairs on their own. A second with many pairs
 // for the apps there are (at least an eighth as many: the bench corpus has
 // about 230 of its 300 apps in every second) is counted into an array by app
-// number and read back in order, where std::sort had mispredicted about one
-// compare in two (sorting was 4.9% of a --by-app run's samples); fewer are
+// number and read back in order, where std::sort mispredicted, a measurable
+// share of a --by-app run (docs/bench-notes/2026-12-02-by-app.md); fewer are
 // sorted. kOther, numbered above every app, comes last either way.
 void sort_seconds_and_add_up(AppPairs& pairs) {
   uint32_t apps = 0;  // above every app number but kOther

@@ -5,7 +5,7 @@
 // JSON grammar completely (objects, arrays, commas, colons, every number and
 // literal, every escape) and picking out the two fields, without a tape or a
 // DOM. The verdicts are LineParser's (line_parser.h), byte for byte: it stays
-// the reference (tests/property/block_differential_test.cc) and takes the
+// the reference (tests/unit/block_parser_test.cc) and takes the
 // lines the block path does not:
 // - a line whose first non-blank byte is not '{' or whose last is not '}'
 //   (blank lines, other JSON values, many broken lines), or that is longer
@@ -38,9 +38,9 @@ namespace logagg {
 class BlockParser {
  public:
   // How many bytes of lines a block holds at most, unless one line is longer.
-  // micro_bench's BM_ClassifySampleInBlocks on a 2%-dirty corpus: 16 and 32
-  // KiB fastest, 256 KiB 12% slower (a bad line costs its block restarts of
-  // stage 1, so smaller blocks lose less), 8 KiB 2% slower.
+  // micro_bench's BM_ClassifySampleInBlocks on a dirty corpus: 16 and 32 KiB
+  // fastest, 256 KiB clearly slower (a bad line costs its block restarts of
+  // stage 1, so smaller blocks lose less): docs/performance.md#micro-benchmarks.
   static constexpr size_t kDefaultBlockBytes = size_t{32} << 10;
 
   BlockParser(const LineRules& rules, size_t max_line_bytes, size_t block_bytes = kDefaultBlockBytes);

@@ -25,8 +25,8 @@ inline Bytes16 load16(const void* p) noexcept {
 // how far each lane is above lo + span, by a saturating subtract, and the
 // results of several checks can be ORed and tested once with none(). On x86
 // the subtract is one instruction (the vector extension's min-and-subtract
-// was two, and the RFC 3339 parser makes three of these checks: 159 -> 156
-// micro-ops, 26.5 -> 26.0 cycles a parse by llvm-mca, icelake-server).
+// was two, and the RFC 3339 parser makes three of these checks: llvm-mca
+// counts fewer micro-ops and cycles a parse, docs/bench-notes/2026-12-02-rfc3339.md).
 inline Bytes16 excess(Bytes16 v, Bytes16 lo, Bytes16 span) noexcept {
   const Bytes16 above_lo = v - lo;
 #if defined(__SSE2__)

@@ -36,8 +36,8 @@ inline void append_start(std::string& out, const Bucketing& bucketing, int64_t s
 
 // Bucket starts of rows in order, as text: each start is formatted once, and
 // the rows after it with the same start (--by-app gives one per app) reuse
-// the text. Measured: formatting was 2.6% of a --by-app run's CPU on the
-// bench corpus (a million rows).
+// the text: formatting each row's start was a measurable share of a --by-app
+// run on the bench corpus (docs/bench-notes/2026-12-02-by-app.md).
 class StartTexts {
  public:
   explicit StartTexts(const Bucketing& bucketing) : bucketing_(bucketing) {}
