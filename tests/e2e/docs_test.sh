@@ -36,7 +36,7 @@ help_options=$( ("$logagg" --help; "$logagg" split --help; "$logagg" merge --hel
 for f in logagg.bash _logagg logagg.fish; do
   if [ "$f" = logagg.fish ]; then
     # fish spells options as `-l name`.
-    offered=$(grep '^complete' "$completions/$f" | grep -o -- ' -l [a-z][a-z-]*' | sed 's/ -l /--/' | sort -u)
+    offered=$(grep '^ *complete' "$completions/$f" | grep -o -- ' -l [a-z][a-z-]*' | sed 's/ -l /--/' | sort -u)
   else
     offered=$(grep -v '^#' "$completions/$f" | long_options)
   fi

@@ -17,19 +17,13 @@ end
 
 complete -c logagg -n "$main; and __fish_is_first_arg" -a split -d 'Cut a log into line-aligned chunk files'
 complete -c logagg -n "$main; and __fish_is_first_arg" -a merge -d 'Add up --format json results'
-complete -c logagg -n $main -l format -x -a 'table csv json html' -d 'Output format'
 complete -c logagg -n $main -l per-second -d 'Rows per second (the default)'
 complete -c logagg -n $main -l per-minute -d 'Rows per minute'
 complete -c logagg -n $main -l per-hour -d 'Rows per hour'
 complete -c logagg -n $main -l per-day -d 'Rows per day'
 complete -c logagg -n $main -l bucket -x -a '1s 5s 10s 15s 30s 1m 5m 10m 15m 30m 1h 2h 3h 6h 12h 1d' -d 'Rows per duration dividing a day'
 complete -c logagg -n $main -l tz -x -a '(__logagg_zones)' -d 'Buckets in local time of this zone'
-complete -c logagg -n $main -l fill-gaps -d 'Rows of 0 for empty buckets between the first and the last'
-complete -c logagg -n $main -l csv-safe -d "csv: a ' before ids that start like a formula"
-complete -c logagg -n $main -l stats -d 'Total, peak, mean, median, p95, p99 per bucket on stderr'
-complete -c logagg -n $main -l plot -d 'A chart of the counts instead of rows'
 complete -c logagg -n $main -l by-app -d 'Rows per bucket and app id'
-complete -c logagg -n $main -l top -x -d 'Only the N busiest apps, the rest as (other)'
 complete -c logagg -n $main -l max-apps -x -d 'App ids told apart at most'
 complete -c logagg -n $main -l since -x -d 'Count lines from this RFC 3339 time on'
 complete -c logagg -n $main -l until -x -d 'Count lines before this RFC 3339 time'
@@ -61,10 +55,14 @@ complete -c logagg -n $split -l threads -x -d 'Chunks written at once'
 complete -c logagg -n $split -s q -l quiet -d 'No summary on stderr'
 complete -c logagg -n $split -s h -l help -d 'Print help and exit'
 
-complete -c logagg -n $merge -l format -x -a 'table csv json html' -d 'Output format'
-complete -c logagg -n $merge -l fill-gaps -d 'Rows of 0 for empty buckets between the first and the last'
-complete -c logagg -n $merge -l csv-safe -d "csv: a ' before ids that start like a formula"
-complete -c logagg -n $merge -l stats -d 'Total, peak, mean, median, p95, p99 per bucket on stderr'
-complete -c logagg -n $merge -l plot -d 'A chart of the counts instead of rows'
-complete -c logagg -n $merge -l top -x -d 'Of --by-app results: the N busiest apps, the rest as (other)'
 complete -c logagg -n $merge -s h -l help -d 'Print help and exit'
+
+# The report flags, alike for logagg and logagg merge (apps/logagg/report_flags.h).
+for cond in $main $merge
+    complete -c logagg -n $cond -l format -x -a 'table csv json html' -d 'Output format'
+    complete -c logagg -n $cond -l fill-gaps -d 'Rows of 0 for empty buckets between the first and the last'
+    complete -c logagg -n $cond -l csv-safe -d "csv: a ' before ids that start like a formula"
+    complete -c logagg -n $cond -l stats -d 'Total, peak, mean, median, p95, p99 per bucket on stderr'
+    complete -c logagg -n $cond -l plot -d 'A chart of the counts instead of rows'
+    complete -c logagg -n $cond -l top -x -d 'Of counts per app: only the N busiest apps, the rest as (other)'
+end
