@@ -182,6 +182,8 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
 
 // Checks what CLI11 cannot check alone and fills what needs more than one flag.
 void apply_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
+  // Checked here, not by CLI11, whose message would name no argument.
+  if (config.paths.empty()) throw CLI::ValidationError("no PATH to read: give files, folders, or - for standard input");
   Options& o = config.options;
   try {
     LineRules::of(o);  // field paths valid and apart
@@ -240,7 +242,6 @@ int parse(int argc, char** argv, Config& config) {
       "Commands: split (line-aligned chunks), merge (adds up json results): COMMAND --help");
 
   app.add_option("PATH", config.paths, "Files, folders (read recursively), or - for stdin")
-      ->required()
       ->type_name("")
       ->group("");  // in the description above
   RawFlags raw;

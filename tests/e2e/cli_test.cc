@@ -254,6 +254,10 @@ TEST(Cli, UsageErrorsExitTwoWithAHint) {
     EXPECT_NE(r.err.find("Try 'logagg --help'"), std::string::npos) << r.err;
     EXPECT_EQ(r.out, "");
   }
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{{}, {"--follow"}, {"--state", "s"}}) {
+    const ProcessResult r = logagg(args);  // the message names what is missing
+    EXPECT_EQ(r.err.rfind("logagg: no PATH to read: give files, folders, or - for standard input\n", 0), 0u) << r.err;
+  }
 }
 
 TEST(Cli, HelpAndVersion) {

@@ -418,6 +418,16 @@ TEST_F(StateTest, OtherOptionsRefusedBeforeReading) {
   Options by_app;
   by_app.by_app = true;
   EXPECT_THROW(run(by_app), StateError);
+  Options other_pattern;
+  other_pattern.app_pattern = "[a-z0-9]+";
+  try {
+    run(other_pattern);
+    ADD_FAILURE() << "a state made with the default --app-pattern counted with another";
+  } catch (const StateError& e) {  // the state's value first, then this run's
+    EXPECT_NE(std::string(e.what()).find("made with a different --app-pattern ([A-Za-z0-9]+, not [a-z0-9]+)"),
+              std::string::npos)
+        << e.what();
+  }
   std::ifstream again(path("state.json"), std::ios::binary);
   EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), {}), before);
   EXPECT_EQ(counted(run().added), 5u);  // the refused run moved nothing

@@ -70,9 +70,11 @@ IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, cons
   auto update = std::make_unique<StateUpdate>(state_path);
   State state = read_state(state_path);
   if (state.result) {  // refuse other options before reading anything
-    Partial recorded{state.result->options, state.result->report, {}};
+    // The state is the result added in, so a refusal names its value first:
+    // "made with a different --app-pattern (STATE'S, not THIS RUN'S)".
+    Partial run{options, {}, {}};
     try {
-      merge_into(recorded, Partial{options, {}, {}});
+      merge_into(run, Partial{state.result->options, state.result->report, {}});
     } catch (const std::runtime_error& e) {
       throw StateError(state_path, std::string("counted with other options: ") + e.what());
     }
