@@ -26,6 +26,7 @@
 #include "logagg/split.h"
 #include "logagg/terminal_text.h"
 #include "print_result.h"
+#include "size_flag.h"
 
 namespace logagg::cli {
 namespace {
@@ -42,33 +43,9 @@ struct SplitConfig {
   CopyMethod first_method = CopyMethod::kCopyFileRange;
 };
 
-// "1024", "64K", "1M", "2G" (K, M, G: powers of 1024, either case) -> bytes.
-uint64_t parse_size(const std::string& text) {
-  size_t digits = 0;
-  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
-  const std::string suffix = text.substr(digits);
-  int shift = -1;
-  if (suffix.empty()) shift = 0;
-  if (suffix == "K" || suffix == "k") shift = 10;
-  if (suffix == "M" || suffix == "m") shift = 20;
-  if (suffix == "G" || suffix == "g") shift = 30;
-  uint64_t value = 0;
-  bool overflow = false;
-  for (size_t i = 0; i < digits; ++i) {
-    overflow = overflow || value > (UINT64_MAX - 9) / 10;
-    value = value * 10 + static_cast<uint64_t>(text[i] - '0');
-  }
-  if (digits == 0 || shift < 0) {
-    throw CLI::ValidationError("--max-size: " + text + " is not a size (a number, optionally followed by K, M or G)");
-  }
-  if (overflow || value > (UINT64_MAX >> shift)) throw CLI::ValidationError("--max-size: " + text + " is too large");
-  if (value == 0) throw CLI::ValidationError("--max-size: must be at least 1 byte");
-  return value << shift;
-}
-
 // The limit flags, checked together once argv is parsed.
 struct LimitFlags {
-  std::string max_size;  // --max-size's text, for parse_size()
+  std::string max_size;  // --max-size's text, for parse_size() (size_flag.h)
   CLI::Option* size = nullptr;
   CLI::Option* lines = nullptr;
   CLI::Option* allow_long_lines = nullptr;
@@ -111,7 +88,7 @@ void check_flags(const LimitFlags& limit, SplitConfig& config) {
     if (limit.allow_long_lines->count() > 0) throw CLI::ValidationError("--allow-long-lines needs --max-size");
     config.limit.kind = SplitLimit::Kind::kLines;
   } else if (limit.size->count() > 0) {
-    config.limit.max = parse_size(limit.max_size);
+    config.limit.max = parse_size("--max-size", limit.max_size);
   } else {
     throw CLI::ValidationError("--max-size or --lines is required");
   }
