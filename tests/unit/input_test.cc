@@ -1,11 +1,13 @@
 // Tests for where bytes come from: path expansion (folders sorted, hidden
-// entries skipped, errors named), the map-or-read policy, line ends found in a
-// file with preads, and the block reader (lines across block boundaries,
+// entries skipped, errors named), what a listing tells about a file without
+// reading it, the map-or-read policy, line ends found in a file with preads,
+// and the block reader (lines across block boundaries,
 // over-long lines skipped without buffering).
 #include "input/input.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -70,6 +72,35 @@ TEST(ExpandPaths, MissingPathAndDanglingLinkAreNamedErrors) {
   EXPECT_EQ(errors[0].path, (d.path() / "missing").string());
   EXPECT_EQ(errors[0].message, "No such file or directory");
   EXPECT_EQ(errors[1].path, (d.path() / "dangling.log").string());
+}
+
+// A regular file's size and compression by its first bytes (a name says
+// nothing); nothing for what is not a regular file, a FIFO included, which
+// would block the call if it were opened.
+TEST(RegularFileFacts, SizeAndCompressionOfRegularFilesOnly) {
+  TempDir d;
+  const auto facts = [](const std::string& path) {
+    const std::optional<FileFacts> f = regular_file_facts(path);
+    if (!f) return std::string("none");
+    const std::string compression = f->compression ? std::string(compression_name(*f->compression)) : "unknown";
+    return std::to_string(f->bytes) + " " + compression;
+  };
+  EXPECT_EQ(facts(d.file("plain.gz", "{}\n")), "3 plain");
+  EXPECT_EQ(facts(d.file("gzip.log", std::string("\x1f\x8b\x08\x00", 4) + "rest")), "8 gzip");
+  EXPECT_EQ(facts(d.file("zstd", std::string("\x28\xb5\x2f\xfd", 4))), "4 zstd");
+  EXPECT_EQ(facts(d.file("short", "\x1f")), "1 plain");
+  EXPECT_EQ(facts(d.file("empty", "")), "0 plain");
+  const std::string fifo = (d.path() / "fifo").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(facts(fifo), "none");
+  EXPECT_EQ(facts("-"), "none");
+  EXPECT_EQ(facts(d.path().string()), "none");
+  EXPECT_EQ(facts((d.path() / "missing").string()), "none");
+  if (::geteuid() != 0) {  // root opens it anyway
+    const std::string locked = d.file("locked", "12345");
+    fs::permissions(locked, fs::perms::none);
+    EXPECT_EQ(facts(locked), "5 unknown") << "its size, but no look inside";
+  }
 }
 
 TEST(ReadPolicy, RegularFilesWithDataAreMappedEverythingElseRead) {

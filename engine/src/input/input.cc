@@ -1,6 +1,7 @@
 // Path expansion, memory mapping and block reading (see input.h).
 #include "input/input.h"
 
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -110,6 +111,26 @@ std::vector<std::string> expand_paths(const std::vector<std::string>& paths, std
     }
   }
   return inputs;
+}
+
+std::optional<FileFacts> regular_file_facts(const std::string& path) {
+  struct stat st {};
+  if (path == "-" || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  FileFacts facts{static_cast<uint64_t>(st.st_size), std::nullopt};
+  // O_NONBLOCK: should the path have become a FIFO since stat(), opening it
+  // does not wait for a writer; fstat() then tells, and it is not read.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return facts;
+  const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  if (regular) {
+    facts.bytes = static_cast<uint64_t>(st.st_size);
+    char head[4];
+    const ssize_t n = ::pread(fd, head, std::min<uint64_t>(sizeof head, facts.bytes), 0);
+    if (n >= 0) facts.compression = detect_compression(std::string_view(head, static_cast<size_t>(n)));
+  }
+  ::close(fd);
+  if (!regular) return std::nullopt;
+  return facts;
 }
 
 ReadMode choose_read_mode(const struct stat& st) {

@@ -101,6 +101,18 @@ Compression detect_compression(std::string_view head) noexcept;
 // "gzip", "zstd" or "plain", for messages.
 std::string_view compression_name(Compression c) noexcept;
 
+// What a listing of the inputs tells about one without reading its data
+// (`logagg --list-inputs --format json`): a regular file's size and, from its
+// first bytes, its compression. nullopt for anything else: "-" (standard
+// input), a FIFO, a socket, a device, a folder, a path that is gone. Only a
+// regular file is opened (never for more than its first 4 bytes), since
+// opening or reading anything else could block or have effects.
+struct FileFacts {
+  uint64_t bytes = 0;
+  std::optional<Compression> compression;  // nullopt: it cannot be opened here
+};
+std::optional<FileFacts> regular_file_facts(const std::string& path);
+
 class ByteSource {
  public:
   virtual ~ByteSource() = default;
