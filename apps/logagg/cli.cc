@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "list_inputs.h"
 #include "logagg/version.h"
 #include "parse/line_parser.h"  // LineRules
 #include "parse/rfc3339.h"  // --since and --until are read by the parser of the lines' times
@@ -143,6 +144,7 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
   app.add_option("--exclude", o.exclude, "Skip folder files matching GLOB (repeatable)")->group("");
   app.add_flag("--list-inputs", config.list_inputs, "Print the files a run would read, in its order, and exit")
       ->group("");  // on --include's line
+  add_piece_size_option(app, config);
   app.add_option("--state", config.state, "Count only what is new since the last run with FILE; --delta")
       ->type_name("FILE");
   app.add_flag("--delta", config.delta, "With --state: print what this run added, not the running total")
@@ -207,6 +209,7 @@ void apply_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
   if (o.since && o.until && *o.until <= *o.since) {
     throw CLI::ValidationError("--until must be later than --since (the range is [since, until))");
   }
+  check_list_inputs_flags(app, config);
   if (config.delta && config.state.empty()) throw CLI::ValidationError("--delta needs --state FILE");
   if (app.count("--late") > 0 && !config.follow) throw CLI::ValidationError("--late needs --follow");
   if (config.follow) check_follow(app, config, raw.late);

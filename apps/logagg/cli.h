@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@ struct Config {
   Options options;
   ReportOptions report;
   bool list_inputs = false;  // only print the inputs a run would read (list_inputs.h)
+  uint64_t piece_size = 0;   // with list_inputs as json: --range pieces of at most this many bytes; 0: none
   std::string state;   // --state FILE: count only what is new since the last run with FILE (logagg/state.h)
   bool delta = false;  // with state: print what this run added, not the cumulative result
   bool follow = false;  // --follow: keep reading what is appended (follow_command.h)

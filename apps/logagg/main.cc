@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "merge") return logagg::cli::run_merge(argc - 1, argv + 1);
   logagg::cli::Config config;
   if (const int code = logagg::cli::parse(argc, argv, config); code >= 0) return code;
-  if (config.list_inputs) return logagg::cli::list_inputs(config.paths, config.options);
+  if (config.list_inputs) return logagg::cli::list_inputs(config);
   if (!config.state.empty()) return logagg::cli::run_incremental(config);
   if (config.follow) return logagg::cli::run_follow(config);
   logagg::Result result;

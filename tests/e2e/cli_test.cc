@@ -1,9 +1,10 @@
 // End-to-end tests of the real logagg binary: formats, folders, stdin, fields,
-// rejected-line locations, summary, exit codes and messages, --list-inputs,
-// buckets, gap filling and statistics, and, on a log big enough to be cut into
-// segments, the generator's expected output for every thread count and
-// segment size.
+// rejected-line locations, summary, exit codes and messages, --list-inputs
+// (text and json), buckets, gap filling and statistics, and, on a log big
+// enough to be cut into segments, the generator's expected output for every
+// thread count and segment size.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -242,6 +243,79 @@ TEST_F(Files, ListInputsNamesAMissingPathAndStillListsTheOthers) {
   EXPECT_EQ(r.out, a + "\n");
   EXPECT_EQ(r.err, "logagg: " + missing + ": No such file or directory\n");
   EXPECT_NE(logagg({"--help"}).out.find("--list-inputs"), std::string::npos);
+}
+
+// --format json: the same inputs as a document for programs, each with its
+// exact path (in hex when it is not UTF-8), the name as messages show it, its
+// size and compression, and with --piece-size the --range pieces of each
+// larger plain file. A FIFO is described without being opened (which would
+// wait for a writer); a missing path is named on stderr as in text.
+TEST_F(Files, ListInputsAsJsonDescribesEachInput) {
+  const std::string logs = (dir_ / "logs").string();
+  const std::string plain = write("logs/a.log", std::string(1000, '\n'));
+  const std::string exact = write("logs/b.log", std::string(300, '\n'));
+  const std::string gzip = write("logs/c.gz", std::string("\x1f\x8b\x08", 3) + std::string(997, 'z'));
+  const std::string zstd = write("logs/d", std::string("\x28\xb5\x2f\xfd", 4));
+  write("logs/e \"q\" \\.log", "");
+  write(std::string("logs/f\xff\x1b\n.log"), "");
+  const std::string fifo = (dir_ / "fifo").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string missing = (dir_ / "missing.log").string();
+  const ProcessResult r =
+      logagg({"--list-inputs", "--format", "json", "--piece-size", "300", logs, fifo, missing, "-"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "logagg: " + missing + ": No such file or directory\n");
+  std::string hex_logs;  // the folder's path, then "/", in hex
+  for (const unsigned char c : logs + "/") hex_logs += {"0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 15]};
+  const auto row = [](const std::string& path_field, const std::string& shown, const std::string& rest) {
+    return "    {" + path_field + R"(, "shown": ")" + shown + R"(", )" + rest + "}";
+  };
+  const auto path = [](const std::string& p) { return R"("path": ")" + p + "\""; };
+  const std::string plain_facts = R"("bytes": 0, "compression": "plain")",
+                    no_facts = R"("bytes": null, "compression": null)";
+  EXPECT_EQ(r.out, "{\n  \"piece_size\": 300,\n  \"inputs\": [\n" +
+                       row(path(plain), plain,
+                           R"("bytes": 1000, "compression": "plain", )"
+                           R"("ranges": [[0, 250], [250, 500], [500, 750], [750, null]])") +
+                       ",\n" + row(path(exact), exact, R"("bytes": 300, "compression": "plain")") + ",\n" +
+                       row(path(gzip), gzip, R"("bytes": 1000, "compression": "gzip")") + ",\n" +
+                       row(path(zstd), zstd, R"("bytes": 4, "compression": "zstd")") + ",\n" +
+                       row(path(logs + R"(/e \"q\" \\.log)"), logs + R"(/e \"q\" \\\\.log)", plain_facts) + ",\n" +
+                       row(R"("path_hex": ")" + hex_logs + R"(66ff1b0a2e6c6f67")", logs + R"(/f\\xff\\x1b\\n.log)",
+                           plain_facts) +
+                       ",\n" + row(path(fifo), fifo, no_facts) + ",\n" + row(path("-"), "-", no_facts) + "\n  ]\n}\n");
+  fs::create_directory(dir_ / "empty");
+  const ProcessResult none = logagg({"--list-inputs", "--format", "json", (dir_ / "empty").string()});
+  EXPECT_EQ(none.out, "{\n  \"inputs\": []\n}\n") << "no --piece-size: no piece_size, no ranges";
+}
+
+// --piece-size is read like split's --max-size, by the same parser, and only
+// where it means something; --list-inputs prints text or json, nothing else.
+TEST(Cli, PieceSizeIsASizeForTheJsonListOnly) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--list-inputs", "--format", "json", "--piece-size", "12Q", "x"},
+       "--piece-size: 12Q is not a size (a number, optionally followed by K, M or G)"},
+      {{"--list-inputs", "--format", "json", "--piece-size", "0", "x"}, "--piece-size: must be at least 1 byte"},
+      {{"--list-inputs", "--format", "json", "--piece-size", "99999999999999999999", "x"},
+       "--piece-size: 99999999999999999999 is too large"},
+      {{"--piece-size", "1M", "x"}, "--piece-size needs --list-inputs --format json"},
+      {{"--list-inputs", "--piece-size", "1M", "x"}, "--piece-size needs --list-inputs --format json"},
+      {{"--list-inputs", "--format", "csv", "x"},
+       "--list-inputs prints text, or JSON with --format json: not csv or html"},
+      {{"split", "--max-size", "7Q", "a", "b"},
+       "--max-size: 7Q is not a size (a number, optionally followed by K, M or G)"},
+      {{"split", "--max-size", "0", "a", "b"}, "--max-size: must be at least 1 byte"},
+      {{"split", "--max-size", "17179869184G", "a", "b"}, "--max-size: 17179869184G is too large"}};
+  for (const auto& [args, message] : cases) {
+    const ProcessResult r = logagg(args);
+    EXPECT_EQ(r.exit_code, 2) << message;
+    const std::string command = args[0] == "split" ? "split " : "";
+    EXPECT_EQ(r.err, "logagg: " + message + "\nTry 'logagg " + command + "--help' for more information.\n");
+    EXPECT_EQ(r.out, "");
+  }
+  EXPECT_EQ(logagg({"--list-inputs", "--format", "json", "--piece-size", "2k", "-"}).out,
+            "{\n  \"piece_size\": 2048,\n  \"inputs\": [\n    {\"path\": \"-\", \"shown\": \"-\", \"bytes\": null, "
+            "\"compression\": null}\n  ]\n}\n");
 }
 
 TEST(Cli, UsageErrorsExitTwoWithAHint) {
