@@ -5,12 +5,14 @@ Counts JSON access-log lines per UTC second like `logagg`, with the work spread
 over the workers of a Dask cluster (default: a local one). Every worker (and
 this machine, which plans) must see the inputs at the same paths.
 
-  plan   expand globs here, then paths and folders with `logagg --list-inputs`
-         (logagg's own folder walk and --include/--exclude, so the inputs are
-         exactly those of one logagg run) and cut them into pieces of about
-         --piece-size bytes: a large plain file into byte ranges (logagg
-         --range counts the lines that start in a range, so ranges tile a file
-         exactly), small files bundled whole, compressed files whole.
+  plan   expand globs here, then paths and folders with `logagg --list-inputs
+         --format json --piece-size SIZE` (logagg's own folder walk and
+         --include/--exclude, so the inputs are exactly those of one logagg
+         run; with each file's size, compression, name as logagg prints it and,
+         for a large plain file, the byte ranges that cut it: logagg --range
+         counts the lines that start in a range, so ranges tile a file
+         exactly), then bundle the rest into pieces of about --piece-size bytes,
+         small files and compressed files whole.
   map    one Dask task per piece runs `logagg --format json [--range S:E] ...`
          on a worker (retried by Dask on failure).
   reduce partial results are merged in groups with `logagg merge --format json`
@@ -26,7 +28,6 @@ and printed, and the exit status is 1, as for logagg itself.
 """
 
 import os
-import re
 import sys
 
 # Debian's python3-distributed is installed for the system interpreter; when
@@ -47,9 +48,7 @@ import argparse
 import glob
 import json
 import logging
-import math
 import shutil
-import stat
 import subprocess
 import tempfile
 import time
@@ -57,19 +56,8 @@ import time
 PROG = "logagg-dask"
 DEFAULT_PIECE_SIZE = "128M"   # docs/distributed.md, "Task size", has the measurements
 COMPRESSED_WEIGHT = 4        # a compressed byte costs about this many plain bytes of work
-MAGIC = (b"\x1f\x8b", b"\x28\xb5\x2f\xfd")  # gzip, zstd: what logagg decompresses
 
 # ---------------------------------------------------------------- options
-
-
-def parse_size(text):
-    units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
-    t = text.strip()
-    unit = t[-1:].upper() if t[-1:].isalpha() else ""
-    digits = t[:-1] if unit else t
-    if not digits.isdigit() or unit not in units or int(digits) == 0:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a size (bytes, or digits and K, M or G)")
-    return int(digits) * units[unit]
 
 
 def positive_int(text):
@@ -114,7 +102,7 @@ def parse_args(argv):
                    help="Dask scheduler, e.g. tcp://10.0.0.1:8786 (default: a local cluster)")
     d.add_argument("--workers", type=positive_int, metavar="N",
                    help="worker processes of the local cluster (default: one per core)")
-    d.add_argument("--piece-size", type=parse_size, default=parse_size(DEFAULT_PIECE_SIZE), metavar="SIZE",
+    d.add_argument("--piece-size", default=DEFAULT_PIECE_SIZE, metavar="SIZE",   # read by logagg --list-inputs
                    help=f"bytes of work per task: K, M, G suffixes (default {DEFAULT_PIECE_SIZE})")
     d.add_argument("--task-threads", type=positive_int, metavar="N",
                    help="logagg --threads per task (default: a node's cores / its worker threads)")
@@ -171,122 +159,83 @@ def find_logagg(requested):
 # ---------------------------------------------------------------- plan
 
 
-def unescape(name):
-    r"""A file name as `logagg --list-inputs` prints it, one a line (docs/GUIDE.md, "Hostile ids"):
-    \\, \n, \r, \t, \xHH for a byte, \uHHHH for a code point, the rest as is."""
-    named = {b"\\": b"\\", b"n": b"\n", b"r": b"\r", b"t": b"\t"}
+class Input:
+    """One input file, as `logagg --list-inputs --format json` describes it (apps/logagg/list_inputs.h):
+    its path (absolute, as the workers are given it), the path as logagg prints it in messages, its size
+    (0 if it is not a regular file), whether it is compressed, and the --range pieces of a large plain
+    file (None: read whole)."""
 
-    def one(m):
-        e = m.group(1)
-        if e[:1] == b"x":
-            return bytes([int(e[1:], 16)])
-        if e[:1] == b"u":
-            return chr(int(e[1:], 16)).encode()
-        return named[e]
-    return re.sub(rb"\\(x[0-9a-f]{2}|u[0-9a-f]{4}|[\\nrt])", one, name)
-
-
-def is_format_control(cp):
-    """The code points logagg prints as \\uHHHH (C1, bidi controls, invisible separators), as
-    terminal_text.cc says."""
-    return 0x80 <= cp <= 0x9f or cp in (0x061c, 0x200b, 0x200e, 0x200f, 0x2060, 0xfeff) or \
-        0x2028 <= cp <= 0x202e or 0x2066 <= cp <= 0x2069
+    def __init__(self, doc):
+        self.path = os.fsdecode(bytes.fromhex(doc["path_hex"])) if "path_hex" in doc else doc["path"]
+        self.shown = doc["shown"]
+        self.size = doc["bytes"] or 0
+        self.compressed = doc["compression"] not in (None, "plain")
+        self.ranges = doc.get("ranges")
 
 
-def shown(name):
-    """A file name as logagg prints it in messages and --list-inputs (the inverse of unescape()), so
-    that no byte of a name reaches the terminal raw."""
-    out = []
-    for ch in os.fsencode(name).decode("utf-8", "surrogateescape"):
-        cp = ord(ch)
-        if 0xdc80 <= cp <= 0xdcff:  # a byte that is not UTF-8
-            out.append(f"\\x{cp - 0xdc00:02x}")
-        elif ch in "\\\n\r\t":
-            out.append({"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}[ch])
-        elif cp < 0x20 or cp == 0x7f:
-            out.append(f"\\x{cp:02x}")
-        elif is_format_control(cp):
-            out.append(f"\\u{cp:04x}")
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-def expand(logagg, paths, include, exclude):
-    """The input files in logagg's order, and what logagg says about the paths it cannot read
-    ("PATH: reason"). Globs that name no existing path are expanded here (sorted, or kept as given if
-    nothing matches); everything else is `logagg --list-inputs`, so the inputs are always the ones that
-    one logagg run would read. Exits as logagg did if it fails otherwise."""
+def expand(logagg, paths, include, exclude, piece_size):
+    """The input files in logagg's order, the piece size in bytes, and what logagg says about the paths it
+    cannot read ("PATH: reason"). Globs that name no existing path are expanded here (sorted, or kept as
+    given if nothing matches); everything else is `logagg --list-inputs`, so the inputs are always the
+    ones that one logagg run would read. The paths are made absolute first: the workers run elsewhere,
+    and logagg there names them as they are listed here. Exits as logagg did if it fails."""
     args = []
     for arg in paths:
         if not os.path.lexists(arg) and glob.has_magic(arg):
             args += sorted(glob.glob(arg, recursive=True), key=os.fsencode) or [arg]
         else:
             args.append(arg)
-    # `--` ends the options (paths may start with '-') only after a flag: right after a repeatable
-    # option such as --exclude, the command-line parser takes it as the end of that option's values.
+    # A flag before the paths: right after a repeatable option such as --exclude, the command-line
+    # parser would take them for more of its values. They are absolute, so none starts with '-'.
     cmd = [logagg] + [f"--include={g}" for g in include] + [f"--exclude={g}" for g in exclude]
-    r = subprocess.run(cmd + ["--list-inputs", "--"] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    cmd += ["--format=json", f"--piece-size={piece_size}", "--list-inputs"]
+    r = subprocess.run(cmd + [os.path.abspath(a) for a in args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if r.returncode == 2:   # a usage error, such as a bad --piece-size: logagg's message
+        sys.stderr.write(os.fsdecode(r.stderr))
+        sys.exit(2)
     if r.returncode not in (0, 1):
         sys.stderr.write(f"{PROG}: {logagg} --list-inputs failed: " + os.fsdecode(r.stderr).strip() + "\n")
-        sys.exit(2 if r.returncode == 2 else 1)
-    files = [os.fsdecode(unescape(line)) for line in r.stdout.split(b"\n") if line]
+        sys.exit(1)
+    doc = json.loads(r.stdout)
     prefix = b"logagg: "
     errors = [os.fsdecode(line[len(prefix):] if line.startswith(prefix) else line)
               for line in r.stderr.splitlines() if line.strip()]
-    return files, errors
+    return [Input(i) for i in doc["inputs"]], doc["piece_size"], errors
 
 
 class Piece:
-    """Work for one task: one file's byte range, or several whole files."""
+    """Work for one task: one file's byte range, or several whole files (Input objects)."""
 
-    def __init__(self, files, sizes, start=None, end=None, size=0):
-        self.files, self.sizes, self.start, self.end, self.size = files, sizes, start, end, size
+    def __init__(self, inputs, start=None, end=None, size=0):
+        self.inputs, self.start, self.end, self.size = inputs, start, end, size
 
     def range_arg(self):
         return None if self.start is None else f"{self.start}:{'' if self.end is None else self.end}"
 
-    def describe(self, path=None):
-        path = path if path is not None else self.files[0]
-        if self.start is None:
-            return f"{shown(path)} [0:{self.sizes[path]}]"
-        return f"{shown(path)} [{self.start}:{'' if self.end is None else self.end}]"
+    def describe(self, i):
+        return f"{i.shown} [{self.range_arg() or f'0:{i.size}'}]"
 
 
-def plan(files, piece_size):
-    """Pieces of about piece_size bytes of work. Compressed files are whole (they cannot be cut)."""
+def plan(inputs, piece_size):
+    """Pieces of about piece_size bytes of work: a file logagg cut into ranges, one piece per range; the
+    others bundled whole, in order (a compressed file cannot be cut)."""
     pieces, bundle, bundle_size = [], [], 0
-    sizes = {}
 
     def flush():
         nonlocal bundle, bundle_size
         if bundle:
-            pieces.append(Piece(bundle, {f: sizes[f] for f in bundle}, size=bundle_size))
+            pieces.append(Piece(bundle, size=bundle_size))
         bundle, bundle_size = [], 0
 
-    for path in files:
-        size, head = 0, b""
-        try:
-            st = os.stat(path)
-            if stat.S_ISREG(st.st_mode):   # never open a FIFO or device here: it could block
-                size = st.st_size
-                with open(path, "rb") as f:
-                    head = f.read(4)
-        except OSError:
-            pass   # logagg on the worker says why
-        sizes[path] = size
-        compressed = head.startswith(MAGIC)
-        work = size * COMPRESSED_WEIGHT if compressed else size
-        if not compressed and size > piece_size:
+    for i in inputs:
+        if i.ranges:
             flush()
-            n = math.ceil(size / piece_size)
-            bounds = [size * i // n for i in range(n)] + [None]  # the last range runs to the end
-            pieces += [Piece([path], sizes, bounds[i], bounds[i + 1], (bounds[i + 1] or size) - bounds[i])
-                       for i in range(n)]
+            pieces += [Piece([i], start, end, (end or i.size) - start) for start, end in i.ranges]
             continue
+        work = i.size * COMPRESSED_WEIGHT if i.compressed else i.size
         if bundle and bundle_size + work > piece_size:
             flush()
-        bundle.append(path)
+        bundle.append(i)
         bundle_size += work
     flush()
     return pieces
@@ -304,7 +253,7 @@ def run_piece(logagg, options, files, range_arg, threads):
     cmd = [logagg, "--format", "json", "-q", "--threads", str(n)] + options
     if range_arg is not None:
         cmd += ["--range", range_arg]
-    cmd += files   # absolute paths
+    cmd += files   # absolute paths (expand)
     try:
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     except OSError as e:
@@ -361,17 +310,17 @@ def report_failure(piece, exc):
         f"{type(exc).__name__}: {exc}"
     lines = [ln for ln in reason.splitlines() if ln.strip()] or [reason]
     for line in lines:
-        path = None
-        for f in piece.files:   # logagg names the absolute path the worker was given
-            prefix = f"logagg: {shown(os.path.abspath(f))}: "
+        named = None
+        for i in piece.inputs:   # logagg on the worker names the path as it was listed here
+            prefix = f"logagg: {i.shown}: "
             if line.startswith(prefix):
-                path, line = f, line[len(prefix):]
-        if path is None and len(piece.files) == 1:
-            path = piece.files[0]
-        if path is None:
-            where = ", ".join(piece.describe(f) for f in piece.files)
+                named, line = i, line[len(prefix):]
+        if named is None and len(piece.inputs) == 1:
+            named = piece.inputs[0]
+        if named is None:
+            where = ", ".join(piece.describe(i) for i in piece.inputs)
         else:
-            where = piece.describe(path)
+            where = piece.describe(named)
         sys.stderr.write(f"{PROG}: {where}: {line}\n")
 
 
@@ -408,10 +357,8 @@ def distribute(client, a, logagg, options, pieces):
     threads = a.task_threads or threads_per_worker(client)
     futures = {}
     for p in pieces:
-        # Workers run elsewhere (another folder, another node): they get absolute paths.
-        f = client.submit(run_piece, logagg, options, [os.path.abspath(x) for x in p.files], p.range_arg(),
-                          threads, pure=False,
-                          retries=a.retries)
+        f = client.submit(run_piece, logagg, options, [i.path for i in p.inputs], p.range_arg(), threads,
+                          pure=False, retries=a.retries)
         futures[f] = p
     ac = as_completed(list(futures))
     ready, merging, extra, failed = [], {}, [], False
@@ -464,14 +411,14 @@ def main(argv):
     logagg = find_logagg(a.logagg)
     options = piece_options(a)
     check = start_empty_result(logagg, options)
-    files, walk_errors = expand(logagg, a.paths, a.include, a.exclude)
-    pieces = plan(files, a.piece_size)
+    inputs, piece_size, walk_errors = expand(logagg, a.paths, a.include, a.exclude, a.piece_size)
+    pieces = plan(inputs, piece_size)
     if not a.plan:
         from distributed import Client, LocalCluster  # the slow import, while logagg checks the options
     empty = empty_result(check)
     if a.plan:
         for p in pieces:
-            print(f"{p.size}\t{p.range_arg() or 'whole'}\t" + " ".join(shown(f) for f in p.files))
+            print(f"{p.size}\t{p.range_arg() or 'whole'}\t" + " ".join(i.shown for i in p.inputs))
         return 0
     for error in walk_errors:
         sys.stderr.write(f"{PROG}: {error}\n")

@@ -239,9 +239,19 @@ class DaskTest(unittest.TestCase):
         self.assertGreater(sum(m == "--format json" for m in merges), 0, "no merge ran on the cluster")
         self.assertEqual(merges[-1], "--format csv", "the final merge, here, prints the asked format")
 
+    def test_relative_paths_are_planned_and_named_as_absolute_ones(self):
+        # The workers run elsewhere: they are given absolute paths, and logagg-dask names files as they do.
+        relative = self.dask("--plan", os.path.relpath(self.logs, self.tmp))
+        self.assertEqual(relative.returncode, 0, relative.stderr.decode())
+        self.assertEqual(relative.stdout, self.dask("--plan", self.logs).stdout)
+
     def test_usage_errors_exit_2(self):
         self.assertEqual(self.dask("--bucket", "7s", self.logs).returncode, 2)
         self.assertEqual(self.dask("-").returncode, 2)
+        bad = self.dask("--piece-size", "12Q", self.logs)   # read by logagg, which says why
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn(b"logagg: --piece-size: 12Q is not a size (a number, optionally followed by K, M or G)\n",
+                      bad.stderr)
 
 
 if __name__ == "__main__":

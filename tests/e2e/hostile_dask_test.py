@@ -5,8 +5,9 @@
 
 The corpus of hostile_ids_test.py (ids with controls, quotes, bidi controls, an id spelt "(other)";
 file names that are not UTF-8 or hold LF and ESC) read through logagg-dask, which plans from
-`logagg --list-inputs` (escaped names, one a line) and merges json results: every format must be
-byte-identical to one logagg run. Without Dask distributed it exits 77 (skipped), or 1 in CI.
+`logagg --list-inputs --format json` (exact paths, and names as logagg shows them) and merges json
+results: every format must be byte-identical to one logagg run, and a file that fails is named as
+logagg names it. Without Dask distributed it exits 77 (skipped), or 1 in CI.
 """
 
 import os
@@ -23,6 +24,7 @@ except ImportError:
           " python3-distributed", file=sys.stderr)
     sys.exit(1 if os.environ.get("CI") == "true" else 77)
 
+import gzip
 import logging
 import shutil
 import tempfile
@@ -63,8 +65,8 @@ class HostileDask(unittest.TestCase):
                 self.assertEqual(got.stdout, want.stdout, "not byte-identical")
 
     def test_the_plan_names_files_as_logagg_does(self):
-        # --plan (and every message) prints names through logagg-dask's shown(), which must be
-        # logagg's own escaping: the names of the plan are the lines of --list-inputs.
+        # --plan (and every message) prints names as logagg shows them: the names of the plan are the
+        # lines of --list-inputs.
         listed = subprocess.run([corpus.LOGAGG, "--list-inputs", self.dir], stdout=subprocess.PIPE, check=True)
         plan = subprocess.run([sys.executable, DRIVER, "--logagg", corpus.LOGAGG, "--plan", "--piece-size", "1G",
                                self.dir], stdout=subprocess.PIPE, check=True)
@@ -73,6 +75,22 @@ class HostileDask(unittest.TestCase):
         self.assertEqual(lines[0].split(b"\t", 2)[2], b" ".join(listed.stdout.splitlines()))
         self.assertIn(b"\\x1b", lines[0], "the corpus has names that need escaping")
         self.assertFalse(any(b < 0x20 and b != 0x09 for b in lines[0]), lines[0])
+
+    def test_a_failing_file_is_named_as_logagg_names_it(self):
+        # A damaged gzip file with a hostile name, in one piece with another file: logagg on the worker
+        # names it in its message, and logagg-dask finds it there by the name --list-inputs showed.
+        folder = os.path.join(os.fsencode(self.tmp), b"damaged")
+        os.mkdir(folder)
+        data = gzip.compress(b'{"host": "a", "timestamp": "2024-03-01T10:00:00Z"}\n' * 1000)
+        with open(os.path.join(folder, b"cut\xff\x1b[2J.gz"), "wb") as f:
+            f.write(data[:len(data) // 2])
+        shutil.copy(os.path.join(self.dir, corpus.FILES[2]), os.path.join(folder, corpus.FILES[2]))
+        got = subprocess.run([sys.executable, DRIVER, "-q", "--logagg", corpus.LOGAGG, "--piece-size", "1G",
+                              "--scheduler", self.cluster.scheduler_address, "--format", "csv", folder],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.assertEqual(got.returncode, 1, got.stderr[-300:])
+        self.assertEqual(got.stderr, b"logagg-dask: " + folder + b"/cut\\xff\\x1b[2J.gz [0:%d]: " % (len(data) // 2) +
+                         b"gzip data truncated (unexpected end of file)\n")
 
 
 if __name__ == "__main__":
