@@ -139,7 +139,7 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
   app.add_option("--since", raw.since, "Count lines from TIME (RFC 3339) on; --until TIME: before TIME")
       ->type_name("TIME");
   app.add_option("--until", raw.until, "Count lines before TIME (RFC 3339)")->group("");
-  app.add_option("--include", o.include, "Only folder files matching GLOB; --exclude GLOB: skip; --list-inputs")
+  app.add_option("--include", o.include, "Only folder files matching GLOB; --exclude GLOB: skip; --list-inputs, --piece-size")
       ->type_name("GLOB");
   app.add_option("--exclude", o.exclude, "Skip folder files matching GLOB (repeatable)")->group("");
   app.add_flag("--list-inputs", config.list_inputs, "Print the files a run would read, in its order, and exit")

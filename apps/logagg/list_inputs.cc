@@ -119,7 +119,7 @@ void add_piece_size_option(CLI::App& app, Config& config) {
          "--piece-size", [&config](const std::string& text) { config.piece_size = parse_size("--piece-size", text); },
          "With --list-inputs --format json: --range pieces of at most SIZE bytes for larger plain files")
       ->type_name("SIZE")
-      ->group("");  // not in --help (list_inputs.h)
+      ->group("");  // on --include's line
 }
 
 void check_list_inputs_flags(const CLI::App& app, const Config& config) {

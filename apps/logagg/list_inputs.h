@@ -12,8 +12,7 @@
 namespace logagg::cli {
 
 // Adds --piece-size SIZE to the main command, filling config.piece_size (a
-// size as `logagg split --max-size` reads it, size_flag.h). Hidden from
-// --help, which holds one screen: docs/GUIDE.md and the man page describe it.
+// size as `logagg split --max-size` reads it, size_flag.h).
 void add_piece_size_option(CLI::App& app, Config& config);
 
 // After parsing: throws CLI::ValidationError if --list-inputs is asked for a

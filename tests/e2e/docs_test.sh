@@ -68,6 +68,7 @@ expect_completion "--allow-long-lines" logagg split --allow
 expect_completion "access.log access.log.1" logagg acc
 expect_completion "access.log access.log.1 merge split" logagg ""
 expect_completion "--max-size" logagg split --max
+expect_completion "--piece-size" logagg --list-inputs --pie
 expect_completion "--fill-gaps --format" logagg merge --f
 expect_completion "merge" logagg mer
 expect_completion "--since" logagg --sin

@@ -28,8 +28,8 @@ _logagg() {
     --time-format)
       COMPREPLY=($(compgen -W "rfc3339 unix unix-ms unix-us unix-ns clf" -- "$cur"))
       return;;
-    --threads | --show-rejects | --app-field | --time-field | --app-pattern | --max-size | --lines | --pattern | \
-    --since | --until | --include | --exclude | --range | --top | --max-apps | --late)
+    --threads | --show-rejects | --app-field | --time-field | --app-pattern | --max-size | --piece-size | \
+    --lines | --pattern | --since | --until | --include | --exclude | --range | --top | --max-apps | --late)
       COMPREPLY=()  # a value the user types
       return;;
   esac
@@ -43,7 +43,7 @@ _logagg() {
     else
       options="--format --csv-safe --per-second --per-minute --per-hour --per-day --bucket --tz --fill-gaps --stats --plot
                --by-app --top --max-apps --since
-               --until --include --exclude --list-inputs --state --delta --follow --late --range --threads --app-field --time-field --app-pattern --time-format --input-tz --show-rejects
+               --until --include --exclude --list-inputs --piece-size --state --delta --follow --late --range --threads --app-field --time-field --app-pattern --time-format --input-tz --show-rejects
                -q --quiet -h --help --version"
     fi
     COMPREPLY=($(compgen -W "$options" -- "$cur"))

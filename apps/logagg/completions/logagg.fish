@@ -30,6 +30,7 @@ complete -c logagg -n $main -l until -x -d 'Count lines before this RFC 3339 tim
 complete -c logagg -n $main -l include -x -d 'Only folder files matching the glob'
 complete -c logagg -n $main -l exclude -x -d 'Skip folder files matching the glob'
 complete -c logagg -n $main -l list-inputs -d 'Print the files a run would read, in its order, and exit'
+complete -c logagg -n $main -l piece-size -x -d 'With --list-inputs --format json: --range pieces of at most SIZE'
 complete -c logagg -n $main -l state -r -F -d 'Count only what is new since the last run with this state file'
 complete -c logagg -n $main -l delta -d 'With --state: print what this run added, not the running total'
 complete -c logagg -n $main -l follow -d 'Keep reading what is appended, rows as buckets complete'
