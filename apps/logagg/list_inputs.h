@@ -30,7 +30,7 @@ void check_list_inputs_flags(const CLI::App& app, const Config& config);
 // SIGPIPE must be ignored by the caller.
 //
 // As text (the default): one path a line, as terminal_text shows it
-// (report/terminal_text.h), so each is one line whatever bytes it holds, and
+// (logagg/terminal_text.h), so each is one line whatever bytes it holds, and
 // reads back unambiguously: \\, \n, \r, \t, \xHH for a byte, \uHHHH for a
 // code point.
 //
