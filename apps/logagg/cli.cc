@@ -184,8 +184,6 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
 
 // Checks what CLI11 cannot check alone and fills what needs more than one flag.
 void apply_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
-  // Checked here, not by CLI11, whose message would name no argument.
-  if (config.paths.empty()) throw CLI::ValidationError("no PATH to read: give files, folders, or - for standard input");
   Options& o = config.options;
   try {
     LineRules::of(o);  // field paths valid and apart
@@ -245,6 +243,7 @@ int parse(int argc, char** argv, Config& config) {
       "Commands: split (line-aligned chunks), merge (adds up json results): COMMAND --help");
 
   app.add_option("PATH", config.paths, "Files, folders (read recursively), or - for stdin")
+      ->required()  // so that a repeatable option before the paths (--include GLOB) leaves them
       ->type_name("")
       ->group("");  // in the description above
   RawFlags raw;
@@ -257,6 +256,10 @@ int parse(int argc, char** argv, Config& config) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::RequiredError& e) {  // CLI11's message would not name PATH
+    const bool no_path = config.paths.empty();
+    print_usage_error(no_path ? "no PATH to read: give files, folders, or - for standard input" : e.what(), "");
+    return 2;
   } catch (const CLI::ParseError& e) {
     print_usage_error(e.what(), "");
     return 2;
