@@ -108,16 +108,15 @@ const char* read_offset(const char* p, const char* end, bool any_form, int64_t& 
   return m + 2;
 }
 
-// The UTC second of `text` under `pattern`; `zone` for one without %z.
-std::optional<int64_t> run_pattern(const Pattern& pattern, const TimeZone* zone, std::string_view text) noexcept {
-  if (pattern.brackets && text.size() >= 2 && text.front() == '[' && text.back() == ']') {
-    text = text.substr(1, text.size() - 2);
-  }
+// The numbers a pattern has read, by Field.
+using Fields = int[kFieldCount];
+
+// Whether the head's bytes of `text` lie in their ranges: its first sixteen
+// bytes, and its last sixteen when it is longer (both loads inside the
+// text); a text under sixteen bytes is copied. `text` holds the head.
+bool head_in_ranges(const Pattern& pattern, std::string_view text) noexcept {
   const size_t size = pattern.head_size;
-  if (text.size() < size) return std::nullopt;
   const char* const t = text.data();
-  // The head's first sixteen bytes, and its last sixteen when it is longer
-  // (both loads inside the text); a text under sixteen bytes is copied.
   Bytes16 bad;
   if (text.size() >= 16) {
     bad = excess(load16(t), load16(pattern.lo), load16(pattern.span));
@@ -129,9 +128,12 @@ std::optional<int64_t> run_pattern(const Pattern& pattern, const TimeZone* zone,
   if (size > 16) {
     bad |= excess(load16(t + size - 16), load16(pattern.lo + size - 16), load16(pattern.span + size - 16));
   }
-  if (!none(bad)) return std::nullopt;
+  return none(bad);
+}
 
-  int value[kFieldCount] = {0, 1, 1, 1, 0, 0, 0};  // what a pattern leaves out: January 1st, 00:00:00
+// Reads the head's numbers, at their offsets from t, into `value`, and
+// checks what the ranges left to it (%e's tens, %b); false if they do not match.
+bool read_head(const Pattern& pattern, const char* t, Fields& value) noexcept {
   for (size_t i = 0; i < pattern.number_count; ++i) {
     const HeadNumber& number = pattern.numbers[i];
     const char* d = t + number.at;
@@ -152,70 +154,90 @@ std::optional<int64_t> run_pattern(const Pattern& pattern, const TimeZone* zone,
   }
   if (pattern.space_day_at >= 0) {
     const char tens = t[pattern.space_day_at];
-    if (tens != ' ' && !is_digit(tens)) return std::nullopt;
+    if (tens != ' ' && !is_digit(tens)) return false;
     value[kDay] += tens == ' ' ? 0 : (tens - '0') * 10;
   }
-  if (pattern.month_at >= 0 && (value[kMonth] = month_named(t + pattern.month_at)) == 0) return std::nullopt;
+  return pattern.month_at < 0 || (value[kMonth] = month_named(t + pattern.month_at)) != 0;
+}
 
-  const char* p = t + size;
-  const char* const end = t + text.size();
-  int64_t offset = 0;
-  for (size_t s = pattern.head_steps; s < pattern.steps.size(); ++s) {
-    const Step& step = pattern.steps[s];
-    switch (step.op) {
-      case Op::kLiteral:
-        if (static_cast<size_t>(end - p) < step.literal_size ||
-            std::memcmp(p, pattern.literals.data() + step.literal_begin, step.literal_size) != 0) {
-          return std::nullopt;
-        }
-        p += step.literal_size;
-        break;
-      case Op::kDigits: {
-        if (end - p < step.width) return std::nullopt;
-        int n = 0;
-        for (int i = 0; i < step.width; ++i) {
-          if (!is_digit(p[i])) return std::nullopt;
-          n = n * 10 + (p[i] - '0');
-        }
-        value[step.field] = n;
-        p += step.width;
-        break;
+// Runs `step`, one of the steps after the head, at p: the end of what it
+// matched, or nullptr. Its number goes into `value`, an offset to `offset`.
+const char* run_step(const Pattern& pattern, const Step& step, const char* p, const char* end, Fields& value,
+                     int64_t& offset) noexcept {
+  switch (step.op) {
+    case Op::kLiteral:
+      if (static_cast<size_t>(end - p) < step.literal_size ||
+          std::memcmp(p, pattern.literals.data() + step.literal_begin, step.literal_size) != 0) {
+        return nullptr;
       }
-      case Op::kSpaceDigit:
-        if (end - p < 2 || !(p[0] == ' ' || is_digit(p[0])) || !is_digit(p[1])) return std::nullopt;
-        value[step.field] = (p[0] == ' ' ? 0 : (p[0] - '0') * 10) + (p[1] - '0');
-        p += 2;
-        break;
-      case Op::kMonthName:
-        if (end - p < 3 || (value[kMonth] = month_named(p)) == 0) return std::nullopt;
-        p += 3;
-        break;
-      case Op::kFraction: {
-        const char* first = p;
-        while (p != end && is_digit(*p)) ++p;
-        if (p == first) return std::nullopt;
-        break;
+      return p + step.literal_size;
+    case Op::kDigits: {
+      if (end - p < step.width) return nullptr;
+      int n = 0;
+      for (int i = 0; i < step.width; ++i) {
+        if (!is_digit(p[i])) return nullptr;
+        n = n * 10 + (p[i] - '0');
       }
-      case Op::kOffset:
-      case Op::kClfOffset:
-        if ((p = read_offset(p, end, step.op == Op::kOffset, offset)) == nullptr) return std::nullopt;
-        break;
+      value[step.field] = n;
+      return p + step.width;
     }
+    case Op::kSpaceDigit:
+      if (end - p < 2 || !(p[0] == ' ' || is_digit(p[0])) || !is_digit(p[1])) return nullptr;
+      value[step.field] = (p[0] == ' ' ? 0 : (p[0] - '0') * 10) + (p[1] - '0');
+      return p + 2;
+    case Op::kMonthName:
+      if (end - p < 3 || (value[kMonth] = month_named(p)) == 0) return nullptr;
+      return p + 3;
+    case Op::kFraction: {
+      const char* const first = p;
+      while (p != end && is_digit(*p)) ++p;
+      return p == first ? nullptr : p;
+    }
+    case Op::kOffset:
+    case Op::kClfOffset:
+      return read_offset(p, end, step.op == Op::kOffset, offset);
   }
-  if (p != end) return std::nullopt;
+  return nullptr;
+}
 
+// The local second of the date and time in `value` into `local`; false if
+// they do not exist. Not an optional: run_pattern builds its result once,
+// since GCC passes an optional<int64_t> through memory and one more on the
+// way costs every call a store-forwarding stall.
+bool local_second(const Pattern& pattern, const Fields& value, int64_t& local) noexcept {
   const int64_t year = value[kYear];
   int64_t days;
   if (pattern.has_year_day) {
-    if (value[kYearDay] < 1 || value[kYearDay] > 365 + is_leap_year(year)) return std::nullopt;
+    if (value[kYearDay] < 1 || value[kYearDay] > 365 + is_leap_year(year)) return false;
     days = days_from_civil(year, 1, 1) + value[kYearDay] - 1;
   } else {
     const auto month = static_cast<unsigned>(value[kMonth]), day = static_cast<unsigned>(value[kDay]);
-    if (month - 1 > 11 || day - 1 >= days_in_month(year, month)) return std::nullopt;
+    if (month - 1 > 11 || day - 1 >= days_in_month(year, month)) return false;
     days = days_from_civil(year, month, day);
   }
-  if (value[kHour] > 23 || value[kMinute] > 59 || value[kSecond] > 59) return std::nullopt;
-  const int64_t local = days * kSecondsPerDay + value[kHour] * 3600 + value[kMinute] * 60 + value[kSecond];
+  if (value[kHour] > 23 || value[kMinute] > 59 || value[kSecond] > 59) return false;
+  local = days * kSecondsPerDay + value[kHour] * 3600 + value[kMinute] * 60 + value[kSecond];
+  return true;
+}
+
+// The UTC second of `text` under `pattern`; `zone` for one without %z: the
+// head checked and read, the steps after it run one by one, then the date
+// and time checked and converted.
+std::optional<int64_t> run_pattern(const Pattern& pattern, const TimeZone* zone, std::string_view text) noexcept {
+  if (pattern.brackets && text.size() >= 2 && text.front() == '[' && text.back() == ']') {
+    text = text.substr(1, text.size() - 2);
+  }
+  if (text.size() < pattern.head_size || !head_in_ranges(pattern, text)) return std::nullopt;
+  Fields value = {0, 1, 1, 1, 0, 0, 0};  // what a pattern leaves out: January 1st, 00:00:00
+  if (!read_head(pattern, text.data(), value)) return std::nullopt;
+  const char* p = text.data() + pattern.head_size;
+  const char* const end = text.data() + text.size();
+  int64_t offset = 0;
+  for (size_t s = pattern.head_steps; s < pattern.steps.size(); ++s) {
+    if ((p = run_step(pattern, pattern.steps[s], p, end, value, offset)) == nullptr) return std::nullopt;
+  }
+  int64_t local;
+  if (p != end || !local_second(pattern, value, local)) return std::nullopt;
   if (pattern.has_offset) return local - offset;
   return zone->utc_of_local(local);  // the zone's data was loaded by compile(), so this does not throw
 }
@@ -370,13 +392,63 @@ void plan_head(Pattern& pattern) {
   for (size_t k = pattern.head_size; k < kHeadBytes; ++k) pattern.span[k] = 255;
 }
 
-// Compiles `text` into a Pattern (for clf, %z is the +hhmm form alone) and
-// checks that it gives each field it needs exactly once.
-Pattern compile_pattern(std::string_view text, bool clf) {
-  Pattern pattern;
-  pattern.brackets = clf;
-  bool seen[kFieldCount] = {};
+// What a spec's directives have given so far.
+struct Given {
+  bool field[kFieldCount] = {};
   bool fraction = false;
+  bool offset = false;
+};
+
+// The step of the directive %`directive` of `text` (for clf, %z is the
+// +hhmm form alone), marked in `given`; refuses one not supported or that
+// gives something twice.
+Step directive_step(std::string_view text, char directive, bool clf, Given& given) {
+  const auto once = [&](bool& seen, const char* what) {
+    if (seen) refuse(text, std::string("gives the ") + what + " twice");
+    seen = true;
+  };
+  // The fixed-width numbers: directive, field, digits, name for messages.
+  struct Number {
+    char directive;
+    Field field;
+    uint8_t width;
+    const char* what;
+  };
+  static constexpr Number kNumbers[] = {{'Y', kYear, 4, "year"},    {'m', kMonth, 2, "month"},
+                                        {'d', kDay, 2, "day"},      {'j', kYearDay, 3, "day of the year"},
+                                        {'H', kHour, 2, "hour"},    {'M', kMinute, 2, "minute"},
+                                        {'S', kSecond, 2, "second"}};
+  const Number* number = nullptr;
+  for (const Number& n : kNumbers) {
+    if (n.directive == directive) number = &n;
+  }
+  if (number != nullptr) {
+    once(given.field[number->field], number->what);
+    return {.op = Op::kDigits, .field = number->field, .width = number->width};
+  }
+  switch (directive) {
+    case 'e':
+      once(given.field[kDay], "day");
+      return {.op = Op::kSpaceDigit, .field = kDay};
+    case 'b':
+      once(given.field[kMonth], "month");
+      return {.op = Op::kMonthName};
+    case 'f':
+      once(given.fraction, "fraction");
+      return {.op = Op::kFraction};
+    case 'z':
+      once(given.offset, "offset");
+      return {.op = clf ? Op::kClfOffset : Op::kOffset};
+    default:
+      refuse(text, std::string("has %") + directive +
+                       ", which is not supported (the directives are %Y %m %d %e %b %j %H %M %S %f %z %%)");
+  }
+}
+
+// Turns `text` into pattern.steps: runs of literal bytes, and a step for
+// each directive.
+Given add_steps(Pattern& pattern, std::string_view text, bool clf) {
+  Given given;
   std::string literal;
   const auto flush_literal = [&] {
     if (literal.empty()) return;
@@ -386,74 +458,34 @@ Pattern compile_pattern(std::string_view text, bool clf) {
     pattern.literals += literal;
     literal.clear();
   };
-  const auto once = [&](bool& given, const char* what) {
-    if (given) refuse(text, std::string("gives the ") + what + " twice");
-    given = true;
-  };
   for (size_t i = 0; i < text.size(); ++i) {
     if (text[i] != '%') {
       literal += text[i];
       continue;
     }
     if (++i == text.size()) refuse(text, "ends in a lone %");
-    const char directive = text[i];
-    if (directive == '%') {
+    if (text[i] == '%') {
       literal += '%';
       continue;
     }
     flush_literal();
-    // The fixed-width numbers: directive, field, digits, name for messages.
-    struct Number {
-      char directive;
-      Field field;
-      uint8_t width;
-      const char* what;
-    };
-    static constexpr Number kNumbers[] = {{'Y', kYear, 4, "year"},   {'m', kMonth, 2, "month"},
-                                          {'d', kDay, 2, "day"},     {'j', kYearDay, 3, "day of the year"},
-                                          {'H', kHour, 2, "hour"},   {'M', kMinute, 2, "minute"},
-                                          {'S', kSecond, 2, "second"}};
-    const Number* number = nullptr;
-    for (const Number& n : kNumbers) {
-      if (n.directive == directive) number = &n;
-    }
-    if (number != nullptr) {
-      once(seen[number->field], number->what);
-      pattern.steps.push_back({.op = Op::kDigits, .field = number->field, .width = number->width});
-      continue;
-    }
-    switch (directive) {
-      case 'e':
-        once(seen[kDay], "day");
-        pattern.steps.push_back({.op = Op::kSpaceDigit, .field = kDay});
-        break;
-      case 'b':
-        once(seen[kMonth], "month");
-        pattern.steps.push_back({.op = Op::kMonthName});
-        break;
-      case 'f':
-        once(fraction, "fraction");
-        pattern.steps.push_back({.op = Op::kFraction});
-        break;
-      case 'z':
-        once(pattern.has_offset, "offset");
-        pattern.steps.push_back({.op = clf ? Op::kClfOffset : Op::kOffset});
-        break;
-      default:
-        refuse(text, std::string("has %") + directive +
-                         ", which is not supported (the directives are %Y %m %d %e %b %j %H %M %S %f %z %%)");
-    }
+    pattern.steps.push_back(directive_step(text, text[i], clf, given));
   }
   flush_literal();
+  return given;
+}
 
-  pattern.has_year_day = seen[kYearDay];
+// Refuses a pattern that does not give each field it needs, or gives a
+// date twice over, or leaves a gap in the time, or has %f before a digit.
+void check_given(const Pattern& pattern, std::string_view text, const Given& given) {
+  const bool* const seen = given.field;
   if (!seen[kYear]) refuse(text, "has no year (%Y)");
   if (seen[kYearDay] && (seen[kMonth] || seen[kDay])) refuse(text, "gives the day of the year (%j) and a month or day");
   if (!seen[kYearDay] && !seen[kMonth]) refuse(text, "has no month (%m or %b)");
   if (!seen[kYearDay] && !seen[kDay]) refuse(text, "has no day (%d, %e or %j)");
   if (seen[kMinute] && !seen[kHour]) refuse(text, "has a minute (%M) but no hour (%H)");
   if (seen[kSecond] && !seen[kMinute]) refuse(text, "has a second (%S) but no minute (%M)");
-  if (fraction && !seen[kSecond]) refuse(text, "has a fraction (%f) but no second (%S)");
+  if (given.fraction && !seen[kSecond]) refuse(text, "has a fraction (%f) but no second (%S)");
   for (size_t i = 0; i + 1 < pattern.steps.size(); ++i) {
     const Step& next = pattern.steps[i + 1];
     const bool starts_with_digit = next.op == Op::kDigits || next.op == Op::kSpaceDigit ||
@@ -462,6 +494,17 @@ Pattern compile_pattern(std::string_view text, bool clf) {
       refuse(text, "has a digit right after %f, which takes every digit");
     }
   }
+}
+
+// Compiles `text` into a Pattern (for clf, %z is the +hhmm form alone) and
+// checks that it gives each field it needs exactly once.
+Pattern compile_pattern(std::string_view text, bool clf) {
+  Pattern pattern;
+  pattern.brackets = clf;
+  const Given given = add_steps(pattern, text, clf);
+  pattern.has_offset = given.offset;
+  pattern.has_year_day = given.field[kYearDay];
+  check_given(pattern, text, given);
   plan_head(pattern);
   return pattern;
 }
