@@ -176,12 +176,11 @@ struct BlockParser::Impl {
   // Unescaped strings: the app id and the time of the current line, and the
   // keys and strings that are only checked. Each holds a block and padding.
   std::vector<char> app_text, time_text, scratch;
-  std::vector<Level> stack;  // the containers walk_path() is in
+  std::vector<Level> stack;  // the containers walk_container() is in
   // The first steps of the two fields' paths (the keys of the line's object
   // they start at), and whether each path goes deeper.
   Name app_name, time_name;
   unsigned deeper = 0;
-  std::vector<bool> open;  // the containers check_container() is in: object or array
   // Whether stage 1 indexes each line of a block as it would the line alone:
   // true of simdjson's SIMD kernels, whose string scan stops at every raw
   // control character; its fallback kernel (a CPU without one) skips the byte
@@ -240,21 +239,18 @@ struct BlockParser::Impl {
   void walk_run(const char* run, size_t shift, size_t a, size_t b, absl::FunctionRef<void(const LineVerdict&)> emit);
   template <bool kEscapes>
   bool walk_line(const char* b, const uint32_t* idx, size_t& t, const Line& line, size_t shift);
-  size_t walk_path(const char* b, const uint32_t* idx, size_t i, unsigned mask, size_t line_next, bool escapes);
-  size_t check_container(const char* b, const uint32_t* idx, size_t i, size_t close, bool escapes);
+  size_t walk_container(const char* b, const uint32_t* idx, size_t i, unsigned mask, size_t close, bool escapes);
   [[gnu::always_inline]] bool string_text(const char* b, const uint32_t* idx, size_t i, bool escapes, char* out,
                                           std::string_view& text) const;
-  [[gnu::always_inline]] bool string_value(const char* b, const uint32_t* idx, size_t i, bool escapes,
-                                           FieldSeen* seen);
+  [[gnu::always_inline]] bool string_value(const char* b, const uint32_t* idx, size_t i, bool escapes, FieldSeen* seen);
   [[gnu::always_inline]] bool scalar_value(const char* b, const uint32_t* idx, size_t i, FieldSeen* seen);
 };
-
 
 // The text of the string token i, unescaped into `out` if it has escapes
 // (`escapes`: the line has a backslash somewhere); false for an invalid
 // escape. Its closing quote is the last non-blank byte before the next index.
 inline bool BlockParser::Impl::string_text(const char* b, const uint32_t* idx, size_t i, bool escapes, char* out,
-                                    std::string_view& text) const {
+                                           std::string_view& text) const {
   const char* open = b + idx[i];
   const char* close = b + idx[i + 1] - 1;
   if (*close != '"' || close == open) [[unlikely]] {  // blanks before the next token
@@ -276,8 +272,7 @@ inline bool BlockParser::Impl::string_value(const char* b, const uint32_t* idx, 
   std::string_view text;
   if (seen == nullptr) return !escapes || string_text(b, idx, i, escapes, scratch.data(), text);
   seen->is_string = true;
-  return string_text(b, idx, i, escapes, seen == &targets[kApp].seen ? app_text.data() : time_text.data(),
-                     seen->text);
+  return string_text(b, idx, i, escapes, seen == &targets[kApp].seen ? app_text.data() : time_text.data(), seen->text);
 }
 
 // Checks the number or literal at token i (or whatever else starts there).
@@ -296,61 +291,13 @@ inline bool BlockParser::Impl::scalar_value(const char* b, const uint32_t* idx, 
   return is_scalar(token);
 }
 
-// walk_line's check of a value that is a container (token i, '{' or '['),
-// with all it holds: returns the token after it, or 0 if it is invalid or
-// closes at `close`, the line's last '}'. The line would be invalid then
-// anyway (its object would have to end past its last byte); stopping there
-// keeps the walk from reading on into the tokens of the lines after it.
-size_t BlockParser::Impl::check_container(const char* b, const uint32_t* idx, size_t i, size_t close,
-                                          bool escapes) {
-  std::string_view text;
-  open.clear();
-  open.push_back(b[idx[i]] == '{');
-  ++i;
-  if (b[idx[i]] == (open.back() ? '}' : ']')) goto closing;
-member:
-  if (open.back()) {  // a key
-    if (b[idx[i]] != '"' || b[idx[i + 1]] != ':' || !string_text(b, idx, i, escapes, scratch.data(), text)) {
-      return 0;
-    }
-    i += 2;
-  }
-  switch (const char c = b[idx[i]]) {
-    case '{':
-    case '[':
-      open.push_back(c == '{');
-      ++i;
-      if (b[idx[i]] == (open.back() ? '}' : ']')) goto closing;
-      goto member;
-    case '"':
-      if (!string_value(b, idx, i, escapes, nullptr)) return 0;
-      break;
-    default:
-      if (!scalar_value(b, idx, i, nullptr)) return 0;
-      break;
-  }
-  ++i;
-after:
-  if (b[idx[i]] == ',') {
-    ++i;
-    goto member;
-  }
-  if (b[idx[i]] != (open.back() ? '}' : ']')) return 0;
-closing:
-  if (idx[i] == close) return 0;
-  ++i;
-  open.pop_back();
-  if (open.empty()) return i;
-  goto after;
-}
-
 // Walks the tokens of one line that starts with '{' (in `b`, whose structural
 // indexes are `idx`, ended by sentinels past every line), from token t on,
 // checking its grammar and recording the fields in targets[].seen; true if
 // it is valid, with t at the first token past it. The keys of the line's
-// object are compared with the first steps of the fields' paths; a value on
-// a path that goes deeper is walked by walk_path(), any other container by
-// check_container(). Stage 1 passed the line and its last non-blank byte is
+// object are compared with the first steps of the fields' paths; a container
+// is walked by walk_container(), with the targets whose paths go deeper into
+// it. Stage 1 passed the line and its last non-blank byte is
 // the '}' at line.close, so each token read is on the line until that '}' is
 // read: the object must end there, and nothing else may. kEscapes: the line
 // has a backslash somewhere (its strings may hold escapes).
@@ -389,8 +336,7 @@ bool BlockParser::Impl::walk_line(const char* b, const uint32_t* idx, size_t& t,
           break;
         case '{':
         case '[':
-          i = (hit & deeper) != 0 ? walk_path(b, idx, i, hit, line.next - shift, escapes)
-                                  : check_container(b, idx, i, close, escapes);
+          i = walk_container(b, idx, i, (hit & deeper) != 0 ? hit : 0, close, escapes);
           if (i == 0) return false;
           break;
         default:
@@ -407,17 +353,19 @@ bool BlockParser::Impl::walk_line(const char* b, const uint32_t* idx, size_t& t,
   return true;
 }
 
-// Walks the container at token i, a value on the paths of the targets in
-// `mask` (its keys or indexes their second steps), checking it completely
-// and recording the fields in targets[].seen: the walk of the tokens of the
-// line [.., line_next) with a stack of containers and path steps. Returns
-// the token after the container, or 0 if it is invalid.
-size_t BlockParser::Impl::walk_path(const char* b, const uint32_t* idx, size_t i, unsigned mask, size_t line_next,
-                                    bool escapes) {
+// Walks the container at token i ('{' or '['), a value of the line's object,
+// checking it and all it holds completely: the walk of its tokens with a
+// stack of containers and path steps. It is a value on the paths of the
+// targets in `mask` (its keys or indexes their second steps), whose fields
+// it records in targets[].seen; with no target (mask 0) it is the plain
+// check of a container no field is inside. Returns the token after the
+// container, or 0 if it is invalid or closes at `close`, the line's last
+// '}': the line would be invalid then anyway (its object would have to end
+// past its last byte), and stopping there keeps the walk on the line's
+// tokens (every token before that '}' is on it).
+size_t BlockParser::Impl::walk_container(const char* b, const uint32_t* idx, size_t i, unsigned mask, size_t close,
+                                         bool escapes) {
   stack.clear();
-  // Whether token k is on this line. A token on it is followed by one on it
-  // (the line's last is its '}'), so the next index ends each token's text.
-  const auto on_line = [idx, line_next](size_t k) { return idx[k] < line_next; };
   const bool is_object = b[idx[i]] == '{';
   stack.push_back({is_object, mask, 0, 1, 0});
   ++i;
@@ -427,15 +375,12 @@ size_t BlockParser::Impl::walk_path(const char* b, const uint32_t* idx, size_t i
   if (!is_object) goto array_first;
 
   // The states of the walk, as labels: after '{' or ',' in an object (a key),
-  // after '[' or ',' in an array (an element), a value, after a value.
+  // after '[' or ',' in an array (an element), a value, after a value, and
+  // at the token that closes the container on top of the stack.
 object_first:
-  if (on_line(i) && b[idx[i]] == '}') {
-    ++i;
-    goto close;
-  }
+  if (b[idx[i]] == '}') goto close;
 key:
-  if (!on_line(i + 1) || b[idx[i]] != '"' || b[idx[i + 1]] != ':' ||
-      !string_text(b, idx, i, escapes, scratch.data(), text)) {
+  if (b[idx[i]] != '"' || b[idx[i + 1]] != ':' || !string_text(b, idx, i, escapes, scratch.data(), text)) {
     return 0;
   }
   {
@@ -458,10 +403,7 @@ key:
   goto value;
 
 array_first:
-  if (on_line(i) && b[idx[i]] == ']') {
-    ++i;
-    goto close;
-  }
+  if (b[idx[i]] == ']') goto close;
 element : {
   const Level& level = stack.back();
   hit = 0;
@@ -475,53 +417,51 @@ element : {
   depth = level.depth;
 }
 
-value:
-  if (!on_line(i)) return 0;
-  {
-    // The field itself (its path ends here) or a container on its way.
-    FieldSeen* seen = nullptr;
-    unsigned inside = 0;
-    if (hit != 0) {
-      const int first = (hit & (1u << kApp)) != 0 ? kApp : kTime;
-      if (targets[first].last_step(depth)) {
-        seen = &targets[first].seen;
-        if (++seen->count > 1) seen = nullptr;  // a duplicate: only checked
-      } else {
-        inside = hit;
-      }
+value : {
+  // The field itself (its path ends here) or a container on its way.
+  FieldSeen* seen = nullptr;
+  unsigned inside = 0;
+  if (hit != 0) {
+    const int first = (hit & (1u << kApp)) != 0 ? kApp : kTime;
+    if (targets[first].last_step(depth)) {
+      seen = &targets[first].seen;
+      if (++seen->count > 1) seen = nullptr;  // a duplicate: only checked
+    } else {
+      inside = hit;
     }
-    const char c = b[idx[i]];
-    switch (c) {
-      case '{':
-      case '[':
-        stack.push_back({c == '{', inside, 0, depth + 1, 0});
-        ++i;
-        if (c == '{') goto object_first;
-        goto array_first;
-      case '"':
-        if (!string_value(b, idx, i, escapes, seen)) return 0;
-        break;
-      default:
-        if (!scalar_value(b, idx, i, seen)) return 0;
-        break;
-    }
-    ++i;
   }
+  const char c = b[idx[i]];
+  switch (c) {
+    case '{':
+    case '[':
+      stack.push_back({c == '{', inside, 0, depth + 1, 0});
+      ++i;
+      if (c == '{') goto object_first;
+      goto array_first;
+    case '"':
+      if (!string_value(b, idx, i, escapes, seen)) return 0;
+      break;
+    default:
+      if (!scalar_value(b, idx, i, seen)) return 0;
+      break;
+  }
+  ++i;
+}
 
-after:  // a value ended, in the container on top of the stack
-  if (!on_line(i)) return 0;
-  {
-    Level& level = stack.back();
-    const char c = b[idx[i]];
+after : {  // a value ended, in the container on top of the stack
+  Level& level = stack.back();
+  const char c = b[idx[i]];
+  if (c == ',') {
     ++i;
-    if (c == ',') {
-      if (level.object) goto key;
-      ++level.index;
-      goto element;
-    }
-    if (c != (level.object ? '}' : ']')) return 0;
+    if (level.object) goto key;
+    ++level.index;
+    goto element;
   }
+  if (c != (level.object ? '}' : ']')) return 0;
+}
 close:
+  if (idx[i] == close) return 0;
+  ++i;
   stack.pop_back();
   if (!stack.empty()) goto after;
   return i;
@@ -554,7 +494,8 @@ void BlockParser::Impl::walk_run(const char* run, size_t shift, size_t a, size_t
     }
     if (backslash < begin) backslash = backslash_from(begin);
     // A line without a backslash takes the walk compiled without the checks
-    // for escapes (8% fewer of the walk's instructions, cachegrind).
+    // for escapes, which runs fewer instructions
+    // (docs/bench-notes/2026-12-02-line-search-and-walk.md).
     const bool valid =
         backslash < end ? walk_line<true>(run, idx, t, line, shift) : walk_line<false>(run, idx, t, line, shift);
     if (valid) {
@@ -591,10 +532,9 @@ void BlockParser::Impl::classify_run(const char* block, size_t a, size_t b,
 // CPU for the cache lines kPrefetchBytes ahead. The text is mapped page
 // cache, whose 4 KiB pages lie anywhere in memory, so the hardware's
 // prefetcher, which stops at a page's end, starts cold on every page, and
-// this first pass over the block waited for it: a memchr per line had taken
-// 18.5% of a one-thread run's samples, 7.5% with a prefetch 8 KiB ahead
-// (perf, the bench corpus; 0.92x to 0.94x the run's time, 15 rounds in turns
-// at 4, 8, 16 and 32 KiB ahead: no distance did better).
+// this first pass over the block waited for it (the profiles before and
+// after, and the prefetch distances tried:
+// docs/bench-notes/2026-12-02-line-search-and-walk.md).
 void BlockParser::Impl::find_lines(const char* src, size_t len) {
   lines.clear();
   size_t p = 0, i = 0;  // where the next line starts; how far the LFs are found
