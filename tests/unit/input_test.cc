@@ -1,8 +1,8 @@
 // Tests for where bytes come from: path expansion (folders sorted, hidden
 // entries skipped, errors named), what a listing tells about a file without
-// reading it, the map-or-read policy, line ends found in a file with preads,
-// and the block reader (lines across block boundaries,
-// over-long lines skipped without buffering).
+// reading it, the map-or-read policy, line ends found in memory and in a file
+// with preads, and the block reader (lines across block boundaries, over-long
+// lines skipped without buffering).
 #include "input/input.h"
 
 #include <fcntl.h>
@@ -113,6 +113,21 @@ TEST(ReadPolicy, RegularFilesWithDataAreMappedEverythingElseRead) {
   st.st_mode = S_IFIFO;
   st.st_size = 10;
   EXPECT_EQ(choose_read_mode(st), ReadMode::kStream);
+}
+
+// The in-memory line-end search: the first LF at or after `from` (the LF
+// itself, or just past it), none past the end or where there is no LF.
+TEST(Lines, NextLfAndPastIt) {
+  const std::string_view data = "ab\n\ncd";
+  EXPECT_EQ(next_lf(data, 0), 2u);
+  EXPECT_EQ(next_lf(data, 3), 3u);
+  EXPECT_EQ(next_lf(data, 4), std::string_view::npos);
+  EXPECT_EQ(next_lf(data, 9), std::string_view::npos);
+  EXPECT_EQ(past_next_lf(data, 0), 3u);
+  EXPECT_EQ(past_next_lf(data, 3), 4u);
+  EXPECT_EQ(past_next_lf(data, 4), data.size());
+  EXPECT_EQ(past_next_lf(data, 9), data.size());
+  EXPECT_EQ(past_next_lf("ab\n", 0), 3u);  // an LF at the last byte
 }
 
 // past_next_lf_in_file finds what past_next_lf finds in the same bytes,

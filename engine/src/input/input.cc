@@ -143,8 +143,8 @@ std::optional<size_t> past_next_lf_in_file(int fd, size_t size, size_t from) {
     const ssize_t n = ::pread(fd, buf, std::min(sizeof buf, size - from), static_cast<off_t>(from));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return std::nullopt;
-    const void* lf = std::memchr(buf, '\n', static_cast<size_t>(n));
-    if (lf != nullptr) return from + static_cast<size_t>(static_cast<const char*>(lf) - buf) + 1;
+    const size_t lf = next_lf(std::string_view(buf, static_cast<size_t>(n)), 0);
+    if (lf != std::string_view::npos) return from + lf + 1;
     from += static_cast<size_t>(n);
   }
   return size;
@@ -251,11 +251,11 @@ bool StreamReader::next(Chunk& chunk) {
     }
 
     if (discarding_) {
-      const char* lf = size > 0 ? static_cast<const char*>(std::memchr(data, '\n', size)) : nullptr;
-      const size_t line_part = lf != nullptr ? static_cast<size_t>(lf - data) : size;
+      const size_t lf = next_lf(std::string_view(data, size), 0);
+      const size_t line_part = lf != std::string_view::npos ? lf : size;
       discarded_blank_ = discarded_blank_ && is_blank(std::string_view(data, line_part));
-      if (lf != nullptr || ended) {
-        begin_ += lf != nullptr ? line_part + 1 : size;
+      if (lf != std::string_view::npos || ended) {
+        begin_ += lf != std::string_view::npos ? line_part + 1 : size;
         discarding_ = false;
         chunk.skipped_long_line = true;
         chunk.skipped_line_blank = discarded_blank_;
@@ -269,7 +269,7 @@ bool StreamReader::next(Chunk& chunk) {
     // No LF in the first max+2 bytes: the first line (less a CR) is too long
     // to buffer. It is dropped as it streams by; only whether it was blank is kept.
     const size_t window = max_line_bytes_ + 2;
-    if (size >= window && std::memchr(data, '\n', window) == nullptr) {
+    if (size >= window && next_lf(std::string_view(data, window), 0) == std::string_view::npos) {
       discarding_ = true;
       discarded_blank_ = true;
       continue;

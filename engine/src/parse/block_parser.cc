@@ -27,6 +27,7 @@
 #endif
 
 #include "input/ascii.h"
+#include "input/lines.h"
 #include "parse/field_targets.h"
 #include "parse/json_tokens.h"
 
@@ -605,8 +606,8 @@ void BlockParser::classify_lines(std::string_view text, size_t readable,
       end = text.size();
     } else {
       const void* lf = memrchr(text.data() + begin, '\n', end - begin);
-      if (lf == nullptr) lf = std::memchr(text.data() + end, '\n', text.size() - end);
-      end = lf == nullptr ? text.size() : static_cast<size_t>(static_cast<const char*>(lf) - text.data()) + 1;
+      end =
+          lf != nullptr ? static_cast<size_t>(static_cast<const char*>(lf) - text.data()) + 1 : past_next_lf(text, end);
     }
     m.block_begin = begin;
     m.classify_block(end, emit);
