@@ -1,11 +1,11 @@
 // Tests for where bytes come from: path expansion (folders sorted, hidden
 // entries skipped, errors named), what a listing tells about a file without
-// reading it, the map-or-read policy, line ends found in memory and in a file
-// with preads, and the block reader (lines across block boundaries, over-long
-// lines skipped without buffering).
+// reading it, the map-or-read policy, line ends found in memory (lines.h),
+// and the block reader (lines across block boundaries, over-long lines
+// skipped without buffering). Reads of a file with pread are
+// file_reads_test's.
 #include "input/input.h"
 
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -128,29 +128,6 @@ TEST(Lines, NextLfAndPastIt) {
   EXPECT_EQ(past_next_lf(data, 4), data.size());
   EXPECT_EQ(past_next_lf(data, 9), data.size());
   EXPECT_EQ(past_next_lf("ab\n", 0), 3u);  // an LF at the last byte
-}
-
-// past_next_lf_in_file finds what past_next_lf finds in the same bytes,
-// within the first `size` bytes only: LFs at a pread's first and last byte,
-// a line longer than one pread, no LF, a start at or past the end.
-TEST(PastNextLfInFile, AgreesWithTheBufferSearch) {
-  TempDir d;
-  std::string data = "\nab\n" + std::string(4090, 'x') + "\n" + std::string(9000, 'y') + "\nz\n" + std::string(100, 'w');
-  const std::string path = d.file("log", data);
-  const int fd = ::open(path.c_str(), O_RDONLY);
-  ASSERT_GE(fd, 0);
-  for (size_t size : {data.size(), data.size() - 100, size_t{4096}, size_t{3}}) {
-    const std::string_view bytes(data.data(), size);
-    for (size_t from = 0; from <= size + 1; ++from) {
-      ASSERT_EQ(past_next_lf_in_file(fd, size, from), past_next_lf(bytes, from)) << "size " << size << " from " << from;
-    }
-  }
-  // A file shorter than `size` (truncated since it was measured): no answer
-  // where the search reaches its end, the LF where it does not.
-  ASSERT_EQ(past_next_lf_in_file(fd, data.size() + 10, data.size() - 50), std::nullopt);
-  ASSERT_EQ(past_next_lf_in_file(fd, data.size() + 10, data.size() + 5), std::nullopt);
-  ASSERT_EQ(past_next_lf_in_file(fd, data.size() + 10, 1), std::optional<size_t>(4));
-  ::close(fd);
 }
 
 // What one chunk held; chunk views are only valid until the next read.

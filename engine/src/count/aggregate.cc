@@ -36,6 +36,7 @@
 #include "count/result_order.h"
 #include "count/spans.h"
 #include "input/fault_guard.h"
+#include "input/file_reads.h"
 #include "input/input.h"
 #include "input/lines.h"
 #include "input/segmenter.h"
@@ -218,11 +219,14 @@ bool starts_with_bom(std::string_view text, int fd) {
 void plan_segments(Source& src, int fd, size_t segment_bytes, const Options& options) {
   const size_t size = src.text.size();
   bool truncated = false;  // a pread ended early: the file is shorter than mapped
+  // The cuts' line ends are read with small preads, not through the mapping:
+  // a fault there would map whole large folios and, on a cold file, read the
+  // file around every cut, serially. A file found shorter is treated as
+  // changed, as a fault in the mapping would have been.
+  char lf_buffer[4096];
   auto past_lf = [&](size_t pos) {
     if (fd < 0) return past_next_lf(src.text, pos);
-    const std::optional<size_t> next = past_next_lf_in_file(fd, size, pos);
-    truncated |= !next;
-    return next.value_or(size);
+    return static_cast<size_t>(past_next_lf_in_file(fd, pos, size, lf_buffer, &truncated).value_or(size));
   };
   // Where the first line starting at or after `pos` starts.
   auto line_start = [&](size_t pos) { return pos == 0 ? 0 : past_lf(pos - 1); };
@@ -252,13 +256,6 @@ void plan_segments(Source& src, int fd, size_t segment_bytes, const Options& opt
 // The nominal segment size for an input of `size` bytes.
 size_t segment_bytes_for(size_t size, const Options& options, unsigned threads) {
   return options.segment_bytes != 0 ? options.segment_bytes : choose_segment_bytes(size, threads);
-}
-
-// Whether a regular file of `size` bytes starts with a compression magic.
-bool is_compressed(int fd, size_t size) {
-  char head[4];
-  const ssize_t n = ::pread(fd, head, std::min(sizeof head, size), 0);
-  return n > 0 && detect_compression(std::string_view(head, static_cast<size_t>(n))) != Compression::kNone;
 }
 
 // Files up to this size are read with plain reads, not mapped: mapping and
@@ -300,7 +297,7 @@ void open_input(Source& src, Worker& w, const Options& options, unsigned threads
     return;
   }
   const auto size = static_cast<size_t>(st.st_size);
-  const bool compressed = S_ISREG(st.st_mode) && is_compressed(fd, size);
+  const bool compressed = S_ISREG(st.st_mode) && file_compression(fd, size) != Compression::kNone;
   if (src.span != nullptr && !still_planned(src, st, compressed)) {
     if (!is_stdin) ::close(fd);
     return;

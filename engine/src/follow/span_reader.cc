@@ -5,31 +5,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstring>
-#include <optional>
 #include <string>
 #include <string_view>
 
+#include "input/file_reads.h"
 #include "state/fingerprint.h"
 
 namespace logagg {
-namespace {
-
-// Where the first line ending in [from, end) ends (just past its LF), or
-// nothing if there is no LF there; read in blocks.
-std::optional<uint64_t> line_end_in(int fd, uint64_t from, uint64_t end) {
-  std::string block(size_t{1} << 20, '\0');
-  for (uint64_t at = from; at < end;) {
-    const ssize_t n = pread_all(fd, block.data(), static_cast<size_t>(std::min<uint64_t>(block.size(), end - at)), at);
-    if (n <= 0) break;
-    if (const void* lf = std::memchr(block.data(), '\n', static_cast<size_t>(n)); lf != nullptr)
-      return at + static_cast<uint64_t>(static_cast<const char*>(lf) - block.data()) + 1;
-    at += static_cast<uint64_t>(n);
-  }
-  return std::nullopt;
-}
-
-}  // namespace
 
 bool read_span(int fd, SpanPlan& p, ReadBuffer& buffer, uint64_t& budget, uint64_t round_bytes) {
   const uint64_t begin = p.span.begin, planned_end = p.span.end;
@@ -55,10 +37,11 @@ bool read_span(int fd, SpanPlan& p, ReadBuffer& buffer, uint64_t& budget, uint64
     // A line that does not fit what is left of the round: the next round's,
     // unless it is longer than a whole round.
     const uint64_t read_to = begin + got - before, round_end = std::min(planned_end, begin + round_bytes);
-    if (line_end_in(fd, read_to, round_end) || planned_end == round_end) {
+    std::string block(size_t{1} << 20, '\0');  // the line end is searched for in blocks of this many bytes
+    if (past_next_lf_in_file(fd, read_to, round_end, block) || planned_end == round_end) {
       left = true;
     } else {  // one line longer than a round: mapped by the engine
-      p.span.end = line_end_in(fd, round_end, planned_end).value_or(planned_end);
+      p.span.end = past_next_lf_in_file(fd, round_end, planned_end, block).value_or(planned_end);
       left = p.span.end < planned_end;
       mapped = true;
     }

@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
@@ -135,19 +134,6 @@ std::optional<FileFacts> regular_file_facts(const std::string& path) {
 
 ReadMode choose_read_mode(const struct stat& st) {
   return S_ISREG(st.st_mode) && st.st_size > 0 ? ReadMode::kMap : ReadMode::kStream;
-}
-
-std::optional<size_t> past_next_lf_in_file(int fd, size_t size, size_t from) {
-  char buf[4096];
-  while (from < size) {
-    const ssize_t n = ::pread(fd, buf, std::min(sizeof buf, size - from), static_cast<off_t>(from));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return std::nullopt;
-    const size_t lf = next_lf(std::string_view(buf, static_cast<size_t>(n)), 0);
-    if (lf != std::string_view::npos) return from + lf + 1;
-    from += static_cast<size_t>(n);
-  }
-  return size;
 }
 
 MappedFile MappedFile::map(int fd, size_t size) {

@@ -17,7 +17,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,15 +47,6 @@ enum class ReadMode { kMap, kStream };
 // terminals, devices, empty or special files whose size says nothing) is read
 // sequentially in blocks.
 ReadMode choose_read_mode(const struct stat& st);
-
-// Just past the first LF at or after `from` among the first `size` bytes of
-// `fd`, read with small preads: how a mapped file's segment cuts are found
-// without touching its mapping (a fault there would map whole large folios
-// and, on a cold file, read the file around every cut, serially). `size` if
-// there is none (or `from` is at or past it); nullopt if the file ends or
-// cannot be read before the LF or `size` is reached (it was truncated: the
-// caller treats it as changed, as a fault in the mapping would have).
-std::optional<size_t> past_next_lf_in_file(int fd, size_t size, size_t from);
 
 // A read-only private memory mapping of a whole file. Movable; unmaps on
 // destruction. Truncating the file while it is mapped makes reads past the new

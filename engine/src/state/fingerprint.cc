@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "input/file_reads.h"
 #include "input/input.h"
 
 namespace logagg {
@@ -28,20 +29,6 @@ void keep_tail(std::string& window, std::string_view more) {
 
 }  // namespace
 
-ssize_t pread_all(int fd, char* buf, size_t size, uint64_t offset) {
-  size_t got = 0;
-  while (got < size) {
-    const ssize_t n = ::pread(fd, buf + got, size - got, static_cast<off_t>(offset + got));
-    if (n == 0) break;
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return -1;
-    }
-    got += static_cast<size_t>(n);
-  }
-  return static_cast<ssize_t>(got);
-}
-
 uint64_t fingerprint_hash(std::string_view bytes, uint64_t from) noexcept {
   uint64_t h = from;
   for (const char c : bytes) {
@@ -58,9 +45,7 @@ FileHead read_head(int fd) {
     return head;
   }
   const std::unique_ptr<ByteSource> source = open_byte_source(fd);
-  char magic[4];
-  const ssize_t m = pread_all(fd, magic, sizeof magic, 0);
-  head.compressed = m > 0 && detect_compression(std::string_view(magic, static_cast<size_t>(m))) != Compression::kNone;
+  head.compressed = file_compression(fd) != Compression::kNone;
   head.bytes.resize(kFingerprintBytes);
   size_t got = 0;
   while (got < head.bytes.size()) {

@@ -3,8 +3,6 @@
 // from the file as it is, or decompressed.
 #pragma once
 
-#include <sys/types.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -21,10 +19,6 @@ inline constexpr size_t kFingerprintBytes = 4096;
 // the hash of a + b is fingerprint_hash(b, fingerprint_hash(a)).
 inline constexpr uint64_t kFingerprintBasis = 0xcbf29ce484222325u;
 uint64_t fingerprint_hash(std::string_view bytes, uint64_t from = kFingerprintBasis) noexcept;
-
-// Reads up to `size` bytes of `fd` at `offset` (again after EINTR and short
-// reads); fewer only at the end of the file, -1 on an error.
-ssize_t pread_all(int fd, char* buf, size_t size, uint64_t offset);
 
 // The first kFingerprintBytes of an open file's content (fewer if it is
 // shorter), decompressed if it is gzip or zstd; `fd` is read from its start.
