@@ -1,7 +1,8 @@
 // Tests for the reads of a file with pread (input/file_reads.h): a range read
 // whole, the next line end (the same answer as the in-memory search of
 // lines.h, whatever the size of the preads; none and a file shorter than
-// measured told apart), and the compression its first bytes announce.
+// measured told apart), and the compression its first bytes announce (not
+// known where they cannot be read).
 #include "input/file_reads.h"
 
 #include <fcntl.h>
@@ -103,7 +104,7 @@ TEST(FileCompression, TheFirstBytesUpToTheMeasuredSize) {
   EXPECT_EQ(file_compression(TempFile(std::string("\x28\xB5\x2F\xFD\x00", 5)).fd()), Compression::kZstd);
   EXPECT_EQ(file_compression(TempFile("{\"app_id\":\"a\"}\n").fd()), Compression::kNone);
   EXPECT_EQ(file_compression(TempFile("").fd()), Compression::kNone);
-  EXPECT_EQ(file_compression(-1), Compression::kNone);
+  EXPECT_EQ(file_compression(-1), std::nullopt);  // cannot be read: not known
   // Only the bytes within the measured size count: a magic completed by
   // bytes written after the file was measured does not.
   const TempFile zstd(std::string("\x28\xB5\x2F\xFD", 4));

@@ -297,7 +297,8 @@ void open_input(Source& src, Worker& w, const Options& options, unsigned threads
     return;
   }
   const auto size = static_cast<size_t>(st.st_size);
-  const bool compressed = S_ISREG(st.st_mode) && file_compression(fd, size) != Compression::kNone;
+  const bool compressed =
+      S_ISREG(st.st_mode) && file_compression(fd, size).value_or(Compression::kNone) != Compression::kNone;
   if (src.span != nullptr && !still_planned(src, st, compressed)) {
     if (!is_stdin) ::close(fd);
     return;

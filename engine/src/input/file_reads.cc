@@ -42,10 +42,11 @@ std::optional<uint64_t> past_next_lf_in_file(int fd, uint64_t from, uint64_t end
   return std::nullopt;
 }
 
-Compression file_compression(int fd, uint64_t size) {
+std::optional<Compression> file_compression(int fd, uint64_t size) {
   char head[4];  // as many bytes as detect_compression looks at
   const ssize_t n = pread_all(fd, head, static_cast<size_t>(std::min<uint64_t>(sizeof head, size)), 0);
-  return n > 0 ? detect_compression(std::string_view(head, static_cast<size_t>(n))) : Compression::kNone;
+  if (n < 0) return std::nullopt;
+  return detect_compression(std::string_view(head, static_cast<size_t>(n)));
 }
 
 }  // namespace logagg

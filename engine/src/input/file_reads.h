@@ -37,7 +37,7 @@ std::optional<uint64_t> past_next_lf_in_file(int fd, uint64_t from, uint64_t end
 // The compression a file's first bytes announce (detect_compression, input.h),
 // read with pread at its start: at most `size` of them, the file's size where
 // the caller measured it, so that bytes written after that do not count.
-// kNone if they cannot be read.
-Compression file_compression(int fd, uint64_t size = std::numeric_limits<uint64_t>::max());
+// nullopt if they cannot be read.
+std::optional<Compression> file_compression(int fd, uint64_t size = std::numeric_limits<uint64_t>::max());
 
 }  // namespace logagg

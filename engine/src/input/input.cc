@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "input/ascii.h"
+#include "input/file_reads.h"
 #include "input/lines.h"
 
 namespace logagg {
@@ -123,9 +124,7 @@ std::optional<FileFacts> regular_file_facts(const std::string& path) {
   const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
   if (regular) {
     facts.bytes = static_cast<uint64_t>(st.st_size);
-    char head[4];
-    const ssize_t n = ::pread(fd, head, std::min<uint64_t>(sizeof head, facts.bytes), 0);
-    if (n >= 0) facts.compression = detect_compression(std::string_view(head, static_cast<size_t>(n)));
+    facts.compression = file_compression(fd, facts.bytes);
   }
   ::close(fd);
   if (!regular) return std::nullopt;

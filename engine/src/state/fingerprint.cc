@@ -45,7 +45,7 @@ FileHead read_head(int fd) {
     return head;
   }
   const std::unique_ptr<ByteSource> source = open_byte_source(fd);
-  head.compressed = file_compression(fd) != Compression::kNone;
+  head.compressed = file_compression(fd).value_or(Compression::kNone) != Compression::kNone;
   head.bytes.resize(kFingerprintBytes);
   size_t got = 0;
   while (got < head.bytes.size()) {
