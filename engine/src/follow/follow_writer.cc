@@ -28,13 +28,12 @@ std::string FollowWriter::header() const {
 
 std::string FollowWriter::rows(const std::vector<FollowRow>& rows) const {
   const std::unique_ptr<RowWriter> writer = stream_writer(by_app_, report_);
-  std::string out, start;
+  std::string out;
+  StartTexts starts(report_.bucketing);
   for (const FollowRow& r : rows) {
-    start.clear();
-    append_start(start, report_.bucketing, r.start);
     const KeyCell cell = by_app_ ? writer->key_cell(0, r.app) : KeyCell{};
     const KeyCell* cells[] = {&cell};
-    writer->row(out, start, std::span(cells, by_app_ ? 1 : 0), r.count, r.correction);
+    writer->row(out, starts.of(r.start), std::span(cells, by_app_ ? 1 : 0), r.count, r.correction);
   }
   return out;
 }

@@ -104,13 +104,6 @@ void write_settings(const Result& r, const ReportRows& rows, const Options& opti
   }
 }
 
-// The "counts" rows, handed to the sink as they grow.
-void write_counts(const ReportRows& rows, const ReportOptions& report, uint64_t counted, Output& o) {
-  o.text().append(",\n  \"counts\": [");
-  const uint64_t written = write_report_rows(rows, report, counted, o);
-  o.text().append(written == 0 ? "],\n" : "\n  ],\n");
-}
-
 // The "summary" line accounting.
 void write_summary(const Summary& s, const Options& options, std::string& out) {
   out.append("  \"summary\": {\n");
@@ -142,7 +135,8 @@ void write_summary(const Summary& s, const Options& options, std::string& out) {
 void write_result_json(const Result& r, const ReportRows& rows, const Options& options, const ReportOptions& report,
                        Output& o) {
   write_settings(r, rows, options, report, o.text());
-  write_counts(rows, report, r.summary.counted, o);
+  o.text().append(",\n");
+  write_report_rows(rows, report, r.summary.counted, o);  // the "counts" array, handed to the sink as it grows
   write_summary(r.summary, options, o.text());
   std::string& out = o.text();
   append_json_stats(out, report_stats(r, rows.by_app(), rows.buckets(), rows.bucketing(), report.top), rows.by_app());

@@ -16,22 +16,22 @@ namespace {
 std::string_view shown_key(std::string_view key) { return key == kOtherApp ? kOtherAppName : key; }
 
 void append_cells(std::string& out, std::span<const KeyCell* const> cells) {
-  for (const KeyCell* cell : cells) out.append(cell->text).append(cell->pad, ' ');
+  for (const KeyCell* cell : cells) out.append(cell->text);
 }
 
 class CsvRows final : public RowWriter {
  public:
   explicit CsvRows(const RowSettings& s) : s_(s) {}
-  void header(std::string& out) const override {
-    out.append(s_.bucketing.column());
-    for (const std::string& column : s_.key_columns) out.append(",").append(column);
-    out.append(",count\n");
-  }
-  KeyCell key_cell(size_t, std::string_view key) const override {
+  KeyCell key_cell(size_t, std::string_view key) override {
     KeyCell cell;
     append_csv_field(cell.text, shown_key(key), s_.csv_neutralise_formulas);
     cell.text.push_back(',');
     return cell;
+  }
+  void header(std::string& out) override {
+    out.append(s_.bucketing.column());
+    for (const std::string& column : s_.key_columns) out.append(",").append(column);
+    out.append(",count\n");
   }
   void row(std::string& out, std::string_view start, std::span<const KeyCell* const> cells, uint64_t count,
            bool) override {
@@ -41,7 +41,7 @@ class CsvRows final : public RowWriter {
     append_number(out, count);
     out.push_back('\n');
   }
-  void footer(std::string&, uint64_t) const override {}
+  void footer(std::string&, uint64_t) override {}
 
  private:
   const RowSettings s_;
@@ -54,8 +54,7 @@ class JsonRows final : public RowWriter {
     append_json_string(row_start_, s_.bucketing.column());
     row_start_.append(": \"");
   }
-  void header(std::string&) const override {}
-  KeyCell key_cell(size_t column, std::string_view key) const override {
+  KeyCell key_cell(size_t column, std::string_view key) override {
     KeyCell cell;
     cell.text.append(", ");
     append_json_string(cell.text, s_.key_columns[column]);
@@ -65,10 +64,13 @@ class JsonRows final : public RowWriter {
     if (key == kOtherAppName) cell.text.append(", \"real_app\": true");
     return cell;
   }
+  void header(std::string& out) override {
+    if (!s_.stream) out.append("  \"counts\": [");
+  }
   void row(std::string& out, std::string_view start, std::span<const KeyCell* const> cells, uint64_t count,
            bool correction) override {
-    if (!s_.stream) out.append(first_ ? "\n    " : ",\n    ");
-    first_ = false;
+    if (!s_.stream) out.append(rows_ == 0 ? "\n    " : ",\n    ");
+    ++rows_;
     out.append(row_start_).append(start).push_back('"');
     append_cells(out, cells);
     out.append(", \"count\": ");
@@ -76,29 +78,33 @@ class JsonRows final : public RowWriter {
     out.append(correction ? ", \"correction\": true}" : "}");
     if (s_.stream) out.push_back('\n');
   }
-  void footer(std::string&, uint64_t) const override {}
+  void footer(std::string& out, uint64_t) override {
+    if (!s_.stream) out.append(rows_ == 0 ? "],\n" : "\n  ],\n");
+  }
 
  private:
   const RowSettings s_;
   std::string row_start_;  // {"COLUMN": "
-  bool first_ = true;
+  uint64_t rows_ = 0;
 };
 
 class TableRows final : public RowWriter {
  public:
-  explicit TableRows(const RowSettings& s) : s_(s), start_width_(start_width(s.bucketing)) {
-    if (s_.stream) {
-      count_width_ = kStreamCountWidth;
-      return;
-    }
-    count_width_ = std::max<size_t>(std::to_string(s_.widest_count).size(), 5);
-    for (size_t c = 0; c < s_.key_columns.size(); ++c) {
-      size_t width = display_width(s_.key_columns[c]);
-      for (const std::string_view key : s_.known_keys[c]) width = std::max(width, shown_width(key));
-      key_widths_.push_back(width);
-    }
+  explicit TableRows(const RowSettings& s)
+      : s_(s),
+        start_width_(start_width(s.bucketing)),
+        count_width_(s.stream ? kStreamCountWidth : std::max<size_t>(std::to_string(s.widest_count).size(), 5)) {
+    for (const std::string& column : s_.key_columns) key_widths_.push_back(display_width(column));
   }
-  void header(std::string& out) const override {
+  KeyCell key_cell(size_t column, std::string_view key) override {
+    KeyCell cell;
+    if (s_.stream) cell.text.append("  ");
+    append_terminal_text(cell.text, shown_key(key));
+    cell.columns = display_width(cell.text);
+    key_widths_[column] = std::max(key_widths_[column], cell.columns);
+    return cell;
+  }
+  void header(std::string& out) override {
     append_padded(out, s_.bucketing.column(), start_width_, false);
     out.append("  ");
     if (!s_.stream) {
@@ -110,25 +116,24 @@ class TableRows final : public RowWriter {
     }
     out.push_back('\n');
   }
-  KeyCell key_cell(size_t column, std::string_view key) const override {
-    KeyCell cell;
-    if (s_.stream) cell.text.append("  ");
-    append_terminal_text(cell.text, shown_key(key));
-    if (!s_.stream) cell.pad = key_widths_[column] + 2 - display_width(cell.text);
-    return cell;
-  }
   void row(std::string& out, std::string_view start, std::span<const KeyCell* const> cells, uint64_t count,
            bool correction) override {
     append_padded(out, start, start_width_, false);
     out.append("  ");
-    if (!s_.stream) append_cells(out, cells);
+    if (!s_.stream) {
+      for (size_t c = 0; c < cells.size(); ++c) {
+        out.append(cells[c]->text).append(key_widths_[c] + 2 - cells[c]->columns, ' ');
+      }
+    }
     append_padded(out, std::to_string(count), count_width_, true);
     if (s_.stream) append_cells(out, cells);
     out.append(correction ? "  (correction)\n" : "\n");
   }
-  void footer(std::string& out, uint64_t total) const override {
+  void footer(std::string& out, uint64_t total) override {
     size_t keys_width = 0;
-    for (const size_t width : key_widths_) keys_width += width + 2;
+    if (!s_.stream) {
+      for (const size_t width : key_widths_) keys_width += width + 2;
+    }
     append_padded(out, "total", start_width_ + keys_width, false);
     out.append("  ");
     append_padded(out, std::to_string(total), count_width_, true);
@@ -138,15 +143,10 @@ class TableRows final : public RowWriter {
  private:
   static constexpr size_t kStreamCountWidth = 10;
 
-  static size_t shown_width(std::string_view key) {
-    std::string text;
-    append_terminal_text(text, shown_key(key));
-    return display_width(text);
-  }
   const RowSettings s_;
   size_t start_width_;
-  size_t count_width_ = 0;
-  std::vector<size_t> key_widths_;  // not streamed: each key column's width
+  size_t count_width_;
+  std::vector<size_t> key_widths_;  // each key column's: its name's, or its widest cell's
 };
 
 }  // namespace
@@ -165,33 +165,27 @@ std::unique_ptr<RowWriter> make_row_writer(const RowSettings& settings) {
   throw std::invalid_argument("--format html has no rows");
 }
 
-uint64_t write_report_rows(const ReportRows& rows, const ReportOptions& report, uint64_t counted, Output& o) {
+void write_report_rows(const ReportRows& rows, const ReportOptions& report, uint64_t counted, Output& o) {
   RowSettings settings;
   settings.format = report.format;
   settings.bucketing = rows.bucketing();
   settings.csv_neutralise_formulas = report.csv_neutralise_formulas;
   settings.widest_count = counted;
-  std::vector<std::string_view> keys;
-  if (rows.by_app()) {
-    for (uint32_t app = 0; app < rows.apps().size(); ++app) keys.push_back(rows.key(app));
-    settings.key_columns = {"app_id"};
-    settings.known_keys = {keys};
-  }
+  if (rows.by_app()) settings.key_columns = {"app_id"};
   const std::unique_ptr<RowWriter> writer = make_row_writer(settings);
-  std::vector<KeyCell> cells;
-  for (const std::string_view key : keys) cells.push_back(writer->key_cell(0, key));
+  std::vector<KeyCell> cells;  // before the header, which a table sizes by them
+  if (rows.by_app()) {
+    for (uint32_t app = 0; app < rows.apps().size(); ++app) cells.push_back(writer->key_cell(0, rows.key(app)));
+  }
   std::string& out = o.text();
   writer->header(out);
   StartTexts starts(rows.bucketing());
-  uint64_t written = 0;
   rows.for_each([&](int64_t start, uint32_t app, uint64_t count) {
     const KeyCell* cell = rows.by_app() ? &cells[app] : nullptr;
     writer->row(out, starts.of(start), std::span(&cell, rows.by_app() ? 1 : 0), count, false);
-    ++written;
     o.row_done();
   });
   writer->footer(out, counted);
-  return written;
 }
 
 }  // namespace logagg

@@ -31,43 +31,44 @@ struct RowSettings {
   // Rows written as they come (--follow): json as one object a line (NDJSON),
   // a table with the counts 10 wide and the keys last, unpadded, so that any
   // key keeps the columns aligned. Otherwise (the batch report) json rows are
-  // the elements of the document's "counts" array, and a table's count and
-  // key columns are as wide as `widest_count` and the widest of `known_keys`.
+  // the document's "counts" array (its header and footer open and close it),
+  // and a table's count column is as wide as `widest_count` and each key
+  // column as the widest cell made for it before the header is written.
   bool stream = false;
-  uint64_t widest_count = 0;                             // table, not streamed
-  std::vector<std::vector<std::string_view>> known_keys;  // table, not streamed: every key per column
+  uint64_t widest_count = 0;  // table, not streamed
 };
 
-// A key as a row shows it: its text, then `pad` spaces (a table aligns its
-// key columns; the padding is added as each row is written, so a wide key
-// costs its width once, not once per key).
+// A key as a row shows it: its text, and the terminal columns that text
+// takes (a table's; the padding that aligns it is added as each row is
+// written, so a wide key costs its width once, not once per key).
 struct KeyCell {
   std::string text;
-  size_t pad = 0;
+  size_t columns = 0;
 };
 
 class RowWriter {
  public:
   virtual ~RowWriter() = default;
-  // The text before the first row: csv "COLUMN[,KEY...],count"; the table's
-  // column names; nothing for json.
-  virtual void header(std::string& out) const = 0;
   // The cell of `key` in key column `column`. kOtherApp is the "(other)" of
   // keys not told apart; a key spelt "(other)" is a real one (json says so).
-  virtual KeyCell key_cell(size_t column, std::string_view key) const = 0;
+  virtual KeyCell key_cell(size_t column, std::string_view key) = 0;
+  // The text before the first row: csv "COLUMN[,KEY...],count"; the table's
+  // column names; json's opening of the "counts" array (nothing streamed).
+  virtual void header(std::string& out) = 0;
   // One row, its bucket start as text and its key cells in column order.
   virtual void row(std::string& out, std::string_view start, std::span<const KeyCell* const> cells,
                    uint64_t count, bool correction) = 0;
-  // The text after the last row: the table's total line; nothing for csv and json.
-  virtual void footer(std::string& out, uint64_t total) const = 0;
+  // The text after the last row: the table's total line; json's closing of
+  // the "counts" array (nothing streamed); nothing for csv.
+  virtual void footer(std::string& out, uint64_t total) = 0;
 };
 
 // The writer of `settings.format` (not html).
 std::unique_ptr<RowWriter> make_row_writer(const RowSettings& settings);
 
 // The batch report's rows in `report.format` (csv or table: the whole text;
-// json: the elements of the "counts" array), each key's cell made once;
-// `counted` is the total line's count. Returns how many rows were written.
-uint64_t write_report_rows(const ReportRows& rows, const ReportOptions& report, uint64_t counted, Output& out);
+// json: the "counts" array), each key's cell made once; `counted` is the
+// total line's count.
+void write_report_rows(const ReportRows& rows, const ReportOptions& report, uint64_t counted, Output& out);
 
 }  // namespace logagg
