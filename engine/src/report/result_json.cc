@@ -45,8 +45,9 @@ void append_json_stats(std::string& out, const ReportStats& stats, bool by_app) 
     out.push_back('}');
   });
   for (size_t i = 0; i < stats.figures.size(); ++i) {
-    const auto& [name, value] = stats.figures[i];
-    field(name, [&] { out.append(value); }, i + 1 == stats.figures.size() && !by_app);
+    const std::string& value = stats.figures[i].second;
+    field(stats.figures[i].first, [&] { out.append(value); },
+          i + 1 == stats.figures.size() && !by_app);
   }
   if (by_app) {
     out.append("    \"top_apps\": [");
