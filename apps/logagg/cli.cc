@@ -100,6 +100,9 @@ void check_follow(const CLI::App& app, Config& config, const std::string& late) 
 // value names its option and the checks can see every flag.
 struct RawFlags {
   std::string tz, duration, top, max_apps, since, until, range, late;
+  std::vector<std::string> by, by_status_class;  // --by keys, put in order by apply_flags
+  std::vector<std::pair<std::string, std::string>> by_path_prefix;  // (N, FIELD)
+  const CLI::Option *by_option = nullptr, *by_status_class_option = nullptr, *by_path_prefix_option = nullptr;
   unsigned progress_delay_ms = 1000;
 };
 
@@ -125,12 +128,22 @@ void add_report_options(CLI::App& app, Config& config, RawFlags& raw) {
       ->type_name("DURATION");
   add_fill_gaps_flag(app, config.report)->group("");  // on --bucket's line
   add_stats_flag(app, config.stats);
-  add_plot_flag(app, config.plot);
+  add_plot_flag(app, config.plot)->group("");  // on --stats' line
   app.add_flag("--by-app", config.options.by_app, "Rows per bucket and app; --top N: N busiest, rest as (other); --max-apps N");
   add_top_option(app, raw.top)->group("");  // on --by-app's line (and implies it)
   app.add_option("--max-apps", raw.max_apps, "At most N app ids told apart, later ones count as (other)")
       ->type_name("N")
       ->group("");  // in --by-app's section of the man page
+  raw.by_option = app.add_option("--by", raw.by, "Rows per bucket and FIELD's value (up to 4); --by-status-class F, --by-path-prefix N F")
+      ->type_name("FIELD");
+  raw.by_status_class_option = app.add_option("--by-status-class", raw.by_status_class, "Rows per HTTP status class (2xx..5xx, other) of FIELD")
+      ->type_name("FIELD")
+      ->group("");  // on --by's line
+  raw.by_path_prefix_option = app.add_option("--by-path-prefix", raw.by_path_prefix, "Rows per first N segments of the URL path in FIELD")
+      ->type_name("N FIELD")
+      ->group("");  // on --by's line
+  app.add_option("--where", config.options.where, "Count only lines where FIELD OP VALUE: == != < <= > >= ~ !~, exists F")
+      ->type_name("EXPR");
 }
 
 // What to read and count, then the rest.
@@ -182,18 +195,45 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
       ->group("");  // on --help's line
 }
 
+// Options::by from the --by, --by-status-class and --by-path-prefix flags,
+// in the order they were given.
+std::vector<KeyField> key_fields(const CLI::App& app, const RawFlags& raw) {
+  std::vector<KeyField> keys;
+  size_t by = 0, by_class = 0, by_prefix = 0;
+  // CLI11 lists --by-path-prefix once per value it took (two per use) or once per use.
+  const auto prefix_entries = static_cast<size_t>(
+      std::count(app.parse_order().begin(), app.parse_order().end(), raw.by_path_prefix_option));
+  const size_t entries_per_use = prefix_entries == 2 * raw.by_path_prefix.size() ? 2 : 1;
+  size_t prefix_entry = 0;
+  for (const CLI::Option* option : app.parse_order()) {
+    if (option == raw.by_option) {
+      keys.push_back({raw.by.at(by++), KeyField::Kind::kValue, 0});
+    } else if (option == raw.by_status_class_option) {
+      keys.push_back({raw.by_status_class.at(by_class++), KeyField::Kind::kStatusClass, 0});
+    } else if (option == raw.by_path_prefix_option && prefix_entry++ % entries_per_use == 0) {
+      const auto& [n, field] = raw.by_path_prefix.at(by_prefix++);
+      keys.push_back({field, KeyField::Kind::kPathPrefix, static_cast<unsigned>(parse_count("--by-path-prefix", n, 100))});
+    }
+  }
+  return keys;
+}
+
 // Checks what CLI11 cannot check alone and fills what needs more than one flag.
 void apply_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
   Options& o = config.options;
-  try {
-    LineRules::of(o);  // field paths valid and apart
-  } catch (const std::invalid_argument& e) {
-    throw CLI::ValidationError(e.what());
-  }
+  o.by = key_fields(app, raw);
   apply_bucket_flags(app, raw.duration, config.report.bucketing);
   check_report_flags(app, raw.top, config.plot, config.report);
   if (app.count("--max-apps") > 0) o.max_apps = parse_count("--max-apps", raw.max_apps, 1000000000);
-  if (config.report.top != 0 || app.count("--max-apps") > 0) o.by_app = true;
+  if ((config.report.top != 0 || app.count("--max-apps") > 0) && o.by.empty() && o.has_app()) o.by_app = true;
+  if ((config.report.top != 0 || app.count("--max-apps") > 0) && !o.keyed()) {
+    throw CLI::ValidationError("--top and --max-apps need keys: --by FIELD (there is no app with --app-field none)");
+  }
+  try {
+    LineRules::of(o);  // field paths valid and apart, keys and filters readable
+  } catch (const std::invalid_argument& e) {
+    throw CLI::ValidationError(e.what());
+  }
   if (app.count("--tz") > 0) {
     try {
       config.report.bucketing = config.report.bucketing.in_zone(find_time_zone(raw.tz));
@@ -234,9 +274,8 @@ int parse(int argc, char** argv, Config& config) {
   // the counting rules, exit status and examples are in the man page
   // (generated from this text).
   CLI::App app{
-      "logagg: exact per-second request counts from JSON access logs, one object per\n"
-      "line, in files, folders (read recursively) or - for stdin. A line counts if its\n"
-      "app id is alphanumeric and its time is RFC 3339.",
+      "logagg: exact request counts per second (and key) from JSON access logs, one object\n"
+      "per line, in files, folders or - (stdin): alphanumeric app id, RFC 3339 time.",
       "logagg"};
   app.get_formatter()->column_width(24);
   app.footer(

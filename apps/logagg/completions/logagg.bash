@@ -29,7 +29,8 @@ _logagg() {
       COMPREPLY=($(compgen -W "rfc3339 unix unix-ms unix-us unix-ns clf" -- "$cur"))
       return;;
     --threads | --show-rejects | --app-field | --time-field | --app-pattern | --max-size | --piece-size | \
-    --lines | --pattern | --since | --until | --include | --exclude | --range | --top | --max-apps | --late)
+    --lines | --pattern | --since | --until | --include | --exclude | --range | --top | --max-apps | --late | \
+    --by | --by-status-class | --by-path-prefix | --where)
       COMPREPLY=()  # a value the user types
       return;;
   esac
@@ -42,7 +43,7 @@ _logagg() {
       options="--format --csv-safe --fill-gaps --stats --plot --top -h --help"
     else
       options="--format --csv-safe --per-second --per-minute --per-hour --per-day --bucket --tz --fill-gaps --stats --plot
-               --by-app --top --max-apps --since
+               --by-app --top --max-apps --by --by-status-class --by-path-prefix --where --since
                --until --include --exclude --list-inputs --piece-size --state --delta --follow --late --range --threads --app-field --time-field --app-pattern --time-format --input-tz --show-rejects
                -q --quiet -h --help --version"
     fi

@@ -17,12 +17,41 @@ namespace logagg {
 // Letters and digits: the app ids that count unless Options::app_pattern says otherwise.
 inline constexpr std::string_view kDefaultAppPattern = "[A-Za-z0-9]+";
 
+// Options::app_field for logs without an app id (--app-field none): no app
+// field is looked for and the app rules do not apply. A field literally
+// named "none" is still reachable as the JSON Pointer "/none".
+inline constexpr std::string_view kNoAppField = "none";
+
+// The column names of Options::by_app's key and of the derived keys.
+inline constexpr std::string_view kAppColumn = "app_id";
+
+// One key of a breakdown (--by and its derived forms): a field, written as
+// Options::app_field is (a top-level name or a JSON Pointer), and what of its
+// value makes the key.
+struct KeyField {
+  enum class Kind : uint8_t {
+    kValue,        // --by: a string's text, a number as written, true/false/null
+    kStatusClass,  // --by-status-class: 1xx ... 5xx for a status 100-599, else "other"
+    kPathPrefix,   // --by-path-prefix N: the first N segments of a URL path, query dropped
+  };
+  std::string field;
+  Kind kind = Kind::kValue;
+  unsigned segments = 0;  // kPathPrefix: N >= 1
+
+  // The key's column name: the field as written; "status_class(FIELD)";
+  // "path_prefix(FIELD,N)".
+  std::string column() const;
+  friend bool operator==(const KeyField&, const KeyField&) = default;
+};
+inline constexpr size_t kMaxKeyFields = 4;  // --by keys, --by-app included
+
 struct Options {
   // The fields holding the application id and the timestamp: a top-level key
   // as it is ("app_id", "service.name"), or with a leading '/' an RFC 6901
   // JSON Pointer into nested objects and arrays ("/request/host", "/tags/0";
   // "~1" for '/', "~0" for '~'). aggregate() throws std::invalid_argument for
   // a malformed pointer or for two fields whose paths overlap.
+  // app_field may be kNoAppField ("none"): every line with a valid time counts.
   std::string app_field = "app_id";
   std::string time_field = "timestamp";
   // How the time field is written: "rfc3339"; "unix", "unix-ms", "unix-us",
@@ -62,6 +91,29 @@ struct Options {
   // ids met after that are counted as "(other)" (Result::apps_capped).
   bool by_app = false;
   size_t max_apps = 100000;  // at most 2^32 - 2 (app numbers are 32-bit)
+  // Also count per key (--by): the keys' values, after the app id with
+  // by_app, make one key tuple per line, told apart and capped exactly as
+  // app ids are (Result::apps holds the tuples, see key_parts()); a line
+  // without a value for a key field (missing, an object or array, or there
+  // twice) has the key kNoKey. At most kMaxKeyFields keys in all.
+  std::vector<KeyField> by;
+  // Which valid lines count (--where): each filter, "FIELD OP VALUE" or
+  // "exists FIELD" / "missing FIELD" (where.h), must hold; a line that fails
+  // one is tallied as filtered (Summary::filtered_by, by the first that
+  // fails), not rejected. aggregate() throws std::invalid_argument for one it
+  // cannot read.
+  std::vector<std::string> where;
+
+  bool has_app() const { return app_field != kNoAppField; }
+  // Whether lines are counted per key tuple (by_app or --by).
+  bool keyed() const { return by_app || !by.empty(); }
+  // The key columns' names, in order: "app_id" with by_app, then each --by key's.
+  std::vector<std::string> key_columns() const {
+    std::vector<std::string> columns;
+    if (by_app) columns.emplace_back(kAppColumn);
+    for (const KeyField& key : by) columns.push_back(key.column());
+    return columns;
+  }
 };
 
 }  // namespace logagg

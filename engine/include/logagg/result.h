@@ -69,11 +69,23 @@ struct Summary {
   uint64_t outside_range = 0;  // valid lines outside Options::since / until, not counted
   uint64_t blank = 0;
   ReasonCounts rejected{};  // indexed by Reason
+  // Valid lines that failed an Options::where filter, by the first that
+  // failed (indexed as Options::where; empty without filters). Their sum is
+  // filtered(): lines = counted + outside_range + blank + rejected + filtered.
+  std::vector<uint64_t> filtered_by;
+  // Counted lines without a value for each Options::by key (indexed as it;
+  // empty without --by): they count under kNoKey.
+  std::vector<uint64_t> no_value;
   double elapsed_seconds = 0;
 
   uint64_t rejected_total() const noexcept {
     uint64_t total = 0;
     for (const uint64_t n : rejected) total += n;
+    return total;
+  }
+  uint64_t filtered() const noexcept {
+    uint64_t total = 0;
+    for (const uint64_t n : filtered_by) total += n;
     return total;
   }
   // Adds another summary's counts (elapsed times add too).
@@ -86,7 +98,15 @@ struct Summary {
     outside_range += o.outside_range;
     blank += o.blank;
     for (size_t i = 0; i < kReasonCount; ++i) rejected[i] += o.rejected[i];
+    add_each(filtered_by, o.filtered_by);
+    add_each(no_value, o.no_value);
     elapsed_seconds += o.elapsed_seconds;
+  }
+
+ private:
+  static void add_each(std::vector<uint64_t>& to, const std::vector<uint64_t>& from) {
+    if (to.size() < from.size()) to.resize(from.size());
+    for (size_t i = 0; i < from.size(); ++i) to[i] += from[i];
   }
 };
 
@@ -107,10 +127,22 @@ struct RejectSample {
 inline constexpr std::string_view kOtherApp = "\xff(other)";
 inline constexpr std::string_view kOtherAppName = "(other)";
 
+// With Options::by, a key tuple: its parts (the app id first with by_app,
+// then each --by key) joined by kKeySeparator; a single key is itself. A key
+// without a value is kNoKey, printed as kNoKeyName. Neither byte sequence is
+// valid UTF-8, so no key text (decoded JSON text, a number as written) can
+// hold them. The "(other)" tuple is kOtherApp alone.
+inline constexpr char kKeySeparator = '\xfe';
+inline constexpr std::string_view kNoKey = "\xff(none)";
+inline constexpr std::string_view kNoKeyName = "(none)";
+// The parts of a key tuple with `parts` parts: kOtherApp for each part of kOtherApp.
+std::vector<std::string_view> key_parts(std::string_view tuple, size_t parts);
+
 struct Result {
   std::vector<SecondCount> counts;  // ascending by second, only seconds with count > 0
-  // With Options::by_app: the app ids, ascending (bytewise), then kOtherApp
-  // if any line was counted as that; and the counts per (second, app index),
+  // With Options::by_app or by: the app ids (key tuples), ascending (bytewise,
+  // a tuple part by part: key_before()), then kOtherApp if any line was
+  // counted as that; and the counts per (second, app index),
   // ascending by second then index, only counts > 0. They sum to `counts`.
   std::vector<std::string> apps;
   std::vector<AppCount> app_counts;

@@ -381,7 +381,7 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
   for (unsigned t = 0; t < threads; ++t) {
     workers.push_back({BlockParser(rules, options.max_line_bytes),
                        Counter(shared, options.since.value_or(INT64_MIN), options.until.value_or(INT64_MAX),
-                               options.by_app ? &apps : nullptr),
+                               options.keyed() ? &apps : nullptr),
                        {}, progress});
   }
   WorkQueue queue(sources.size());
@@ -430,7 +430,9 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
     }
   }
   for (const Worker& w : workers) result.summary.add(w.counter.tally());
-  if (options.by_app) {
+  result.summary.filtered_by.resize(options.where.size());
+  result.summary.no_value.resize(options.by.size());
+  if (options.keyed()) {
     take_app_counts(shared, apps, result);
   } else {
     result.counts = shared.take_sorted();

@@ -28,6 +28,7 @@
 
 #include <absl/container/flat_hash_map.h>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -94,6 +95,7 @@ class Counter {
           break;
         }
         ++tally_.counted;
+        if (v.no_value != 0) [[unlikely]] tally_no_value(v.no_value);
         if (apps_) [[unlikely]] {
           count_app(v.second, apps_->id(v.app));
           break;
@@ -110,6 +112,10 @@ class Counter {
       case LineStatus::kRejected:
         ++tally_.rejected[static_cast<size_t>(v.reason)];
         break;
+      case LineStatus::kFiltered:
+        if (v.filter >= tally_.filtered_by.size()) tally_.filtered_by.resize(v.filter + size_t{1});
+        ++tally_.filtered_by[v.filter];
+        break;
     }
   }
 
@@ -117,11 +123,19 @@ class Counter {
   // shared counts (at the end).
   void spill();
 
-  // lines, counted, outside_range, blank and rejected; the other fields stay zero.
+  // lines, counted, outside_range, blank, rejected, filtered_by and no_value
+  // (as long as the last filter or key met needs); the other fields stay zero.
   const Summary& tally() const { return tally_; }
 
  private:
   void spill_full_map();
+  void tally_no_value(unsigned keys) {
+    for (; keys != 0; keys &= keys - 1) {
+      const auto key = static_cast<size_t>(std::countr_zero(keys));
+      if (key >= tally_.no_value.size()) tally_.no_value.resize(key + 1);
+      ++tally_.no_value[key];
+    }
+  }
   // A line of another second than the run's: the run's lines go into the map
   // and a run of `second` starts, its first line counted in the map at once
   // (so, with a cap of two seconds or more, the map reaches it and spills on

@@ -4,6 +4,7 @@
 // (merge/merge.cc), so all three build the same Result.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 
@@ -11,10 +12,18 @@
 
 namespace logagg {
 
-// Apps in a result: by name (bytewise), kOtherApp last.
+// Apps (key tuples) in a result: by name (bytewise), a tuple part by part
+// (kKeySeparator below every byte), kOtherApp last.
 inline bool app_before(std::string_view a, std::string_view b) {
   const bool a_other = a == kOtherApp, b_other = b == kOtherApp;
-  return a_other != b_other ? b_other : a < b;
+  if (a_other != b_other) return b_other;
+  const size_t n = std::min(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (a[i] == b[i]) continue;
+    if (a[i] == kKeySeparator || b[i] == kKeySeparator) return a[i] == kKeySeparator;
+    return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[i]);
+  }
+  return a.size() < b.size();
 }
 
 // Rows in one order: by second, then app (rows without an app have app 0).

@@ -106,6 +106,12 @@ inline size_t leading_digits(const char* p) {
 // compare 8 bytes at a time.
 struct Name {
   explicit Name(const std::string& name) : size(name.size()), bytes(name + std::string(8, '\0')) {}
+  // A name no key has (the app field of --app-field none).
+  static Name none() {
+    Name n("");
+    n.size = SIZE_MAX;
+    return n;
+  }
   size_t size;
   std::string bytes;
 };
@@ -165,7 +171,8 @@ inline uint64_t lf_mask64(const char* p) {
 
 struct BlockParser::Impl {
   LineParser reference;  // for the lines the block path does not take
-  FieldTarget targets[2];
+  FieldTarget targets[kMaxTargets];  // kApp, kTime, then the fields of --by and --where
+  size_t n_targets;
   AppPattern app_pattern;
   TimeFormat time_format;
   bool time_numbers;  // the time format reads JSON numbers too
@@ -177,11 +184,15 @@ struct BlockParser::Impl {
   // Unescaped strings: the app id and the time of the current line, and the
   // keys and strings that are only checked. Each holds a block and padding.
   std::vector<char> app_text, time_text, scratch;
+  std::vector<std::vector<char>> extra_text;  // the same for each field of --by and --where
   std::vector<Level> stack;  // the containers walk_container() is in
   // The first steps of the two fields' paths (the keys of the line's object
   // they start at), and whether each path goes deeper.
   Name app_name, time_name;
+  std::vector<Name> extra_names;  // the first steps of the fields of --by and --where
   unsigned deeper = 0;
+  bool has_app;                  // false with --app-field none
+  std::optional<LineKeys> keys;  // --by, --where
   // Whether stage 1 indexes each line of a block as it would the line alone:
   // true of simdjson's SIMD kernels, whose string scan stops at every raw
   // control character; its fallback kernel (a CPU without one) skips the byte
@@ -199,15 +210,23 @@ struct BlockParser::Impl {
   Impl(const LineRules& rules, size_t max_bytes, size_t block)
       : reference(rules, max_bytes),
         targets{FieldTarget(rules.app), FieldTarget(rules.time)},
+        n_targets(2 + rules.keys.fields.size()),
         app_pattern(rules.app_pattern),
         time_format(rules.time_format),
         time_numbers(rules.time_format.numeric()),
         max_line_bytes(max_bytes),
         block_bytes(block),
-        app_name(rules.app.steps.front()),
+        app_name(rules.has_app ? Name(rules.app.steps.front()) : Name::none()),
         time_name(rules.time.steps.front()),
-        deeper((rules.app.steps.size() > 1 ? 1u << kApp : 0u) | (rules.time.steps.size() > 1 ? 1u << kTime : 0u)),
+        has_app(rules.has_app),
         block_path(std::string_view(simdjson::get_active_implementation()->name()) != "fallback") {
+    for (size_t t = 2; t < n_targets; ++t) {
+      targets[t] = FieldTarget(rules.keys.fields[t - 2]);
+      extra_names.emplace_back(targets[t].path.steps.front());
+    }
+    for (size_t t = 0; t < n_targets; ++t) deeper |= targets[t].path.steps.size() > 1 ? 1u << t : 0u;
+    if (!has_app) deeper &= ~(1u << kApp);
+    if (rules.keys.active()) keys.emplace(rules.keys);
     if (simdjson::get_active_implementation()->create_dom_parser_implementation(
             block_bytes, simdjson::DEFAULT_MAX_DEPTH, stage1) != simdjson::SUCCESS) {
       throw std::bad_alloc();
@@ -217,6 +236,26 @@ struct BlockParser::Impl {
     app_text.resize(padded);
     time_text.resize(padded);
     scratch.resize(padded);
+    extra_text.assign(n_targets - 2, std::vector<char>(padded));
+  }
+
+  // The buffer a field's unescaped string goes to.
+  char* text_buffer(const FieldSeen* seen) {
+    if (seen == &targets[kApp].seen) return app_text.data();
+    if (seen == &targets[kTime].seen) return time_text.data();
+    size_t t = 2;
+    while (&targets[t].seen != seen) ++t;
+    return extra_text[t - 2].data();
+  }
+
+  // The verdict of a line whose walk passed, from what it found.
+  LineVerdict verdict() {
+    if (!keys && has_app) [[likely]] {
+      return field_verdict(&targets[kApp].seen, targets[kTime].seen, app_pattern, time_format);
+    }
+    const LineVerdict v =
+        field_verdict(has_app ? &targets[kApp].seen : nullptr, targets[kTime].seen, app_pattern, time_format);
+    return keys && v.status == LineStatus::kCounted ? keys->apply(v, targets) : v;
   }
 
   // LineParser's verdict of a line of the block.
@@ -238,7 +277,7 @@ struct BlockParser::Impl {
   void classify_block(size_t end, absl::FunctionRef<void(const LineVerdict&)> emit);
   void classify_run(const char* block, size_t a, size_t b, absl::FunctionRef<void(const LineVerdict&)> emit);
   void walk_run(const char* run, size_t shift, size_t a, size_t b, absl::FunctionRef<void(const LineVerdict&)> emit);
-  template <bool kEscapes>
+  template <bool kEscapes, bool kExtras>
   bool walk_line(const char* b, const uint32_t* idx, size_t& t, const Line& line, size_t shift);
   size_t walk_container(const char* b, const uint32_t* idx, size_t i, unsigned mask, size_t close, bool escapes);
   [[gnu::always_inline]] bool string_text(const char* b, const uint32_t* idx, size_t i, bool escapes, char* out,
@@ -273,7 +312,7 @@ inline bool BlockParser::Impl::string_value(const char* b, const uint32_t* idx, 
   std::string_view text;
   if (seen == nullptr) return !escapes || string_text(b, idx, i, escapes, scratch.data(), text);
   seen->is_string = true;
-  return string_text(b, idx, i, escapes, seen == &targets[kApp].seen ? app_text.data() : time_text.data(), seen->text);
+  return string_text(b, idx, i, escapes, text_buffer(seen), seen->text);
 }
 
 // Checks the number or literal at token i (or whatever else starts there).
@@ -282,12 +321,16 @@ inline bool BlockParser::Impl::string_value(const char* b, const uint32_t* idx, 
 inline bool BlockParser::Impl::scalar_value(const char* b, const uint32_t* idx, size_t i, FieldSeen* seen) {
   const char c = b[idx[i]];
   const std::string_view token = trim_trailing_space(std::string_view(b + idx[i], idx[i + 1] - idx[i]));
-  if (seen == &targets[kTime].seen && time_numbers && (c == '-' || is_digit(c))) {
-    bool is_number;
-    seen->second = time_format.number_second(token, is_number);
-    seen->is_number = true;
+  if (seen != nullptr) [[unlikely]] {
+    if (seen == &targets[kTime].seen && time_numbers && (c == '-' || is_digit(c))) {
+      bool is_number;
+      seen->second = time_format.number_second(token, is_number);
+      seen->is_number = true;
+      seen->text = token;
+      return is_number;
+    }
+    seen->is_scalar = true;  // kept as its token
     seen->text = token;
-    return is_number;
   }
   return is_scalar(token);
 }
@@ -301,12 +344,13 @@ inline bool BlockParser::Impl::scalar_value(const char* b, const uint32_t* idx, 
 // it. Stage 1 passed the line and its last non-blank byte is
 // the '}' at line.close, so each token read is on the line until that '}' is
 // read: the object must end there, and nothing else may. kEscapes: the line
-// has a backslash somewhere (its strings may hold escapes).
-template <bool kEscapes>
+// has a backslash somewhere (its strings may hold escapes). kExtras: fields
+// of --by or --where are looked for besides the app and time fields.
+template <bool kEscapes, bool kExtras>
 bool BlockParser::Impl::walk_line(const char* b, const uint32_t* idx, size_t& t, const Line& line, size_t shift) {
   constexpr bool escapes = kEscapes;
   const size_t close = line.close - shift;
-  for (FieldTarget& target : targets) target.seen = FieldSeen{};
+  for (size_t target = 0; target < (kExtras ? n_targets : 2); ++target) targets[target].seen = FieldSeen{};
   FieldSeen& app = targets[kApp].seen;
   FieldSeen& time = targets[kTime].seen;
   unsigned matched = 0;  // the targets whose first step the object has had
@@ -317,15 +361,22 @@ bool BlockParser::Impl::walk_line(const char* b, const uint32_t* idx, size_t& t,
       if (b[idx[i]] != '"' || b[idx[i + 1]] != ':' || !string_text(b, idx, i, escapes, scratch.data(), key)) {
         return false;
       }
-      const unsigned hit = (is_name(app_name, key) ? 1u << kApp : 0u) | (is_name(time_name, key) ? 1u << kTime : 0u);
+      unsigned hit = (is_name(app_name, key) ? 1u << kApp : 0u) | (is_name(time_name, key) ? 1u << kTime : 0u);
+      if constexpr (kExtras) {
+        for (size_t e = 0; e < extra_names.size(); ++e) hit |= is_name(extra_names[e], key) ? 1u << (KeyRules::kExtra + e) : 0u;
+      }
       FieldSeen* seen = nullptr;  // the field itself, met for the first time
       if (hit != 0) [[unlikely]] {
-        for (const int target : {kApp, kTime}) {
-          if ((hit & matched) & (1u << target)) targets[target].seen.step_twice = true;
+        for (unsigned twice = hit & matched; twice != 0; twice &= twice - 1) {
+          targets[std::countr_zero(twice)].seen.step_twice = true;
         }
         matched |= hit;
         if ((hit & deeper) == 0) {  // paths do not overlap: one target, its last step
-          seen = hit == 1u << kApp ? &app : &time;
+          if constexpr (kExtras) {
+            seen = &targets[std::countr_zero(hit)].seen;
+          } else {
+            seen = hit == 1u << kApp ? &app : &time;
+          }
           if (++seen->count > 1) seen = nullptr;  // a duplicate: only checked
         }
       }
@@ -388,13 +439,12 @@ key:
     Level& level = stack.back();
     hit = 0;
     if (level.mask != 0) {
-      for (int target : {kApp, kTime}) {
-        if ((level.mask & (1u << target)) != 0 && targets[target].path.steps[level.depth] == text) {
-          hit |= 1u << target;
-        }
+      for (unsigned m = level.mask; m != 0; m &= m - 1) {
+        const int target = std::countr_zero(m);
+        if (targets[target].path.steps[level.depth] == text) hit |= 1u << target;
       }
-      for (int target : {kApp, kTime}) {
-        if ((hit & level.matched) & (1u << target)) targets[target].seen.step_twice = true;
+      for (unsigned twice = hit & level.matched; twice != 0; twice &= twice - 1) {
+        targets[std::countr_zero(twice)].seen.step_twice = true;
       }
       level.matched |= hit;
     }
@@ -408,12 +458,9 @@ array_first:
 element : {
   const Level& level = stack.back();
   hit = 0;
-  if (level.mask != 0) {
-    for (int target : {kApp, kTime}) {
-      if ((level.mask & (1u << target)) != 0 && targets[target].indexes[level.depth] == level.index) {
-        hit |= 1u << target;
-      }
-    }
+  for (unsigned m = level.mask; m != 0; m &= m - 1) {
+    const int target = std::countr_zero(m);
+    if (targets[target].indexes[level.depth] == level.index) hit |= 1u << target;
   }
   depth = level.depth;
 }
@@ -423,7 +470,7 @@ value : {
   FieldSeen* seen = nullptr;
   unsigned inside = 0;
   if (hit != 0) {
-    const int first = (hit & (1u << kApp)) != 0 ? kApp : kTime;
+    const int first = std::countr_zero(hit);
     if (targets[first].last_step(depth)) {
       seen = &targets[first].seen;
       if (++seen->count > 1) seen = nullptr;  // a duplicate: only checked
@@ -497,10 +544,12 @@ void BlockParser::Impl::walk_run(const char* run, size_t shift, size_t a, size_t
     // A line without a backslash takes the walk compiled without the checks
     // for escapes, which runs fewer instructions
     // (docs/bench-notes/2026-12-02-line-search-and-walk.md).
-    const bool valid =
-        backslash < end ? walk_line<true>(run, idx, t, line, shift) : walk_line<false>(run, idx, t, line, shift);
+    const bool valid = n_targets > 2 ? (backslash < end ? walk_line<true, true>(run, idx, t, line, shift)
+                                                        : walk_line<false, true>(run, idx, t, line, shift))
+                                     : (backslash < end ? walk_line<true, false>(run, idx, t, line, shift)
+                                                        : walk_line<false, false>(run, idx, t, line, shift));
     if (valid) {
-      emit(field_verdict(targets[kApp].seen, targets[kTime].seen, app_pattern, time_format));
+      emit(verdict());
     } else {
       while (idx[t] < next) ++t;  // the rest of the line's tokens
       emit(LineVerdict::rejected(Reason::kInvalidJson));

@@ -1,7 +1,8 @@
-// The two fields a line parser looks for (the app id and the time), what the
-// walk of one line found for each, and the verdict that follows: shared by
-// the per-line parser (line_parser.cc) and the block parser (block_parser.cc),
-// so both reject for the same reasons in the same order.
+// The fields a line parser looks for (the app id, the time, and the fields of
+// --by keys and --where filters), what the walk of one line found for each,
+// and the verdict that follows: shared by the per-line parser
+// (line_parser.cc) and the block parser (block_parser.cc), so both reject
+// for the same reasons in the same order.
 #pragma once
 
 #include <cstddef>
@@ -19,17 +20,30 @@
 
 namespace logagg {
 
-// What the walk found for the app or the time field.
+// What the walk found for a field.
 struct FieldSeen {
   int count = 0;
   bool step_twice = false;  // a key on the field's path met twice in one object
   bool is_string = false;
   bool is_number = false;  // a JSON number, kept only where the time format reads numbers
-  std::string_view text;   // unescaped: in the line itself, or in a parser's buffer if it had escapes
+  bool is_scalar = false;  // a number or literal: `text` is its token (the first occurrence)
+  // unescaped string, or scalar token: in the line itself, or in a parser's buffer if it had escapes
+  std::string_view text;
   std::optional<int64_t> second;  // is_number: its second, read in the pass that checked its grammar
+
+  // The one value of the field, if it has one (there once, a string, number
+  // or literal): a string's text, or a number or literal as written.
+  std::optional<std::string_view> value() const {
+    if (count != 1 || step_twice || !(is_string || is_scalar)) return std::nullopt;
+    return text;
+  }
 };
 
-// The app or the time field: where it is, and what the walk of a line found.
+// How many fields a line parser can look for: the app id, the time, and the
+// distinct fields of --by and --where (bits of an unsigned mask).
+inline constexpr size_t kMaxTargets = 16;
+
+// A field: where it is, and what the walk of a line found.
 struct FieldTarget {
   FieldPath path;
   std::vector<std::optional<size_t>> indexes;  // each step's array index, if it is one
@@ -43,21 +57,24 @@ struct FieldTarget {
 
 inline constexpr int kApp = 0, kTime = 1;
 
-// The verdict of a line whose JSON is valid, from what its walk found.
-inline LineVerdict field_verdict(const FieldSeen& app, const FieldSeen& time, const AppPattern& app_pattern,
+// The verdict of a line whose JSON is valid, from what its walk found; `app`
+// null with --app-field none (no app rules apply).
+inline LineVerdict field_verdict(const FieldSeen* app, const FieldSeen& time, const AppPattern& app_pattern,
                                  const TimeFormat& time_format) {
-  if (app.step_twice) return LineVerdict::rejected(Reason::kDuplicateApp);
-  if (app.count == 0) return LineVerdict::rejected(Reason::kMissingApp);
-  if (app.count > 1) return LineVerdict::rejected(Reason::kDuplicateApp);
-  if (!app.is_string) return LineVerdict::rejected(Reason::kAppNotString);
-  if (!app_pattern.matches(app.text)) return LineVerdict::rejected(Reason::kBadApp);
+  if (app != nullptr) [[likely]] {
+    if (app->step_twice) return LineVerdict::rejected(Reason::kDuplicateApp);
+    if (app->count == 0) return LineVerdict::rejected(Reason::kMissingApp);
+    if (app->count > 1) return LineVerdict::rejected(Reason::kDuplicateApp);
+    if (!app->is_string) return LineVerdict::rejected(Reason::kAppNotString);
+    if (!app_pattern.matches(app->text)) return LineVerdict::rejected(Reason::kBadApp);
+  }
   if (time.step_twice) return LineVerdict::rejected(Reason::kDuplicateTime);
   if (time.count == 0) return LineVerdict::rejected(Reason::kMissingTime);
   if (time.count > 1) return LineVerdict::rejected(Reason::kDuplicateTime);
   if (!time.is_string && !time.is_number) return LineVerdict::rejected(Reason::kTimeNotString);
   const std::optional<int64_t> second = time.is_number ? time.second : time_format.second(time.text);
   if (!second) return LineVerdict::rejected(Reason::kBadTime);
-  return LineVerdict::counted(*second, app.text);
+  return LineVerdict::counted(*second, app != nullptr ? app->text : std::string_view{});
 }
 
 }  // namespace logagg

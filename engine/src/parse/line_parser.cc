@@ -12,6 +12,7 @@
 
 #include <simdjson.h>
 
+#include <bit>
 #include <cstring>
 #include <optional>
 #include <stdexcept>
@@ -68,9 +69,10 @@ LineRules LineRules::of(const Options& options) {
       throw std::invalid_argument(std::string(option) + ": " + e.what());
     }
   };
-  rules.app = path("--app-field", options.app_field);
+  rules.has_app = options.has_app();
+  if (rules.has_app) rules.app = path("--app-field", options.app_field);
   rules.time = path("--time-field", options.time_field);
-  if (paths_overlap(rules.app, rules.time)) {
+  if (rules.has_app && paths_overlap(rules.app, rules.time)) {
     throw std::invalid_argument("--app-field and --time-field must name different fields");
   }
   try {
@@ -83,13 +85,19 @@ LineRules LineRules::of(const Options& options) {
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(std::string("--time-format: ") + e.what());
   }
+  rules.keys = KeyRules::of(options, rules.has_app ? &rules.app : nullptr, rules.time);
   return rules;
 }
 
 struct LineParser::Impl {
   std::string app_field;   // the first step of each field's path
   std::string time_field;
-  FieldTarget targets[2];  // kApp, kTime
+  FieldTarget targets[kMaxTargets];  // kApp, kTime, then the fields of --by and --where
+  size_t n_targets = 2;
+  std::vector<std::string> first_steps;  // each target's first step
+  unsigned looked_for = 0;  // the targets looked for (kApp's bit clear with --app-field none)
+  bool general = false;     // looks for more than the app and time fields, or not for the app
+  std::optional<LineKeys> keys;  // --by, --where
   AppPattern app_pattern = AppPattern::compile();
   TimeFormat time_format;
   bool time_numbers = false;  // the time format reads JSON numbers too
@@ -209,11 +217,11 @@ struct LineParser::Impl {
   // a key met twice on a field's path makes the field a duplicate. Paths do
   // not overlap (LineRules), so a step is the last for all of `mask` or none.
   bool enter(od::value& v, unsigned mask, size_t depth, unsigned& matched) {
-    for (int t : {kApp, kTime}) {
-      if ((mask & matched) & (1u << t)) targets[t].seen.step_twice = true;
+    for (unsigned twice = mask & matched; twice != 0; twice &= twice - 1) {
+      targets[std::countr_zero(twice)].seen.step_twice = true;
     }
     matched |= mask;
-    const int first = (mask & (1u << kApp)) != 0 ? kApp : kTime;
+    const int first = std::countr_zero(mask);
     if (depth + 1 == targets[first].path.steps.size()) {
       return capture(v, targets[first].seen, first == kTime && time_numbers);
     }
@@ -236,8 +244,9 @@ struct LineParser::Impl {
         std::string_view key;
         if (!key_text(field, key)) return false;
         unsigned hit = 0;
-        for (int t : {kApp, kTime}) {
-          if ((mask & (1u << t)) != 0 && targets[t].path.steps[depth] == key) hit |= 1u << t;
+        for (unsigned m = mask; m != 0; m &= m - 1) {
+          const int t = std::countr_zero(m);
+          if (targets[t].path.steps[depth] == key) hit |= 1u << t;
         }
         od::value& child = field.value();
         if (!(hit != 0 ? enter(child, hit, depth, matched) : check(child))) return false;
@@ -252,8 +261,9 @@ struct LineParser::Impl {
         if (result.error()) return false;
         od::value&& child = std::move(result).value_unsafe();
         unsigned hit = 0;
-        for (int t : {kApp, kTime}) {
-          if ((mask & (1u << t)) != 0 && targets[t].indexes[depth] == index) hit |= 1u << t;
+        for (unsigned m = mask; m != 0; m &= m - 1) {
+          const int t = std::countr_zero(m);
+          if (targets[t].indexes[depth] == index) hit |= 1u << t;
         }
         if (!(hit != 0 ? enter(child, hit, depth, matched) : check(child))) return false;
         ++index;
@@ -263,9 +273,9 @@ struct LineParser::Impl {
     return check(v);
   }
 
-  // Records an occurrence of the app or time field and checks its value.
-  // A JSON number is kept too, as its text, where the time format reads
-  // numbers (`numbers`: the time field of a unix* format).
+  // Records an occurrence of a field and checks its value. A JSON number is
+  // kept too, as its text, where the time format reads numbers (`numbers`:
+  // the time field of a unix* format); any number or literal as a scalar.
   bool capture(od::value& v, FieldSeen& seen, bool numbers = false) {
     if (++seen.count > 1) return check(v);
     od::json_type type;
@@ -277,7 +287,13 @@ struct LineParser::Impl {
       seen.second = time_format.number_second(seen.text, is_number);
       return is_number;
     }
-    if (type != od::json_type::string) return check(v);
+    if (type != od::json_type::string) {
+      if (type != od::json_type::object && type != od::json_type::array) {
+        seen.is_scalar = true;
+        seen.text = trim_trailing_space(v.raw_json_token());
+      }
+      return check(v);
+    }
     seen.is_string = true;
     seen.text = string_text(v.raw_json_token());
     if (!escapes || !has_backslash(seen.text)) return consume_string(v);
@@ -350,13 +366,29 @@ struct LineParser::Impl {
 
     od::object obj;
     if (doc.get_object().get(obj)) return invalid;
-    for (FieldTarget& t : targets) t.seen = FieldSeen{};
+    for (size_t t = 0; t < n_targets; ++t) targets[t].seen = FieldSeen{};
     unsigned top_matched = 0;  // targets whose first step this object has had
     FieldSeen& app = targets[kApp].seen;
     FieldSeen& time = targets[kTime].seen;
     for (auto result : obj) {
       if (result.error()) return invalid;
       od::field&& field = std::move(result).value_unsafe();
+      if (general) [[unlikely]] {
+        std::string_view key;
+        if (!key_text(field, key)) return invalid;
+        unsigned hit = 0;
+        for (unsigned m = looked_for; m != 0; m &= m - 1) {
+          const int t = std::countr_zero(m);
+          if (first_steps[t] == key) hit |= 1u << t;
+        }
+        od::value& v = field.value();
+        const int first = std::countr_zero(hit);
+        const bool ok = hit == 0 ? check(v)
+                        : nested ? enter(v, hit, 0, top_matched)
+                                 : capture(v, targets[first].seen, first == kTime && time_numbers);
+        if (!ok) return invalid;
+        continue;
+      }
       bool is_app, is_time;
       if (!escapes && fields_plain) {
         const char* key = field.key().raw();
@@ -377,7 +409,9 @@ struct LineParser::Impl {
     }
     if (!at_end(doc)) return invalid;
 
-    return field_verdict(app, time, app_pattern, time_format);
+    const LineVerdict verdict = field_verdict(looked_for & (1u << kApp) ? &app : nullptr, time, app_pattern, time_format);
+    if (!keys || verdict.status != LineStatus::kCounted) return verdict;
+    return keys->apply(verdict, targets);
   }
 };
 
@@ -385,12 +419,18 @@ LineParser::LineParser(const LineRules& rules, size_t max_line_bytes) : impl_(st
   Impl& m = *impl_;
   m.targets[kApp] = FieldTarget(rules.app);
   m.targets[kTime] = FieldTarget(rules.time);
+  for (const FieldPath& field : rules.keys.fields) m.targets[m.n_targets++] = FieldTarget(field);
+  for (size_t t = 0; t < m.n_targets; ++t) m.first_steps.push_back(m.targets[t].path.steps.front());
+  m.looked_for = ((1u << m.n_targets) - 1) & ~(rules.has_app ? 0u : 1u << kApp);
+  m.general = m.n_targets > 2 || !rules.has_app;
+  if (rules.keys.active()) m.keys.emplace(rules.keys);
   m.app_pattern = rules.app_pattern;
   m.time_format = rules.time_format;
   m.time_numbers = rules.time_format.numeric();
   m.app_field = rules.app.steps.front();
   m.time_field = rules.time.steps.front();
-  m.nested = rules.app.steps.size() > 1 || rules.time.steps.size() > 1;
+  m.nested = false;
+  for (size_t t = 0; t < m.n_targets; ++t) m.nested |= m.targets[t].path.steps.size() > 1;
   m.fields_plain = !m.app_field.empty() && !m.time_field.empty() &&
                    (m.app_field + m.time_field).find_first_of("\"\\") == std::string::npos;
   m.max_line_bytes = max_line_bytes;

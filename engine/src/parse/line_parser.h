@@ -37,18 +37,22 @@
 #include "logagg/options.h"
 #include "parse/app_pattern.h"
 #include "parse/field_path.h"
+#include "parse/line_keys.h"
 #include "parse/line_verdict.h"
 #include "parse/time_format.h"
 
 namespace logagg {
 
-// Where the two fields are and which app ids count, compiled once from the
-// Options. Copies share the compiled pattern; thread-safe to share.
+// Where the fields are, which app ids count, and the keys and filters,
+// compiled once from the Options. Copies share the compiled patterns;
+// thread-safe to share.
 struct LineRules {
   FieldPath app = parse_field_path("app_id");
   FieldPath time = parse_field_path("timestamp");
+  bool has_app = true;  // false with --app-field none: `app` is not looked for
   AppPattern app_pattern = AppPattern::compile();
   TimeFormat time_format;  // rfc3339
+  KeyRules keys;           // --by, --where
 
   // Throws std::invalid_argument, with a message naming the option, for a
   // field that is not a valid path, fields whose paths overlap, a pattern

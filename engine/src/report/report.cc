@@ -45,7 +45,7 @@ void write_report(const Result& result, const Options& options, const ReportOpti
     throw std::invalid_argument("this logagg was built without --format html (LOGAGG_WITH_HTML=OFF)");
 #endif
   }
-  const ReportRows rows(result, options.by_app, report);
+  const ReportRows rows(result, options.key_columns(), report);
   Output out(sink);
   switch (report.format) {
     case Format::kCsv:
@@ -119,8 +119,8 @@ std::string format_summary(const Summary& s, const Options& counted_with, const 
 }
 
 std::string format_stats(const Result& result, const Options& options, const ReportOptions& report) {
-  const ReportRows rows(result, options.by_app, report);
-  const ReportStats stats = report_stats(result, options.by_app, rows.buckets(), rows.bucketing(), report.top);
+  const ReportRows rows(result, options.key_columns(), report);
+  const ReportStats stats = report_stats(result, options.keyed(), rows.buckets(), rows.bucketing(), report.top);
   const BucketStats& st = stats.buckets;
   std::string out = "logagg: stats per " + rows.bucketing().name();
   if (st.buckets == 0) return out + ": no counted lines\n";
@@ -141,7 +141,7 @@ std::string format_stats(const Result& result, const Options& options, const Rep
   row("total", std::to_string(st.total));
   row("peak at " + stats.peak, std::to_string(st.max));
   for (const auto& [name, value] : stats.figures) row(name, value);
-  if (options.by_app) {
+  if (options.keyed()) {
     out.append("  top apps by lines:\n");
     for (const ReportStats::RankedApp& app : stats.ranked_apps) {
       out.append("    ");

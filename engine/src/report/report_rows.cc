@@ -66,16 +66,16 @@ std::vector<AppCount> bucket_apps(const std::vector<AppCount>& counts, const std
 
 }  // namespace
 
-ReportRows::ReportRows(const Result& result, bool by_app, const ReportOptions& report)
+ReportRows::ReportRows(const Result& result, std::vector<std::string> key_columns, const ReportOptions& report)
     : bucketing_(report.bucketing),
       fill_gaps_(report.fill_gaps),
-      by_app_(by_app),
+      key_columns_(std::move(key_columns)),
       buckets_(&result.counts) {
   if (bucketing_ != Bucketing{}) {
     owned_ = rebucket(result.counts, bucketing_);
     buckets_ = &owned_;
   }
-  if (by_app_) {
+  if (by_app()) {
     std::vector<uint32_t> shown_as;
     apps_ = choose_apps(result, report.top, shown_as);
     app_buckets_ = &result.app_counts;

@@ -18,14 +18,17 @@ namespace logagg {
 
 class ReportRows {
  public:
-  // `by_app`: the result was counted per app (Options::by_app).
-  ReportRows(const Result& result, bool by_app, const ReportOptions& report);
+  // `key_columns`: the names of the key columns the result was counted by
+  // (Options::key_columns(); none: counted per second only).
+  ReportRows(const Result& result, std::vector<std::string> key_columns, const ReportOptions& report);
 
   const Bucketing& bucketing() const { return bucketing_; }
   // Totals per bucket (all apps): ascending by start, non-empty buckets only.
   const std::vector<SecondCount>& buckets() const { return *buckets_; }
 
-  bool by_app() const { return by_app_; }
+  // Whether the rows have keys (--by-app, --by), and the keys' column names.
+  bool by_app() const { return !key_columns_.empty(); }
+  const std::vector<std::string>& key_columns() const { return key_columns_; }
   // With --by-app: the apps shown, in name order, then "(other)"
   // (kOtherAppName) if it has lines; and the rows per (bucket start, index
   // into apps()), ascending.
@@ -43,7 +46,7 @@ class ReportRows {
   // from the first to the last has a row (with --by-app: a row per app shown).
   template <typename Emit>
   void for_each(Emit&& emit) const {
-    by_app_ ? for_each_app(emit) : for_each_total(emit);
+    by_app() ? for_each_app(emit) : for_each_total(emit);
   }
 
  private:
@@ -82,7 +85,7 @@ class ReportRows {
 
   Bucketing bucketing_;
   bool fill_gaps_;
-  bool by_app_;
+  std::vector<std::string> key_columns_;
   const std::vector<SecondCount>* buckets_;  // result.counts itself for one-second buckets
   std::vector<SecondCount> owned_;
   std::vector<std::string> apps_;

@@ -12,8 +12,11 @@
 namespace logagg {
 namespace {
 
-// A key as rows show it: "(other)" for the keys not told apart.
-std::string_view shown_key(std::string_view key) { return key == kOtherApp ? kOtherAppName : key; }
+// A key as rows show it: "(other)" for the keys not told apart, "(none)"
+// for a key field without a value.
+std::string_view shown_key(std::string_view key) {
+  return key == kOtherApp ? kOtherAppName : key == kNoKey ? kNoKeyName : key;
+}
 
 void append_cells(std::string& out, std::span<const KeyCell* const> cells) {
   for (const KeyCell* cell : cells) out.append(cell->text);
@@ -59,6 +62,10 @@ class JsonRows final : public RowWriter {
     cell.text.append(", ");
     append_json_string(cell.text, s_.key_columns[column]);
     cell.text.append(": ");
+    if (key == kNoKey) {  // no value: null, which no key's text is
+      cell.text.append("null");
+      return cell;
+    }
     append_json_string(cell.text, shown_key(key));
     // A key spelt "(other)" says so; the (other) of keys not told apart does not.
     if (key == kOtherAppName) cell.text.append(", \"real_app\": true");
@@ -171,18 +178,22 @@ void write_report_rows(const ReportRows& rows, const ReportOptions& report, uint
   settings.bucketing = rows.bucketing();
   settings.csv_neutralise_formulas = report.csv_neutralise_formulas;
   settings.widest_count = counted;
-  if (rows.by_app()) settings.key_columns = {"app_id"};
+  settings.key_columns = rows.key_columns();
+  const size_t columns = settings.key_columns.size();
   const std::unique_ptr<RowWriter> writer = make_row_writer(settings);
-  std::vector<KeyCell> cells;  // before the header, which a table sizes by them
-  if (rows.by_app()) {
-    for (uint32_t app = 0; app < rows.apps().size(); ++app) cells.push_back(writer->key_cell(0, rows.key(app)));
+  // Each key tuple's cells, column by column, made before the header, which a table sizes by them.
+  std::vector<KeyCell> cells;
+  for (uint32_t app = 0; app < rows.apps().size(); ++app) {
+    const std::vector<std::string_view> parts = key_parts(rows.key(app), columns);
+    for (size_t c = 0; c < columns; ++c) cells.push_back(writer->key_cell(c, parts[c]));
   }
+  std::vector<const KeyCell*> row_cells(columns);
   std::string& out = o.text();
   writer->header(out);
   StartTexts starts(rows.bucketing());
   rows.for_each([&](int64_t start, uint32_t app, uint64_t count) {
-    const KeyCell* cell = rows.by_app() ? &cells[app] : nullptr;
-    writer->row(out, starts.of(start), std::span(&cell, rows.by_app() ? 1 : 0), count, false);
+    for (size_t c = 0; c < columns; ++c) row_cells[c] = &cells[app * columns + c];
+    writer->row(out, starts.of(start), row_cells, count, false);
     o.row_done();
   });
   writer->footer(out, counted);

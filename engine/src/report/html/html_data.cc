@@ -81,8 +81,8 @@ void fill_accounting(const Result& result, const Options& options, HtmlReport& p
 
 HtmlReport make_html_report(const Result& result, const Options& options, const ReportOptions& report) {
   ReportOptions chart = report;
-  if (options.by_app && chart.top == 0) chart.top = kDefaultChartApps;
-  const ReportRows rows(result, options.by_app, chart);
+  if (options.keyed() && chart.top == 0) chart.top = kDefaultChartApps;
+  const ReportRows rows(result, options.key_columns(), chart);
   const Bucketing& bucketing = rows.bucketing();
 
   HtmlReport page;
@@ -110,7 +110,7 @@ HtmlReport make_html_report(const Result& result, const Options& options, const 
   }
   page.buckets_per_point = bin;
   fill_series(rows, bin, page);
-  fill_stats(report_stats(result, options.by_app, rows.buckets(), bucketing, chart.top), page);
+  fill_stats(report_stats(result, options.keyed(), rows.buckets(), bucketing, chart.top), page);
   fill_accounting(result, options, page);
   return page;
 }

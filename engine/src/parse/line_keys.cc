@@ -1,0 +1,147 @@
+// Compiling --by keys and --where filters, and a line's key tuple (see
+// line_keys.h).
+#include "parse/line_keys.h"
+
+#include <stdexcept>
+
+#include "input/ascii.h"
+
+namespace logagg {
+
+std::string KeyField::column() const {
+  switch (kind) {
+    case Kind::kValue:
+      return field;
+    case Kind::kStatusClass:
+      return "status_class(" + field + ")";
+    case Kind::kPathPrefix:
+      return "path_prefix(" + field + "," + std::to_string(segments) + ")";
+  }
+  return field;
+}
+
+std::vector<std::string_view> key_parts(std::string_view tuple, size_t parts) {
+  if (tuple == kOtherApp) return std::vector<std::string_view>(parts, kOtherApp);
+  std::vector<std::string_view> out;
+  for (size_t i = 0; i + 1 < parts; ++i) {
+    const size_t sep = tuple.find(kKeySeparator);
+    out.push_back(tuple.substr(0, sep));
+    tuple = sep == std::string_view::npos ? std::string_view{} : tuple.substr(sep + 1);
+  }
+  out.push_back(tuple);
+  return out;
+}
+
+namespace {
+
+// The target of `name`'s field among those gathered so far, added if new.
+int target_of(const char* option, const std::string& name, const FieldPath* app, const FieldPath& time,
+              std::vector<FieldPath>& fields) {
+  FieldPath path;
+  try {
+    path = parse_field_path(name);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string(option) + " " + name + ": " + e.what());
+  }
+  const auto same_or_apart = [&](const FieldPath& other, const char* what) {
+    if (other.steps == path.steps) return true;
+    if (paths_overlap(other, path)) {
+      throw std::invalid_argument(std::string(option) + " " + name + ": inside or around the " + what +
+                                  "; name a field apart from it");
+    }
+    return false;
+  };
+  if (app != nullptr && same_or_apart(*app, "app field")) return kApp;
+  if (same_or_apart(time, "time field")) return kTime;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (same_or_apart(fields[i], "field of another --by or --where")) return KeyRules::kExtra + static_cast<int>(i);
+  }
+  if (KeyRules::kExtra + fields.size() >= kMaxTargets) {
+    throw std::invalid_argument(std::string(option) + " " + name + ": at most " +
+                                std::to_string(kMaxTargets - KeyRules::kExtra) +
+                                " distinct fields in --by and --where together");
+  }
+  fields.push_back(std::move(path));
+  return KeyRules::kExtra + static_cast<int>(fields.size() - 1);
+}
+
+}  // namespace
+
+KeyRules KeyRules::of(const Options& options, const FieldPath* app, const FieldPath& time) {
+  KeyRules rules;
+  if (options.by.size() + (options.by_app ? 1 : 0) > kMaxKeyFields) {
+    throw std::invalid_argument("--by: at most " + std::to_string(kMaxKeyFields) + " keys (--by-app counts as one)");
+  }
+  if (options.by_app && app == nullptr) {
+    throw std::invalid_argument("--by-app: no app field with --app-field none");
+  }
+  for (const KeyField& key : options.by) {
+    if (key.kind == KeyField::Kind::kPathPrefix && key.segments == 0) {
+      throw std::invalid_argument("--by-path-prefix: N must be 1 or more");
+    }
+    rules.keys.push_back({target_of("--by", key.field, app, time, rules.fields), key.kind, key.segments});
+  }
+  rules.key_app = options.by_app && !options.by.empty();
+  if (options.where.size() > 255) throw std::invalid_argument("--where: at most 255 filters");
+  for (const std::string& expression : options.where) {
+    Filter filter = Filter::parse(expression);
+    const int target = target_of("--where", filter.field(), app, time, rules.fields);
+    rules.filters.emplace_back(target, std::move(filter));
+  }
+  return rules;
+}
+
+std::string_view status_class(std::string_view value) {
+  static constexpr std::string_view kClasses[] = {"1xx", "2xx", "3xx", "4xx", "5xx"};
+  if (value.size() == 3 && value[0] >= '1' && value[0] <= '5' && is_digit(value[1]) && is_digit(value[2])) {
+    return kClasses[value[0] - '1'];
+  }
+  return "other";
+}
+
+std::string_view path_prefix(std::string_view value, unsigned segments) {
+  value = value.substr(0, value.find_first_of("?#"));
+  size_t at = !value.empty() && value[0] == '/' ? 1 : 0;
+  for (unsigned n = 0; n < segments; ++n) {
+    const size_t slash = value.find('/', at);
+    if (slash == std::string_view::npos) return value;
+    if (n + 1 == segments) return value.substr(0, slash);
+    at = slash + 1;
+  }
+  return value;
+}
+
+LineVerdict LineKeys::apply(LineVerdict v, const FieldTarget* targets) {
+  for (size_t i = 0; i < rules_.filters.size(); ++i) {
+    const auto& [target, filter] = rules_.filters[i];
+    if (!filter.holds(targets[target].seen)) return LineVerdict::filtered(static_cast<uint8_t>(i));
+  }
+  if (rules_.keys.empty()) return v;
+  tuple_.clear();
+  if (rules_.key_app) tuple_.append(v.app);
+  for (size_t i = 0; i < rules_.keys.size(); ++i) {
+    const KeyRules::Key& key = rules_.keys[i];
+    if (i > 0 || rules_.key_app) tuple_.push_back(kKeySeparator);
+    const std::optional<std::string_view> value = targets[key.target].seen.value();
+    if (!value) {
+      tuple_.append(kNoKey);
+      v.no_value |= static_cast<uint8_t>(1u << i);
+      continue;
+    }
+    switch (key.kind) {
+      case KeyField::Kind::kValue:
+        tuple_.append(*value);
+        break;
+      case KeyField::Kind::kStatusClass:
+        tuple_.append(status_class(*value));
+        break;
+      case KeyField::Kind::kPathPrefix:
+        tuple_.append(path_prefix(*value, key.segments));
+        break;
+    }
+  }
+  v.app = tuple_;
+  return v;
+}
+
+}  // namespace logagg

@@ -1,0 +1,72 @@
+// The keys and filters of a line (--by, --by-status-class, --by-path-prefix,
+// --where): which fields they read, compiled once from the Options, and,
+// from what the walk of a line found in those fields, the line's verdict:
+// filtered out by the first filter that fails, or counted under its key
+// tuple (logagg/result.h). Shared by both line parsers, so both give the
+// same keys.
+//
+// A key's text: a string's decoded text, a number or literal as written
+// (200, true); kNoKey when the field is missing, an object or array, or
+// there twice. Derived keys: the status class of a status written as a
+// number or a string of three digits 100-599 ("2xx"; any other value:
+// "other"); the path prefix, the value up to its first '?' or '#' and up to
+// the '/' that ends its Nth segment ("/api/v1/orders/7?x" -> "/api/v1" for
+// N = 2; a path of fewer segments whole).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "logagg/options.h"
+#include "parse/field_path.h"
+#include "parse/field_targets.h"
+#include "parse/line_verdict.h"
+#include "parse/where.h"
+
+namespace logagg {
+
+struct KeyRules {
+  // The fields looked for besides the app id and the time: target kExtra + i.
+  static constexpr int kExtra = 2;
+  std::vector<FieldPath> fields;
+  struct Key {
+    int target;
+    KeyField::Kind kind;
+    unsigned segments;
+  };
+  std::vector<Key> keys;  // --by keys, in order
+  bool key_app = false;   // --by-app beside --by: the app id is the tuple's first part
+  std::vector<std::pair<int, Filter>> filters;  // (target, filter), in --where order
+
+  bool active() const { return !keys.empty() || !filters.empty(); }
+
+  // Throws std::invalid_argument, naming the option, for a field that is not
+  // a valid path, one whose path overlaps another's without being the same
+  // field (the app and time fields included), too many keys or fields, or a
+  // filter it cannot read.
+  static KeyRules of(const Options& options, const FieldPath* app, const FieldPath& time);
+};
+
+// One parser's scratch for the key tuple of the current line.
+class LineKeys {
+ public:
+  explicit LineKeys(KeyRules rules) : rules_(std::move(rules)) {}
+  const KeyRules& rules() const { return rules_; }
+
+  // The verdict of a line counted as `v` (its app id, if any, in v.app),
+  // given what the walk found for every target. The tuple is valid until
+  // the next call.
+  LineVerdict apply(LineVerdict v, const FieldTarget* targets);
+
+ private:
+  KeyRules rules_;
+  std::string tuple_;
+};
+
+// The key of one part derived from a field's value (nullopt: kNoKey).
+std::string_view status_class(std::string_view value);
+std::string_view path_prefix(std::string_view value, unsigned segments);
+
+}  // namespace logagg

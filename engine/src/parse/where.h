@@ -1,0 +1,61 @@
+// --where filters: reading "FIELD OP VALUE", "exists FIELD" and "missing
+// FIELD", and testing one against what a line's walk found for FIELD.
+//
+// The grammar, exactly:
+// - "exists FIELD" holds when the line has FIELD (any value, even null or an
+//   object); "missing FIELD" when it has not.
+// - Otherwise FIELD, then the first operator, then VALUE; spaces around the
+//   operator are optional. FIELD is written as --app-field takes it, or as a
+//   JSON string ("a==b" with the quotes) when it holds an operator's bytes.
+//   OP: == != < <= > >= ~ !~.
+// - VALUE: a JSON string (quoted: its decoded text), true, false or null
+//   (those literals), a JSON number (a number), or else the text as written.
+// - A number VALUE compares exactly (decimal.h) with a JSON number, or with a
+//   string whose whole text is a JSON number (nginx writes "0.004"); a text
+//   VALUE compares bytewise with a string; a literal equals (or not) the
+//   same literal. ~ and !~ match an RE2 pattern against the WHOLE text of a
+//   string or of a number as written. Any other pairing (a type mismatch, an
+//   object or array, the field missing or there twice) is false, for != and
+//   !~ too: a filter on a field holds only for lines that have it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "parse/app_pattern.h"
+#include "parse/decimal.h"
+#include "parse/field_targets.h"
+
+namespace logagg {
+
+class Filter {
+ public:
+  enum class Op : uint8_t { kExists, kMissing, kEq, kNe, kLt, kLe, kGt, kGe, kMatch, kNoMatch };
+
+  // Reads one --where expression. Throws std::invalid_argument, with a
+  // one-line message naming what is wrong, for one it cannot read.
+  static Filter parse(std::string_view expression);
+
+  // The field, as written (for --app-field's path rules).
+  const std::string& field() const { return field_; }
+  // Whether the filter holds for a line where the walk found `seen` for the field.
+  bool holds(const FieldSeen& seen) const;
+
+ private:
+  enum class Kind : uint8_t { kNumber, kText, kLiteral, kPattern };
+  bool compares(int order) const;
+
+  std::string field_;
+  Op op_ = Op::kExists;
+  Kind kind_ = Kind::kText;
+  // The value's text (number, text, literal), shared so that number_, which
+  // views it, stays valid in copies.
+  std::shared_ptr<const std::string> value_;
+  std::optional<Decimal> number_;  // kNumber
+  std::optional<AppPattern> pattern_;  // kPattern
+};
+
+}  // namespace logagg
