@@ -94,8 +94,8 @@ int run_merge(int argc, char** argv) {
       return 1;  // a sum that leaves a result out would look exact and not be
     }
   }
-  if (config.report.top != 0 && !total->options.by_app) {
-    std::fprintf(stderr, "logagg: --top needs results made with --by-app\n");
+  if (config.report.top != 0 && !total->options.keyed()) {
+    std::fprintf(stderr, "logagg: --top needs results made with --by-app or --by\n");
     return 2;
   }
   config.report.bucketing = total->report.bucketing;  // the results' own

@@ -72,13 +72,15 @@ using FollowSink = std::function<bool(const std::vector<FollowRow>&)>;
 class FollowWriter {
  public:
   // `report`: its format (not html), bucketing and csv_neutralise_formulas.
-  FollowWriter(bool by_app, const ReportOptions& report) : by_app_(by_app), report_(report) {}
+  // `key_columns`: Options::key_columns() (none: rows per bucket only).
+  FollowWriter(std::vector<std::string> key_columns, const ReportOptions& report)
+      : key_columns_(std::move(key_columns)), report_(report) {}
   std::string header() const;
   std::string rows(const std::vector<FollowRow>& rows) const;
   std::string footer(uint64_t counted) const;  // the table's total line; empty for csv and json
 
  private:
-  bool by_app_;
+  std::vector<std::string> key_columns_;
   ReportOptions report_;
 };
 

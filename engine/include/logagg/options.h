@@ -44,6 +44,9 @@ struct KeyField {
   friend bool operator==(const KeyField&, const KeyField&) = default;
 };
 inline constexpr size_t kMaxKeyFields = 4;  // --by keys, --by-app included
+// A kind's name in result documents ("value", "status_class", "path_prefix"), and back.
+std::string_view key_kind_name(KeyField::Kind kind);
+std::optional<KeyField::Kind> key_kind_named(std::string_view name);
 
 struct Options {
   // The fields holding the application id and the timestamp: a top-level key

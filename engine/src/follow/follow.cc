@@ -234,7 +234,7 @@ FollowResult follow(const std::vector<std::string>& paths, const Options& option
   }
   Result totals = stream.totals();
   out.result.counts = std::move(totals.counts);
-  if (options.by_app) {
+  if (options.keyed()) {
     out.result.apps = std::move(totals.apps);
     out.result.app_counts = std::move(totals.app_counts);
   }

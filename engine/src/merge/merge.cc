@@ -20,6 +20,13 @@ std::string describe(const std::optional<int64_t>& second) {
   return std::string(buf, static_cast<size_t>(format_utc_second(*second, buf)));
 }
 
+// Keys or filters as a merge's message names them: "a, b", or "none".
+std::string listed(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out.append(out.empty() ? "" : ", ").append(item);
+  return out.empty() ? "none" : out;
+}
+
 // The sum of two lists of rows, each ascending and without repeats: one
 // linear pass, rows of the same second (and app) added.
 template <typename Row>
@@ -88,8 +95,10 @@ void merge_into(Partial& into, const Partial& other) {
     fail(std::string("made ") + (b.by_app ? "with" : "without") + " --by-app, unlike the results before it: " +
          "results cannot be added");
   }
+  if (a.by != b.by) differ("--by", listed(a.key_columns()), listed(b.key_columns()));
+  if (a.where != b.where) differ("--where", listed(a.where), listed(b.where));
 
-  if (a.by_app) {
+  if (a.keyed()) {
     // The cap to name is that of the results that hit theirs.
     if (other.result.apps_capped) {
       into.options.max_apps = into.result.apps_capped ? std::max(a.max_apps, b.max_apps) : b.max_apps;

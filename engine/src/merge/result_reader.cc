@@ -92,10 +92,10 @@ void add_up_app_rows(std::vector<AppCount>& rows, Result& result) {
 
 // Numbers the apps of a --by-app document's rows (result.apps: by name,
 // kOtherApp last) and fills the result's counts from them.
-void take_app_rows(std::vector<std::pair<std::string_view, AppCount>>& rows, const AppPattern& ids, Result& result) {
+void take_app_rows(std::vector<std::pair<std::string_view, AppCount>>& rows, const AppPattern* ids, Result& result) {
   std::vector<std::string_view> names;
   for (const auto& [app, row] : rows) {
-    if (app != kOtherApp && !ids.matches(app)) {
+    if (ids != nullptr && app != kOtherApp && !ids->matches(app)) {
       fail(std::string("\"").append(app).append("\" is not an app id of its app_pattern"));
     }
     names.push_back(app);
@@ -112,7 +112,44 @@ void take_app_rows(std::vector<std::pair<std::string_view, AppCount>>& rows, con
   add_up_app_rows(numbered, result);
 }
 
-// The settings a document was made with: bucket, zone, fields, range, --by-app.
+// "by": the --by keys of a version 2 document.
+std::vector<KeyField> key_fields(const object& doc) {
+  std::vector<KeyField> keys;
+  simdjson::dom::array by;
+  if (doc["by"].get(by) != simdjson::SUCCESS) return keys;
+  for (const element key : by) {
+    std::string_view field, kind;
+    if (key["field"].get(field) != simdjson::SUCCESS || key["key"].get(kind) != simdjson::SUCCESS ||
+        !key_kind_named(kind)) {
+      fail("a \"by\" key is not {\"field\": F, \"key\": \"value\" | \"status_class\" | \"path_prefix\"}");
+    }
+    KeyField k{std::string(field), *key_kind_named(kind), 0};
+    if (k.kind == KeyField::Kind::kPathPrefix) {
+      uint64_t segments = 0;
+      if (key["segments"].get(segments) != simdjson::SUCCESS || segments == 0 || segments > 100) {
+        fail("a \"by\" path_prefix key has no \"segments\" from 1 to 100");
+      }
+      k.segments = static_cast<unsigned>(segments);
+    }
+    keys.push_back(std::move(k));
+  }
+  return keys;
+}
+
+// "where": the --where filters of a version 2 document.
+std::vector<std::string> filters(const object& doc) {
+  std::vector<std::string> out;
+  simdjson::dom::array where;
+  if (doc["where"].get(where) != simdjson::SUCCESS) return out;
+  for (const element filter : where) {
+    std::string_view text;
+    if (filter.get(text) != simdjson::SUCCESS) fail("a \"where\" filter is not a string");
+    out.emplace_back(text);
+  }
+  return out;
+}
+
+// The settings a document was made with: bucket, zone, fields, range, keys, filters.
 void read_settings(const object& doc, Partial& p) {
   std::string_view text;
   if (doc["bucket"].get(text) != simdjson::SUCCESS) fail("no \"bucket\"");
@@ -136,8 +173,10 @@ void read_settings(const object& doc, Partial& p) {
   p.options.until = optional_instant(doc, "until");
 
   bool by_app = false;
-  if (doc["by_app"].get(by_app) == simdjson::SUCCESS && by_app) {
-    p.options.by_app = true;
+  if (doc["by_app"].get(by_app) == simdjson::SUCCESS && by_app) p.options.by_app = true;
+  p.options.by = key_fields(doc);
+  p.options.where = filters(doc);
+  if (p.options.keyed()) {
     if (doc["top"].error() != simdjson::NO_SUCH_FIELD) {
       fail("made with --top, whose (other) hides different apps in each result: "
            "merge results made without --top, and give --top to the merge");
@@ -150,20 +189,49 @@ void read_settings(const object& doc, Partial& p) {
   }
 }
 
-// The "counts" rows, ascending, into the result (per app with --by-app).
+// A row's key tuple (result.h) from its key columns: each a string, or
+// null for no value (kNoKey); "(other)" is kOtherApp unless the row says it
+// is a real key. False if a column is missing or of another type.
+bool row_key(const element& row, const std::vector<std::string>& columns, std::string& tuple) {
+  tuple.clear();
+  bool real_app = false;
+  if (row["real_app"].get(real_app) != simdjson::SUCCESS) real_app = false;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (c > 0) tuple.push_back(kKeySeparator);
+    const auto value = row[columns[c]];
+    std::string_view text;
+    if (value.is_null()) {
+      tuple.append(kNoKey);
+    } else if (value.get(text) == simdjson::SUCCESS) {
+      tuple.append(text == kOtherAppName && !real_app ? kOtherApp : text);
+    } else {
+      return false;
+    }
+  }
+  if (tuple.find(kOtherApp) != std::string::npos) tuple = kOtherApp;  // the tuple of keys not told apart
+  return true;
+}
+
+// The "counts" rows, ascending, into the result (per key with --by-app or --by).
 void read_counts(const object& doc, Partial& p) {
-  const bool by_app = p.options.by_app;
+  const bool by_app = p.options.keyed();
+  const std::vector<std::string> key_columns = p.options.key_columns();
   simdjson::dom::array counts;
   if (doc["counts"].get(counts) != simdjson::SUCCESS) fail("no \"counts\" array");
   const std::string column = p.report.bucketing.column();
-  const std::string row_shape = "{\"" + column + (by_app ? "\": TIME, \"app_id\": APP, \"count\": N}" : "\": TIME, \"count\": N}");
-  std::vector<std::pair<std::string_view, AppCount>> app_rows;  // with --by-app: (app id, row)
+  std::string row_shape = "{\"" + column + "\": TIME, ";
+  for (const std::string& key : key_columns) row_shape += "\"" + key + "\": KEY, ";
+  row_shape += "\"count\": N}";
+  std::vector<std::string> tuples;  // the rows' key tuples, which app_rows view
+  tuples.reserve(counts.size());
+  std::vector<std::pair<std::string_view, AppCount>> app_rows;  // with keys: (key tuple, row)
   int64_t previous = INT64_MIN;
+  std::string tuple;
   for (const element row : counts) {
-    std::string_view start, app;
+    std::string_view start;
     uint64_t count = 0;
     if (row[column].get(start) != simdjson::SUCCESS || row["count"].get(count) != simdjson::SUCCESS ||
-        (by_app && row["app_id"].get(app) != simdjson::SUCCESS)) {
+        (by_app && !row_key(row, key_columns, tuple))) {
       fail("a \"counts\" row is not " + row_shape);
     }
     const int64_t second = instant(start, column);
@@ -171,19 +239,37 @@ void read_counts(const object& doc, Partial& p) {
     previous = second;
     if (count == 0) continue;  // rows of --fill-gaps add nothing
     if (by_app) {
-      bool real_app = false;  // "(other)" is kOtherApp unless the row says it is an app's id
-      if (row["real_app"].get(real_app) != simdjson::SUCCESS) real_app = false;
-      app_rows.push_back({app == kOtherAppName && !real_app ? kOtherApp : app, {second, 0, count}});
+      app_rows.push_back({tuples.emplace_back(tuple), {second, 0, count}});
     } else {
       p.result.counts.push_back({second, count});
     }
   }
   if (!by_app) return;
   try {
-    take_app_rows(app_rows, AppPattern::compile(p.options.app_pattern), p.result);
+    // Only a document of app ids alone is checked against its app_pattern.
+    const bool app_ids = p.options.by_app && p.options.by.empty();
+    const AppPattern pattern = AppPattern::compile(app_ids ? p.options.app_pattern : kDefaultAppPattern);
+    take_app_rows(app_rows, app_ids ? &pattern : nullptr, p.result);
   } catch (const std::invalid_argument& e) {
     fail(std::string("app_pattern: ") + e.what());
   }
+}
+
+// summary.LIST's "lines", one per filter or key (`expected` of them; none
+// when 0), each an object naming its NAME.
+std::vector<uint64_t> listed_lines(const object& s, std::string_view list, std::string_view name, size_t expected) {
+  std::vector<uint64_t> lines;
+  if (expected == 0) return lines;
+  simdjson::dom::array items;
+  if (s[list].get(items) != simdjson::SUCCESS || items.size() != expected) {
+    fail("summary." + std::string(list) + " is missing or not one entry per " + std::string(name));
+  }
+  for (const element item : items) {
+    uint64_t n = 0;
+    if (item["lines"].get(n) != simdjson::SUCCESS) fail("summary." + std::string(list) + " has an entry without lines");
+    lines.push_back(n);
+  }
+  return lines;
 }
 
 // The "summary" line accounting, which must add up.
@@ -202,8 +288,13 @@ void read_summary(const object& doc, Partial& p) {
   if (s["rejected_by_reason"].get(reasons) != simdjson::SUCCESS) fail("no \"summary.rejected_by_reason\"");
   for (size_t i = 0; i < kReasonCount; ++i) sum.rejected[i] = number(reasons, reason_key(static_cast<Reason>(i)));
   if (number(s, "rejected") != sum.rejected_total()) fail("summary.rejected is not the sum of its reasons");
-  if (sum.lines != sum.counted + sum.outside_range + sum.blank + sum.rejected_total()) {
-    fail("summary.lines is not counted + blank + rejected");
+  sum.filtered_by = listed_lines(s, "filtered_by", "where", p.options.where.size());
+  sum.no_value = listed_lines(s, "no_value", "key", p.options.by.size());
+  if (!p.options.where.empty() && number(s, "filtered") != sum.filtered()) {
+    fail("summary.filtered is not the sum of its filters");
+  }
+  if (sum.lines != sum.counted + sum.outside_range + sum.blank + sum.rejected_total() + sum.filtered()) {
+    fail("summary.lines is not counted + blank + rejected + filtered");
   }
   uint64_t total = 0;
   for (const SecondCount& c : p.result.counts) total += c.count;
@@ -219,8 +310,8 @@ Partial parse_partial(std::string_view json) {
     fail("not a logagg JSON result (invalid JSON, or not an object)");
   }
   uint64_t version = 0;
-  if (doc["logagg"].get(version) != simdjson::SUCCESS || version != 1) {
-    fail("not a logagg JSON result (no \"logagg\": 1)");
+  if (doc["logagg"].get(version) != simdjson::SUCCESS || (version != 1 && version != 2)) {
+    fail("not a logagg JSON result (no \"logagg\": 1 or 2)");
   }
   Partial p;
   read_settings(doc, p);

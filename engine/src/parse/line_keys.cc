@@ -20,6 +20,19 @@ std::string KeyField::column() const {
   return field;
 }
 
+namespace {
+constexpr std::string_view kKindNames[] = {"value", "status_class", "path_prefix"};
+}  // namespace
+
+std::string_view key_kind_name(KeyField::Kind kind) { return kKindNames[static_cast<size_t>(kind)]; }
+
+std::optional<KeyField::Kind> key_kind_named(std::string_view name) {
+  for (size_t i = 0; i < std::size(kKindNames); ++i) {
+    if (kKindNames[i] == name) return static_cast<KeyField::Kind>(i);
+  }
+  return std::nullopt;
+}
+
 std::vector<std::string_view> key_parts(std::string_view tuple, size_t parts) {
   if (tuple == kOtherApp) return std::vector<std::string_view>(parts, kOtherApp);
   std::vector<std::string_view> out;

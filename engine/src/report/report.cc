@@ -108,11 +108,20 @@ std::string format_summary(const Summary& s, const Options& counted_with, const 
     out.push_back('\n');
   };
   row(2, "counted", s.counted);
+  for (size_t i = 0; i < counted_with.by.size() && i < s.no_value.size(); ++i) {  // under (none)
+    if (s.no_value[i] != 0) row(4, "no " + terminal_text(counted_with.by[i].column()), s.no_value[i]);
+  }
   if (s.outside_range != 0) row(2, "outside --since/--until", s.outside_range);
   row(2, "blank", s.blank);
   row(2, "rejected", s.rejected_total());
   for (size_t i = 0; i < kReasonCount; ++i) {
     if (s.rejected[i] != 0) row(4, reasons[i], s.rejected[i]);
+  }
+  if (!counted_with.where.empty()) {
+    row(2, "filtered", s.filtered());
+    for (size_t i = 0; i < counted_with.where.size() && i < s.filtered_by.size(); ++i) {
+      if (s.filtered_by[i] != 0) row(4, "not " + terminal_text(counted_with.where[i]), s.filtered_by[i]);
+    }
   }
   for (const SummaryRow& r : more) row(2, r.label, r.count);
   return out;
@@ -142,10 +151,11 @@ std::string format_stats(const Result& result, const Options& options, const Rep
   row("peak at " + stats.peak, std::to_string(st.max));
   for (const auto& [name, value] : stats.figures) row(name, value);
   if (options.keyed()) {
-    out.append("  top apps by lines:\n");
+    out.append(options.by.empty() ? "  top apps by lines:\n" : "  top keys by lines:\n");
+    const size_t parts = options.key_columns().size();
     for (const ReportStats::RankedApp& app : stats.ranked_apps) {
       out.append("    ");
-      append_terminal_padded(out, app.id, 26);
+      append_terminal_padded(out, key_text(app.id, parts), 26);
       append_padded(out, std::to_string(app.count), 13, true);
       append_padded(out, app.percent + "%", 10, true);
       out.push_back('\n');

@@ -105,6 +105,19 @@ inline void append_json_string(std::string& out, std::string_view s) {
 
 // total / n rounded half up to 3 decimals ("1120.333"), in integers, so the
 // printed mean is exact to the digits shown. n > 0.
+// A key tuple (logagg/result.h) of `parts` parts as one text, for the
+// statistics and a chart's series: its parts joined by ", ", a key without
+// a value as "(none)", the keys not told apart as "(other)". Not escaped.
+inline std::string key_text(std::string_view tuple, size_t parts) {
+  if (tuple == kOtherApp) return std::string(kOtherAppName);
+  std::string out;
+  for (const std::string_view part : key_parts(tuple, parts)) {
+    if (!out.empty()) out.append(", ");
+    out.append(part == kNoKey ? kNoKeyName : part);
+  }
+  return out;
+}
+
 inline std::string ratio_text(uint64_t total, uint64_t n) {
   uint64_t whole = total / n;
   // remainder < n, and n (buckets) is far below 2^64 / 2000.

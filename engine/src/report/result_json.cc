@@ -15,7 +15,8 @@ namespace logagg {
 namespace {
 
 // The "stats" object of the json document; null where an empty series has no value.
-void append_json_stats(std::string& out, const ReportStats& stats, bool by_app) {
+void append_json_stats(std::string& out, const ReportStats& stats, const Options& options) {
+  const bool by_app = options.keyed();
   const BucketStats& st = stats.buckets;
   const bool any = st.buckets > 0;
   const auto field = [&](std::string_view key, auto&& append_value, bool last = false) {
@@ -50,11 +51,23 @@ void append_json_stats(std::string& out, const ReportStats& stats, bool by_app) 
           i + 1 == stats.figures.size() && !by_app);
   }
   if (by_app) {
-    out.append("    \"top_apps\": [");
+    // "top_apps" of app ids alone; with --by "top_keys", each with its key columns (null: no value).
+    out.append(options.by.empty() ? "    \"top_apps\": [" : "    \"top_keys\": [");
+    const std::vector<std::string> columns = options.key_columns();
     for (size_t i = 0; i < stats.ranked_apps.size(); ++i) {
       const ReportStats::RankedApp& app = stats.ranked_apps[i];
-      out.append(i == 0 ? "\n      {\"app_id\": " : ",\n      {\"app_id\": ");
-      append_json_string(out, app.id);
+      out.append(i == 0 ? "\n      {" : ",\n      {");
+      const std::vector<std::string_view> parts = key_parts(app.id, columns.size());
+      for (size_t c = 0; c < columns.size(); ++c) {
+        if (c > 0) out.append(", ");
+        append_json_string(out, columns[c]);
+        out.append(": ");
+        if (parts[c] == kNoKey) {
+          out.append("null");
+        } else {
+          append_json_string(out, parts[c]);
+        }
+      }
       out.append(", \"count\": ");
       append_number(out, app.count);
       out.append(", \"percent\": ").append(app.percent).push_back('}');
@@ -64,11 +77,32 @@ void append_json_stats(std::string& out, const ReportStats& stats, bool by_app) 
   out.append("  }\n");
 }
 
+// "by": the --by keys, each {"field": F, "key": "value" | "status_class" |
+// "path_prefix", "segments": N (path_prefix only)}.
+void append_key_fields(std::string& out, const std::vector<KeyField>& keys) {
+  out.append(",\n  \"by\": [");
+  for (size_t i = 0; i < keys.size(); ++i) {
+    out.append(i == 0 ? "\n    {\"field\": " : ",\n    {\"field\": ");
+    append_json_string(out, keys[i].field);
+    out.append(", \"key\": \"").append(key_kind_name(keys[i].kind)).push_back('"');
+    if (keys[i].kind == KeyField::Kind::kPathPrefix) {
+      out.append(", \"segments\": ");
+      append_number(out, keys[i].segments);
+    }
+    out.push_back('}');
+  }
+  out.append("\n  ]");
+}
+
 // The document's head: its version and the settings it was made with (only
 // those in force, so merges can refuse results made otherwise).
 void write_settings(const Result& r, const ReportRows& rows, const Options& options, const ReportOptions& report,
                     std::string& out) {
-  out.append("{\n  \"logagg\": 1,\n  \"bucket\": \"").append(rows.bucketing().name()).append("\",\n  \"app_field\": ");
+  // Version 2: a document with keys or filters (--by, --where, --app-field
+  // none), which a reader of version 1 must not take for a plain one.
+  const bool v2 = !options.by.empty() || !options.where.empty() || !options.has_app();
+  out.append(v2 ? "{\n  \"logagg\": 2" : "{\n  \"logagg\": 1");
+  out.append(",\n  \"bucket\": \"").append(rows.bucketing().name()).append("\",\n  \"app_field\": ");
   append_json_string(out, options.app_field);
   out.append(",\n  \"time_field\": ");
   append_json_string(out, options.time_field);
@@ -85,8 +119,9 @@ void write_settings(const Result& r, const ReportRows& rows, const Options& opti
     out.append(",\n  \"tz\": ");
     append_json_string(out, time_zone_name(*zone));
   }
-  if (rows.by_app()) {  // only with --by-app, so merges can refuse others
-    out.append(",\n  \"by_app\": true");
+  if (rows.by_app()) {  // only with --by-app or --by, so merges can refuse others
+    if (options.by_app) out.append(",\n  \"by_app\": true");
+    if (!options.by.empty()) append_key_fields(out, options.by);
     if (report.top != 0) {
       out.append(",\n  \"top\": ");
       append_number(out, report.top);
@@ -95,6 +130,14 @@ void write_settings(const Result& r, const ReportRows& rows, const Options& opti
       out.append(",\n  \"max_apps\": ");
       append_number(out, options.max_apps);
     }
+  }
+  if (!options.where.empty()) {
+    out.append(",\n  \"where\": [");
+    for (size_t i = 0; i < options.where.size(); ++i) {
+      if (i > 0) out.append(", ");
+      append_json_string(out, options.where[i]);
+    }
+    out.push_back(']');
   }
   // Only with --since / --until: the range, so merges can refuse others.
   for (const auto& [key, bound] : {std::pair{"since", options.since}, std::pair{"until", options.until}}) {
@@ -128,7 +171,34 @@ void write_summary(const Summary& s, const Options& options, std::string& out) {
     out.append(reason_key(static_cast<Reason>(i))).append("\": ");
     append_number(out, s.rejected[i]);
   }
-  out.append("\n    }\n  },\n");
+  out.append("\n    }");
+  // With --where: the lines each filter took out; with --by: the counted
+  // lines without a value for each key. Lists, as a field may repeat.
+  if (!options.where.empty()) {
+    out.append(",\n    \"filtered\": ");
+    append_number(out, s.filtered());
+    out.append(",\n    \"filtered_by\": [");
+    for (size_t i = 0; i < options.where.size(); ++i) {
+      out.append(i == 0 ? "\n      {\"where\": " : ",\n      {\"where\": ");
+      append_json_string(out, options.where[i]);
+      out.append(", \"lines\": ");
+      append_number(out, i < s.filtered_by.size() ? s.filtered_by[i] : 0);
+      out.push_back('}');
+    }
+    out.append("\n    ]");
+  }
+  if (!options.by.empty()) {
+    out.append(",\n    \"no_value\": [");
+    for (size_t i = 0; i < options.by.size(); ++i) {
+      out.append(i == 0 ? "\n      {\"key\": " : ",\n      {\"key\": ");
+      append_json_string(out, options.by[i].column());
+      out.append(", \"lines\": ");
+      append_number(out, i < s.no_value.size() ? s.no_value[i] : 0);
+      out.push_back('}');
+    }
+    out.append("\n    ]");
+  }
+  out.append("\n  },\n");
 }
 
 }  // namespace
@@ -140,7 +210,7 @@ void write_result_json(const Result& r, const ReportRows& rows, const Options& o
   write_report_rows(rows, report, r.summary.counted, o);  // the "counts" array, handed to the sink as it grows
   write_summary(r.summary, options, o.text());
   std::string& out = o.text();
-  append_json_stats(out, report_stats(r, rows.by_app(), rows.buckets(), rows.bucketing(), report.top), rows.by_app());
+  append_json_stats(out, report_stats(r, rows.by_app(), rows.buckets(), rows.bucketing(), report.top), options);
   out.append("}\n");
 }
 

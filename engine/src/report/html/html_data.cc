@@ -29,7 +29,7 @@ void fill_series(const ReportRows& rows, uint64_t bin, HtmlReport& page) {
   }
   page.series.resize(rows.by_app() ? rows.apps().size() : 1);
   for (size_t i = 0; i < page.series.size(); ++i) {
-    page.series[i].name = rows.by_app() ? rows.apps()[i] : "requests";
+    page.series[i].name = rows.by_app() ? key_text(rows.key(static_cast<uint32_t>(i)), rows.key_columns().size()) : "requests";
     page.series[i].values.assign(points, 0);
   }
   // The point of each bucket start, met in ascending order: buckets since the first, over `bin`.
@@ -47,7 +47,7 @@ void fill_series(const ReportRows& rows, uint64_t bin, HtmlReport& page) {
   for (const AppCount& r : rows.app_buckets()) page.series[r.app].values[point_of(r.second)] += r.count;
 }
 
-void fill_stats(const ReportStats& stats, HtmlReport& page) {
+void fill_stats(const ReportStats& stats, const Options& options, HtmlReport& page) {
   const BucketStats& st = stats.buckets;
   auto& out = page.stats;
   out.emplace_back("total", std::to_string(st.total));
@@ -58,7 +58,8 @@ void fill_stats(const ReportStats& stats, HtmlReport& page) {
   out.emplace_back("peak", std::to_string(st.max) + " at " + stats.peak);
   for (const auto& [name, value] : stats.figures) out.emplace_back(name, value);
   for (const ReportStats::RankedApp& app : stats.ranked_apps) {
-    out.emplace_back("app " + std::string(app.id), std::to_string(app.count) + " (" + app.percent + "%)");
+    out.emplace_back(options.by.empty() ? "app " + std::string(app.id) : key_text(app.id, options.key_columns().size()),
+                     std::to_string(app.count) + " (" + app.percent + "%)");
   }
 }
 
@@ -110,7 +111,7 @@ HtmlReport make_html_report(const Result& result, const Options& options, const 
   }
   page.buckets_per_point = bin;
   fill_series(rows, bin, page);
-  fill_stats(report_stats(result, options.keyed(), rows.buckets(), bucketing, chart.top), page);
+  fill_stats(report_stats(result, options.keyed(), rows.buckets(), bucketing, chart.top), options, page);
   fill_accounting(result, options, page);
   return page;
 }
