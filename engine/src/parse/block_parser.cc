@@ -137,6 +137,13 @@ inline uint64_t load8(const char* p) {
   return std::memcmp(a, b, n) == 0;
 }
 
+// A key's length and first byte folded into 0..63: two keys of another shape
+// differ. The byte after an empty key may be read (a key is in a padded
+// block or buffer; a Name has zeros after it).
+inline unsigned shape_of(std::string_view key) {
+  return static_cast<unsigned>(key.size() * 7 + static_cast<uint8_t>(*key.data())) & 63;
+}
+
 // The line that starts at src[p] and ends at src[end_at], which is its LF if
 // `lf`, else the end of the text: without that LF and one CR before it.
 Line line_at(const char* src, size_t p, size_t end_at, bool lf, size_t max_line_bytes) {
@@ -190,6 +197,7 @@ struct BlockParser::Impl {
   // they start at), and whether each path goes deeper.
   Name app_name, time_name;
   std::vector<Name> extra_names;  // the first steps of the fields of --by and --where
+  uint64_t extra_shapes = 0;      // bit shape_of(name) set for each of them
   unsigned deeper = 0;
   bool has_app;                  // false with --app-field none
   std::optional<LineKeys> keys;  // --by, --where
@@ -223,6 +231,7 @@ struct BlockParser::Impl {
     for (size_t t = 2; t < n_targets; ++t) {
       targets[t] = FieldTarget(rules.keys.fields[t - 2]);
       extra_names.emplace_back(targets[t].path.steps.front());
+      extra_shapes |= uint64_t{1} << shape_of(std::string_view(extra_names.back().bytes.data(), extra_names.back().size));
     }
     for (size_t t = 0; t < n_targets; ++t) deeper |= targets[t].path.steps.size() > 1 ? 1u << t : 0u;
     if (!has_app) deeper &= ~(1u << kApp);
@@ -363,7 +372,13 @@ bool BlockParser::Impl::walk_line(const char* b, const uint32_t* idx, size_t& t,
       }
       unsigned hit = (is_name(app_name, key) ? 1u << kApp : 0u) | (is_name(time_name, key) ? 1u << kTime : 0u);
       if constexpr (kExtras) {
-        for (size_t e = 0; e < extra_names.size(); ++e) hit |= is_name(extra_names[e], key) ? 1u << (KeyRules::kExtra + e) : 0u;
+        // Most keys differ from every extra field's name in length or first
+        // byte: one test for all of them.
+        if ((extra_shapes >> shape_of(key) & 1) != 0) [[unlikely]] {
+          for (size_t e = 0; e < extra_names.size(); ++e) {
+            hit |= is_name(extra_names[e], key) ? 1u << (KeyRules::kExtra + e) : 0u;
+          }
+        }
       }
       FieldSeen* seen = nullptr;  // the field itself, met for the first time
       if (hit != 0) [[unlikely]] {

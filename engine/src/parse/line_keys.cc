@@ -124,34 +124,45 @@ std::string_view path_prefix(std::string_view value, unsigned segments) {
   return value;
 }
 
+namespace {
+
+// The text of one key of a line (nullopt: no value, kNoKey).
+std::optional<std::string_view> key_text(const KeyRules::Key& key, const FieldTarget* targets) {
+  const std::optional<std::string_view> value = targets[key.target].seen.value();
+  if (!value) return std::nullopt;
+  switch (key.kind) {
+    case KeyField::Kind::kValue:
+      return value;
+    case KeyField::Kind::kStatusClass:
+      return status_class(*value);
+    case KeyField::Kind::kPathPrefix:
+      return path_prefix(*value, key.segments);
+  }
+  return value;
+}
+
+}  // namespace
+
 LineVerdict LineKeys::apply(LineVerdict v, const FieldTarget* targets) {
   for (size_t i = 0; i < rules_.filters.size(); ++i) {
     const auto& [target, filter] = rules_.filters[i];
     if (!filter.holds(targets[target].seen)) return LineVerdict::filtered(static_cast<uint8_t>(i));
   }
-  if (rules_.keys.empty()) return v;
+  const std::vector<KeyRules::Key>& keys = rules_.keys;
+  if (keys.empty()) return v;
+  if (keys.size() == 1 && !rules_.key_app) {  // one key: the tuple is its text, not copied
+    const std::optional<std::string_view> text = key_text(keys[0], targets);
+    v.app = text.value_or(kNoKey);
+    v.no_value = text ? 0 : 1;
+    return v;
+  }
   tuple_.clear();
   if (rules_.key_app) tuple_.append(v.app);
-  for (size_t i = 0; i < rules_.keys.size(); ++i) {
-    const KeyRules::Key& key = rules_.keys[i];
+  for (size_t i = 0; i < keys.size(); ++i) {
     if (i > 0 || rules_.key_app) tuple_.push_back(kKeySeparator);
-    const std::optional<std::string_view> value = targets[key.target].seen.value();
-    if (!value) {
-      tuple_.append(kNoKey);
-      v.no_value |= static_cast<uint8_t>(1u << i);
-      continue;
-    }
-    switch (key.kind) {
-      case KeyField::Kind::kValue:
-        tuple_.append(*value);
-        break;
-      case KeyField::Kind::kStatusClass:
-        tuple_.append(status_class(*value));
-        break;
-      case KeyField::Kind::kPathPrefix:
-        tuple_.append(path_prefix(*value, key.segments));
-        break;
-    }
+    const std::optional<std::string_view> text = key_text(keys[i], targets);
+    tuple_.append(text.value_or(kNoKey));
+    if (!text) v.no_value |= static_cast<uint8_t>(1u << i);
   }
   v.app = tuple_;
   return v;

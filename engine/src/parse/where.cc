@@ -57,6 +57,21 @@ std::optional<std::string_view> after_keyword(std::string_view e, std::string_vi
   return trim(e.substr(keyword.size()));
 }
 
+// The value of a JSON integer of at most 18 digits ("200", "-3"), which an
+// int64 holds exactly; nullopt for any other text (it goes to Decimal).
+std::optional<int64_t> small_integer(std::string_view text) {
+  const size_t sign = !text.empty() && text[0] == '-';
+  const size_t digits = text.size() - sign;
+  if (digits == 0 || digits > 18 || (digits > 1 && text[sign] == '0')) return std::nullopt;
+  int64_t v = 0;
+  for (size_t i = sign; i < text.size(); ++i) {
+    const auto d = static_cast<unsigned>(text[i] - '0');
+    if (d > 9) return std::nullopt;
+    v = v * 10 + static_cast<int64_t>(d);
+  }
+  return sign != 0 ? -v : v;
+}
+
 }  // namespace
 
 Filter Filter::parse(std::string_view expression) {
@@ -120,6 +135,7 @@ Filter Filter::parse(std::string_view expression) {
     f.kind_ = Kind::kLiteral;
   } else if (!quoted && (f.number_ = Decimal::parse(*f.value_))) {
     f.kind_ = Kind::kNumber;
+    f.integer_ = small_integer(*f.value_);
   } else {
     f.kind_ = Kind::kText;
   }
@@ -154,6 +170,9 @@ bool Filter::holds(const FieldSeen& seen) const {
   switch (kind_) {
     case Kind::kNumber: {
       if (literal) return false;
+      if (integer_) {  // both small integers, as most statuses and sizes are: compared as such
+        if (const std::optional<int64_t> i = small_integer(*text)) return compares(*i < *integer_ ? -1 : *i > *integer_);
+      }
       const std::optional<Decimal> n = Decimal::parse(*text);
       return n && compares(compare(*n, *number_));
     }

@@ -55,6 +55,7 @@ class Filter {
   // views it, stays valid in copies.
   std::shared_ptr<const std::string> value_;
   std::optional<Decimal> number_;  // kNumber
+  std::optional<int64_t> integer_;  // kNumber: the value, if an integer of at most 18 digits (the fast path)
   std::optional<AppPattern> pattern_;  // kPattern
 };
 
