@@ -132,6 +132,13 @@ all_cold=$(median_of '$1') wc_cold=$(median_of '$3') all_warm=$(median_of '$5')
 target "--by-app, CPU vs the plain run" "$(median_of '$4 / $2')" "at most" 1.2 x
 plain_cpu=$(median_of '$2') by_app_cpu=$(median_of '$4')
 
+# Breakdowns and filters: CPU time against the plain run's, one thread.
+"$measure" "$runs" --turns "${plain[@]}" --next "${plain[@]}" --by status --next "${plain[@]}" --by status --by method \
+  --next "${plain[@]}" --where 'status>=500' > "$rounds"
+target "--by status, CPU vs the plain run" "$(median_of '$4 / $2')" "at most" 1.15 x
+target "--by status --by method, CPU vs the plain run" "$(median_of '$6 / $2')" "at most" 1.25 x
+target "--where status>=500, CPU vs the plain run" "$(median_of '$8 / $2')" "at most" 1.1 x
+
 # RFC 3339: the mixed-format micro-benchmark (micro_bench's BM_Rfc3339_Logagg).
 rfc3339_ns=$(build/release/profiling/micro_bench --benchmark_filter='^BM_Rfc3339_Logagg$' --benchmark_repetitions="$runs" \
   --benchmark_report_aggregates_only=true --benchmark_format=csv 2>/dev/null |
@@ -139,3 +146,30 @@ rfc3339_ns=$(build/release/profiling/micro_bench --benchmark_filter='^BM_Rfc3339
 target "RFC 3339 parse, mixed formats" "$rfc3339_ns" "at most" 12 " ns"
 echo
 echo "wc -l cold $(awk -v s="$wc_cold" 'BEGIN { printf "%.3f", s }') s, logagg --threads $threads cold $(awk -v s="$all_cold" 'BEGIN { printf "%.3f", s }') s, warm $(awk -v s="$all_warm" 'BEGIN { printf "%.3f", s }') s; CPU one thread $(awk -v s="$plain_cpu" 'BEGIN { printf "%.3f", s }') s, --by-app $(awk -v s="$by_app_cpu" 'BEGIN { printf "%.3f", s }') s"
+
+# DuckDB beside logagg --by status, all threads each, on the same file, and
+# their outputs compared row by row (profiling/duckdb: installed from the npm
+# registry; skipped without node and npm). DuckDB reads the same fields but
+# its own rules: a timestamp DuckDB casts is one RFC 3339 may not accept, and
+# it has no exact line accounting, so rows can differ; the count says how many.
+if command -v node > /dev/null && (cd profiling/duckdb && npm ci --silent --no-audit --no-fund > /dev/null 2>&1); then
+  duck_sql="SELECT strftime(date_trunc('second', CAST(timestamp AS TIMESTAMPTZ)) AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ'), status, count(*)
+    FROM read_json('FILE', format = 'newline_delimited', ignore_errors = true,
+                   columns = {timestamp: 'VARCHAR', app_id: 'VARCHAR', status: 'BIGINT'})
+    WHERE regexp_full_match(app_id, '[A-Za-z0-9]+') AND TRY_CAST(timestamp AS TIMESTAMPTZ) IS NOT NULL
+    GROUP BY ALL ORDER BY 1, 2"
+  duck=(node profiling/duckdb/group_by.mjs "$corpus" "$duck_sql")
+  by_status=("$bin" -q --format csv --threads "$threads" --by status "$corpus")
+  "$measure" "$runs" --turns "${by_status[@]}" --next "${duck[@]}" > "$rounds"
+  logagg_rows=$(mktemp) duck_rows=$(mktemp)
+  "${by_status[@]}" | tail -n +2 > "$logagg_rows"
+  "${duck[@]}" 2>/dev/null > "$duck_rows"
+  echo
+  echo "--by status beside DuckDB (GROUP BY second, status), $threads threads each: logagg $(median_of '$1') s, DuckDB $(median_of '$3') s: DuckDB takes $(median_of '$3 / $1')x logagg's time"
+  echo "rows: logagg $(wc -l < "$logagg_rows"), DuckDB $(wc -l < "$duck_rows"), in both alike $(comm -12 <(sort "$logagg_rows") <(sort "$duck_rows") | wc -l);" \
+    "lines counted: logagg $(awk -F, '{ n += $3 } END { print n }' "$logagg_rows"), DuckDB $(awk -F, '{ n += $3 } END { print n }' "$duck_rows")"
+  rm -f "$logagg_rows" "$duck_rows"
+else
+  echo
+  echo "DuckDB beside --by status: skipped (no node, or the npm registry cannot be reached)"
+fi
