@@ -160,8 +160,10 @@ TEST_F(StateTest, StateFileRoundTripAndRefusals) {
   ReportOptions json;
   json.format = Format::kJson;
   const std::string result = format_report(Result{}, options, json);
-  ASSERT_EQ(write_state(path("s.json"), {r}, result), "");
+  ASSERT_EQ(write_state(path("s.json"), 12, "/deltas", {r}, result), "");
   const State back = read_state(path("s.json"));
+  EXPECT_EQ(back.generation, 12u);
+  EXPECT_EQ(back.delta_dir, "/deltas");
   ASSERT_EQ(back.files.size(), 1u);
   const FileRecord& b = back.files[0];
   EXPECT_EQ(b.path, r.path);
@@ -189,6 +191,11 @@ TEST_F(StateTest, StateFileRoundTripAndRefusals) {
   refused(R"({"logagg_state": 1, "files": []})", "damaged");
   refused(R"({"logagg_state": 1, "files": [{"path": "x"}], "result": )" + result + "}", "file record");
   refused(R"({"logagg_state": 1, "files": [], "result": {"logagg": 1}})", "its result");
+  refused(R"({"logagg_state": 1, "generation": "7", "files": [], "result": )" + result + "}", "\"generation\"");
+  // A state file of a logagg before generations: generation 0, no delta folder.
+  write("old.json", R"({"logagg_state": 1, "files": [], "result": )" + result + "}");
+  EXPECT_EQ(read_state(path("old.json")).generation, 0u);
+  EXPECT_EQ(read_state(path("old.json")).delta_dir, "");
 }
 
 TEST_F(StateTest, OneRunAtATime) {
