@@ -30,7 +30,7 @@ per second, blank lines and rejected ones by reason):
   (stopped before) is deleted, also in a folder the state does not name; other files are left alone.
 - Refusals (status 2, the state unchanged): --delta-dir without --state, a state made with a
   --delta-dir run without it or with another, a folder that holds the name of this run's delta (a
-  delta of another state), a folder that cannot be made.
+  delta of another state), a folder that cannot be made, the state's own folder.
 - (--tmpfs) A full disk on a 512 KiB tmpfs that holds the state and DIR: room for the pending file but
   not for the state, then for neither; then room again.
 - (--kills) kill -9 at random instants (uniform over a run's duration) while the writer writes and
@@ -361,7 +361,8 @@ class Refusals(DeltaCase):
         # Another state's deltas in the folder, and a folder that is a file.
         os.mkdir(other)
         open(os.path.join(other, "000000000001.json"), "w").close()
-        for delta_dir, message in ((other, "is there already"), (not_a_folder, "cannot be made")):
+        for delta_dir, message in ((other, "is there already"), (not_a_folder, "cannot be made"),
+                                   (logs.tmp, "holds the state file itself")):
             with self.subTest(delta_dir=delta_dir):
                 fresh = os.path.join(logs.tmp, "fresh.json")
                 r = run("--state", fresh, "--delta-dir", delta_dir, logs.dir, check=False)

@@ -5,7 +5,7 @@
 // - settling: a pending delta of the state's generation (or earlier) in the
 //   folder the state names is published, any other pending delta deleted,
 //   other files left alone; a folder made if missing; a folder that holds
-//   the next delta's name, or that is a file, refused;
+//   the next delta's name, that is a file or that holds the state, refused;
 // - a saved run's delta is published with the state's generation, a run not
 //   saved leaves no file, and a state that cannot be written leaves neither
 //   a delta nor a pending one.
@@ -68,7 +68,7 @@ TEST_F(DeltaFiles, SettlingPublishesWhatWasSavedAndDeletesTheRest) {
   State state;
   state.generation = 3;
   state.delta_dir = folder();
-  settle_deltas(folder(), state);
+  settle_deltas(folder(), state, path("state.json"));
   EXPECT_EQ(listed(), (std::vector<std::string>{".000000000005.json.pending.bak", "000000000002.json",
                                                 "000000000003.json", "notes"}));
   EXPECT_EQ(read("deltas/000000000003.json"), "three");
@@ -76,20 +76,21 @@ TEST_F(DeltaFiles, SettlingPublishesWhatWasSavedAndDeletesTheRest) {
   write("deltas/.000000000003.json.pending", "three again");
   state.delta_dir.clear();
   state.generation = 0;
-  settle_deltas(folder(), state);
+  settle_deltas(folder(), state, path("state.json"));
   EXPECT_FALSE(fs::exists(path("deltas/.000000000003.json.pending")));
 }
 
 TEST_F(DeltaFiles, SettlingMakesTheFolderAndRefusesATakenName) {
   State state;
-  settle_deltas(folder(), state);
+  settle_deltas(folder(), state, path("state.json"));
   EXPECT_TRUE(fs::is_directory(path("deltas")));
   write("deltas/000000000001.json", "{}");  // another state's first delta
-  EXPECT_THROW(settle_deltas(folder(), state), StateError);
+  EXPECT_THROW(settle_deltas(folder(), state, path("state.json")), StateError);
   state.generation = 1;  // the next name is free
-  settle_deltas(folder(), state);
+  settle_deltas(folder(), state, path("state.json"));
   write("file", "");
-  EXPECT_THROW(settle_deltas(delta_dir_path(path("file")), state), StateError);
+  EXPECT_THROW(settle_deltas(delta_dir_path(path("file")), state, path("state.json")), StateError);
+  EXPECT_THROW(settle_deltas(folder(), state, path("deltas/state.json")), StateError);  // the state's folder
 }
 
 TEST_F(DeltaFiles, PublishedIfAndOnlyIfTheStateIsSaved) {

@@ -56,7 +56,11 @@ std::string delta_dir_path(const std::string& dir) {
   return path.string();
 }
 
-void settle_deltas(const std::string& dir, const State& state) {
+void settle_deltas(const std::string& dir, const State& state, const std::string& state_path) {
+  const std::string state_folder = fs::path(state_path).parent_path().string();
+  if (delta_dir_path(state_folder.empty() ? "." : state_folder) == dir) {
+    throw StateError(dir, "holds the state file itself: give the deltas a folder of their own");
+  }
   std::error_code error;
   fs::create_directories(dir, error);
   if (error) throw StateError(dir, "cannot be made: " + error.message());

@@ -33,12 +33,13 @@ std::string delta_file_name(uint64_t generation);
 // `dir` as a state records it: absolute, normal, symbolic links resolved.
 std::string delta_dir_path(const std::string& dir);
 
-// Readies `dir` (made if missing) for the delta of the run after `state`:
-// publishes the pending delta of a run that saved
+// Readies `dir` (made if missing) for the delta of the run after `state`,
+// read from `state_path`: publishes the pending delta of a run that saved
 // the state but was stopped before publishing, deletes those of runs that
 // did not save it, and checks that the name of the next generation is free.
-// Throws StateError if `dir` cannot be used.
-void settle_deltas(const std::string& dir, const State& state);
+// Throws StateError if `dir` cannot be used, or is the state's own folder (a
+// consumer of its *.json files would take a state named so).
+void settle_deltas(const std::string& dir, const State& state, const std::string& state_path);
 
 // Step 1: the delta of `generation`, synced to its pending file in `dir`.
 // Returns an error message, or empty; a pending file not written is removed.

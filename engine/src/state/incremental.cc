@@ -98,7 +98,7 @@ IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, cons
       throw StateError(state_path, std::string("counted with other options: ") + e.what());
     }
   }
-  if (!update->delta_dir.empty()) settle_deltas(update->delta_dir, state);
+  if (!update->delta_dir.empty()) settle_deltas(update->delta_dir, state, state_path);
   const int64_t now = std::time(nullptr);
   std::vector<InputError> errors;
   std::vector<TrackedFile> files;
