@@ -158,9 +158,12 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
   app.add_flag("--list-inputs", config.list_inputs, "Print the files a run would read, in its order, and exit")
       ->group("");  // on --include's line
   add_piece_size_option(app, config);
-  app.add_option("--state", config.state, "Count only what is new since the last run with FILE; --delta")
+  app.add_option("--state", config.state, "Count only what is new since the last run with FILE; --delta, --delta-dir")
       ->type_name("FILE");
   app.add_flag("--delta", config.delta, "With --state: print what this run added, not the running total")
+      ->group("");  // on --state's line
+  app.add_option("--delta-dir", config.delta_dir, "With --state: each run's delta as a file of DIR, saved with the state")
+      ->type_name("DIR")
       ->group("");  // on --state's line
   app.add_flag("--follow", config.follow, "Keep reading what is appended, rows as buckets complete; --late DURATION");
   app.add_option("--late", raw.late, "With --follow: a bucket is complete DURATION past its end (default 5s)")
@@ -249,6 +252,9 @@ void apply_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
   }
   check_list_inputs_flags(app, config);
   if (config.delta && config.state.empty()) throw CLI::ValidationError("--delta needs --state FILE");
+  if (app.count("--delta-dir") > 0 && (config.state.empty() || config.delta_dir.empty())) {
+    throw CLI::ValidationError("--delta-dir needs --state FILE, and a folder");
+  }
   if (app.count("--late") > 0 && !config.follow) throw CLI::ValidationError("--late needs --follow");
   if (config.follow) check_follow(app, config, raw.late);
   if (!config.state.empty()) {

@@ -20,6 +20,7 @@ struct Config {
   uint64_t piece_size = 0;   // with list_inputs as json: --range pieces of at most this many bytes; 0: none
   std::string state;   // --state FILE: count only what is new since the last run with FILE (logagg/state.h)
   bool delta = false;  // with state: print what this run added, not the cumulative result
+  std::string delta_dir;  // with state: each run's delta also as a file of this folder, committed with the state
   bool follow = false;  // --follow: keep reading what is appended (follow_command.h)
   std::chrono::milliseconds late{5000};  // --late: how far past its end a bucket is complete
   bool quiet = false;

@@ -1,6 +1,7 @@
 // logagg's entry point: flags -> engine -> report on stdout, summary and
 // errors on stderr. Exit 0 on success, 1 if any input could not be read or the
-// report could not be written, 2 on a usage error. A reader that goes away
+// report could not be written, 2 on a usage error, and with --state 3 if the
+// state was not saved (state_command.h). A reader that goes away
 // (`logagg big.log | head -1`) is not an error: logagg stops writing quietly.
 // `logagg split ...` and `logagg merge ...` run those subcommands instead
 // (split_command.h, merge_command.h); --list-inputs only lists the inputs

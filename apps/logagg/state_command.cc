@@ -1,6 +1,8 @@
 // An incremental run and its report (see state_command.h).
 #include "state_command.h"
 
+#include <algorithm>
+
 #include "logagg/state.h"
 #include "print_result.h"
 
@@ -9,7 +11,7 @@ namespace logagg::cli {
 int run_incremental(const Config& config) {
   IncrementalRun run;
   try {
-    run = aggregate_incremental(config.paths, config.options, config.state);
+    run = aggregate_incremental(config.paths, config.options, config.state, config.delta_dir);
   } catch (const StateError& e) {
     print_error(e.path(), e.what());
     return 2;
@@ -19,7 +21,7 @@ int run_incremental(const Config& config) {
     // the deltas must count each line once.
     print_input_errors(run.added.errors);
     print_error(config.state, run.not_saved + "; no delta is printed");
-    return 1;
+    return kStateNotSaved;
   }
   bool written = false;
   const int code = print_result(config.delta ? run.added : run.total, config.options, config.report,
@@ -29,9 +31,16 @@ int run_incremental(const Config& config) {
   const std::string not_saved =
       written ? run.save() : "the report was not written whole; the state was not saved, so the next run "
                              "counts this run's lines again";
-  if (not_saved.empty()) return code;
-  print_error(config.state, not_saved);
-  return 1;
+  if (!not_saved.empty()) {
+    print_error(config.state, not_saved);
+    return kStateNotSaved;
+  }
+  if (!run.unpublished.empty()) {
+    print_error(config.delta_dir, "this run's delta was saved with the state but is not in the folder yet (" +
+                                      run.unpublished + "); the next run puts it there");
+    return std::max(code, 1);
+  }
+  return code;
 }
 
 }  // namespace logagg::cli

@@ -31,40 +31,15 @@
 #include "state/fingerprint.h"
 #include "state/state_file.h"
 #include "support/compress.h"
+#include "support/log_folder.h"
 
 namespace logagg {
 namespace {
 
 namespace fs = std::filesystem;
 
-// Line `n` of a test log: unique, over a minute and three apps.
-std::string line(int n) {
-  const int second = n % 60;
-  return "{\"app_id\":\"a" + std::to_string(n % 3) + "\",\"timestamp\":\"2024-01-02T03:04:" + (second < 10 ? "0" : "") +
-         std::to_string(second) + "Z\",\"n\":" + std::to_string(n) + "}\n";
-}
-
-std::string lines(int first, int count) {
-  std::string out;
-  for (int i = first; i < first + count; ++i) out += line(i);
-  return out;
-}
-
-class StateTest : public ::testing::Test {
+class StateTest : public LogFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("logagg-state-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_ / "logs");
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  void write(const std::string& name, const std::string& bytes, bool append = false) const {
-    std::ofstream(path(name), std::ios::binary | (append ? std::ios::app : std::ios::trunc)) << bytes;
-  }
-  int open_file(const std::string& name) const { return ::open(path(name).c_str(), O_RDONLY | O_CLOEXEC); }
   IncrementalRun run(const Options& options = {}) const {  // and saved
     IncrementalRun r = aggregate_incremental({path("logs")}, options, path("state.json"));
     r.save();
@@ -73,14 +48,9 @@ class StateTest : public ::testing::Test {
   // The files in logs/ named `names`, stat'ed, as a plan takes them.
   std::vector<TrackedFile> found(const std::vector<std::string>& names) const {
     std::vector<TrackedFile> files;
-    for (const std::string& name : names) {
-      TrackedFile& f = files.emplace_back(TrackedFile{path("logs/" + name)});
-      EXPECT_EQ(::stat(f.name.c_str(), &f.st), 0) << name;
-    }
+    for (const std::string& name : names) files.push_back(TrackedFile{path("logs/" + name), -1, stat_of("logs/" + name)});
     return files;
   }
-
-  fs::path dir_;
 };
 
 uint64_t counted(const Result& r) { return r.summary.counted; }
@@ -190,8 +160,10 @@ TEST_F(StateTest, StateFileRoundTripAndRefusals) {
   ReportOptions json;
   json.format = Format::kJson;
   const std::string result = format_report(Result{}, options, json);
-  ASSERT_EQ(write_state(path("s.json"), {r}, result), "");
+  ASSERT_EQ(write_state(path("s.json"), 12, "/deltas", {r}, result), "");
   const State back = read_state(path("s.json"));
+  EXPECT_EQ(back.generation, 12u);
+  EXPECT_EQ(back.delta_dir, "/deltas");
   ASSERT_EQ(back.files.size(), 1u);
   const FileRecord& b = back.files[0];
   EXPECT_EQ(b.path, r.path);
@@ -219,6 +191,11 @@ TEST_F(StateTest, StateFileRoundTripAndRefusals) {
   refused(R"({"logagg_state": 1, "files": []})", "damaged");
   refused(R"({"logagg_state": 1, "files": [{"path": "x"}], "result": )" + result + "}", "file record");
   refused(R"({"logagg_state": 1, "files": [], "result": {"logagg": 1}})", "its result");
+  refused(R"({"logagg_state": 1, "generation": "7", "files": [], "result": )" + result + "}", "\"generation\"");
+  // A state file of a logagg before generations: generation 0, no delta folder.
+  write("old.json", R"({"logagg_state": 1, "files": [], "result": )" + result + "}");
+  EXPECT_EQ(read_state(path("old.json")).generation, 0u);
+  EXPECT_EQ(read_state(path("old.json")).delta_dir, "");
 }
 
 TEST_F(StateTest, OneRunAtATime) {

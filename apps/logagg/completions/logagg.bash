@@ -44,7 +44,7 @@ _logagg() {
     else
       options="--format --csv-safe --per-second --per-minute --per-hour --per-day --bucket --tz --fill-gaps --stats --plot
                --by-app --top --max-apps --by --by-status-class --by-path-prefix --where --since
-               --until --include --exclude --list-inputs --piece-size --state --delta --follow --late --range --threads --app-field --time-field --app-pattern --time-format --input-tz --show-rejects
+               --until --include --exclude --list-inputs --piece-size --state --delta --delta-dir --follow --late --range --threads --app-field --time-field --app-pattern --time-format --input-tz --show-rejects
                -q --quiet -h --help --version"
     fi
     COMPREPLY=($(compgen -W "$options" -- "$cur"))

@@ -37,6 +37,7 @@ complete -c logagg -n $main -l list-inputs -d 'Print the files a run would read,
 complete -c logagg -n $main -l piece-size -x -d 'With --list-inputs --format json: --range pieces of at most SIZE'
 complete -c logagg -n $main -l state -r -F -d 'Count only what is new since the last run with this state file'
 complete -c logagg -n $main -l delta -d 'With --state: print what this run added, not the running total'
+complete -c logagg -n $main -l delta-dir -r -a '(__fish_complete_directories)' -d 'With --state: each delta as a file of this folder, saved with the state'
 complete -c logagg -n $main -l follow -d 'Keep reading what is appended, rows as buckets complete'
 complete -c logagg -n $main -l late -x -d 'With --follow: a bucket is complete this long past its end'
 complete -c logagg -n $main -l range -x -d 'Only the lines starting in START:END of the one file'

@@ -17,6 +17,13 @@
 // The state is written atomically (a temporary file, fsync, rename) and
 // locked for the run (STATE.lock, flock): a second run with the same state
 // is refused. Errors that leave the state untouched are thrown as StateError.
+//
+// Each save is the state's next generation. With a delta folder
+// (--delta-dir DIR), a run's delta (what it added, as a `--format json`
+// document) is committed together with the state: it appears in DIR as
+// NNNNNNNNNNNN.json, N the generation it saved, if and only if the state was
+// saved, so that the files of DIR, added up, count every line once however
+// runs fail or are killed (docs/GUIDE.md, "Deltas a consumer adds up").
 #pragma once
 
 #include <memory>
@@ -53,12 +60,17 @@ struct IncrementalRun {
   // Why the state cannot be updated (a file changed while it was read: the
   // next run counts this run's lines again), or empty.
   std::string not_saved;
+  // With a delta folder, after a save: why the delta, saved with the state,
+  // is not in the folder under its name yet (the rename failed), or empty.
+  // The next run puts it there before anything else.
+  std::string unpublished;
 
-  // Saves the new state and lets go of the lock: call it once the report is
-  // written, so that a report that is lost (a full disk, a closed pipe)
-  // leaves the old state and the next run reports these lines again. Returns
-  // why it was not saved (not_saved, or the write's error), or empty. A run
-  // never saved leaves the state as it was.
+  // Saves the new state (and with a delta folder, this run's delta with it)
+  // and lets go of the lock: call it once the report is written, so that a
+  // report that is lost (a full disk, a closed pipe) leaves the old state and
+  // the next run reports these lines again. Returns why it was not saved
+  // (not_saved, or the write's error; then no delta file appears), or empty.
+  // A run never saved leaves the state as it was.
   std::string save();
 
   IncrementalRun();
@@ -67,15 +79,21 @@ struct IncrementalRun {
   ~IncrementalRun();
 
  private:
-  friend IncrementalRun aggregate_incremental(const std::vector<std::string>&, const Options&, const std::string&);
+  friend IncrementalRun aggregate_incremental(const std::vector<std::string>&, const Options&, const std::string&,
+                                              const std::string&);
   std::unique_ptr<StateUpdate> update_;
 };
 
 // Counts `paths` (files and folders, as aggregate(); not standard input) from
 // where the state at `state_path` left them; the state stays locked until
 // the run is saved or destroyed. A missing state file starts an empty one.
-// Options::range must be unset.
+// Options::range must be unset. `delta_dir`, if not empty, is the folder
+// this run's delta is committed to (made if missing); a state saved with one
+// must be given the same in every later run, else StateError. Before
+// counting, the folder is settled: the delta of a run that saved the state
+// but was stopped before publishing it is published, those of runs that did
+// not save it are deleted.
 IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, const Options& options,
-                                     const std::string& state_path);
+                                     const std::string& state_path, const std::string& delta_dir = {});
 
 }  // namespace logagg

@@ -12,78 +12,33 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <string_view>
 
 #include "state/fingerprint.h"
+#include "state/plan_phases.h"
 
 namespace logagg {
-namespace {
-
-int64_t mtime_ns(const struct stat& st) { return int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec; }
-
-bool same_stat(const FileRecord& r, const struct stat& st) {
-  return r.device == st.st_dev && r.inode == st.st_ino && r.size == static_cast<uint64_t>(st.st_size) &&
-         r.mtime_ns == mtime_ns(st);
-}
-
-void note_stat(FileRecord& r, const TrackedFile& f, int64_t now) {
-  r.path = f.name;
-  r.device = f.st.st_dev;
-  r.inode = f.st.st_ino;
-  r.size = static_cast<uint64_t>(f.st.st_size);
-  r.mtime_ns = mtime_ns(f.st);
-  r.seen = now;
-}
-
-}  // namespace
-
-uint64_t FileTracker::inode_key(uint64_t device, uint64_t inode) { return device * 0x9E3779B97F4A7C15u ^ inode; }
-
-uint64_t FileTracker::head_key(uint64_t head_bytes, uint64_t head_hash) {
-  return head_hash ^ head_bytes * 0x9E3779B97F4A7C15u;
-}
-
-void FileTracker::index_record(size_t record) {
-  const FileRecord& r = records_[record];
-  by_inode_[inode_key(r.device, r.inode)].push_back(record);
-  by_head_[head_key(r.head_bytes, r.head_hash)].push_back(record);
-  head_lengths_.insert(r.head_bytes);
-}
-
-std::vector<size_t> FileTracker::same_inode(const struct stat& st) const {
-  std::vector<size_t> out;
-  if (const auto it = by_inode_.find(inode_key(st.st_dev, st.st_ino)); it != by_inode_.end()) {
-    for (const size_t i : it->second) {
-      if (records_[i].device == st.st_dev && records_[i].inode == st.st_ino) out.push_back(i);
-    }
-  }
-  return out;
-}
 
 std::vector<SpanPlan> FileTracker::plan(std::vector<TrackedFile>& files, int64_t now, std::vector<InputError>& errors,
                                         size_t keep_open) {
   claimed_.assign(records_.size(), false);
-  by_inode_.clear();
-  by_head_.clear();
-  head_lengths_.clear();
-  for (size_t i = 0; i < records_.size(); ++i) index_record(i);
+  index_.build(records_);
   std::vector<bool> unchanged(files.size(), false);
   for (size_t j = 0; j < files.size(); ++j) {
-    for (const size_t i : same_inode(files[j].st)) {
+    for (const size_t i : index_.same_inode(records_, files[j].st)) {
       if (unchanged[j] || !same_stat(records_[i], files[j].st)) continue;
       // A file read to its end must still be planned for its last line.
       if (files[j].to_end && records_[i].offset < records_[i].size && !records_[i].compressed) continue;
       unchanged[j] = true;  // a second name of a claimed file (a hard link) is not read either
       if (!claimed_[i]) {
         claimed_[i] = true;
-        note_stat(records_[i], files[j], now);
+        note_stat(records_[i], files[j].name, files[j].st, now);
       }
     }
   }
   // Files that changed: first those that are a record's own file (same
   // device and inode), so that a copy found earlier in path order cannot
   // take the record from the file that is still growing; then the others.
-  const auto own_file = [&](const TrackedFile& f) { return !same_inode(f.st).empty(); };
+  const auto own_file = [&](const TrackedFile& f) { return !index_.same_inode(records_, f.st).empty(); };
   std::erase_if(passed_, [&](const Passed& p) {
     return std::none_of(files.begin(), files.end(), [&](const TrackedFile& f) { return same_stat(p.stat, f.st); });
   });
@@ -129,119 +84,33 @@ std::vector<SpanPlan> FileTracker::plan(std::vector<TrackedFile>& files, int64_t
 
 void FileTracker::plan_file(const TrackedFile& f, size_t index, int64_t now, std::vector<InputError>& errors,
                             std::vector<SpanPlan>& plans) {
-  const FileHead head = read_head(f.fd);
-  if (!head.error.empty() && head.bytes.empty()) {
-    errors.push_back({f.name, head.error});
+  FileContent content = read_content(f.fd, f.st);
+  if (!content.error.empty()) {
+    errors.push_back({f.name, content.error});
+    if (content.pass_over) note_stat(passed_.emplace_back().stat, f.name, f.st, now);
     return;
   }
-  // The records whose first bytes this file starts with: the hash of each
-  // recorded length of first bytes, in one pass over them.
-  std::vector<size_t> candidates;
-  uint64_t hash = kFingerprintBasis;
-  size_t hashed = 0;
-  for (const uint64_t length : head_lengths_) {
-    if (length > head.bytes.size()) break;
-    hash = fingerprint_hash(std::string_view(head.bytes).substr(hashed, length - hashed), hash);
-    hashed = length;
-    if (const auto it = by_head_.find(head_key(length, hash)); it != by_head_.end()) {
-      for (const size_t i : it->second) {
-        if (records_[i].head_bytes == length && records_[i].head_hash == hash) candidates.push_back(i);
-      }
-    }
-  }
-  std::stable_sort(candidates.begin(), candidates.end(), [&](size_t a, size_t b) {
-    const auto same = [&](size_t i) { return records_[i].device == f.st.st_dev && records_[i].inode == f.st.st_ino; };
-    if (same(a) != same(b)) return same(a);
-    return records_[a].offset > records_[b].offset;
-  });
-  // A compressed file's content, decompressed once (again for a second
-  // candidate stopped elsewhere, which is rare).
-  std::optional<ContentScan> scan;
-  uint64_t scanned_at = 0;
-  if (head.compressed) {
-    scan = scan_content(f.fd, 0);
-    if (!scan->error.empty()) {  // damaged, or still being written (gzip running): not yet
-      errors.push_back({f.name, scan->error + "; not counted until it can be read whole"});
-      note_stat(passed_.emplace_back().stat, f, now);
-      return;
-    }
-  }
-  const uint64_t length = head.compressed ? scan->length : static_cast<uint64_t>(f.st.st_size);
-  std::optional<size_t> old;
-  for (const size_t i : candidates) {
-    const FileRecord& r = records_[i];
-    const bool same_file = r.device == f.st.st_dev && r.inode == f.st.st_ino;
-    // Another file that starts like this one but is shorter than where it
-    // stopped is a copy being made (copytruncate's copy, gzip's output) or
-    // an older one: its lines were counted from this one.
-    if (!same_file && length < r.offset) return;
-    bool continues;
-    if (head.compressed) {
-      if (scanned_at != r.offset) scan = scan_content(f.fd, scanned_at = r.offset);
-      continues = scan->tail_hash_at_mark == r.tail_hash;
-    } else {
-      continues = length >= r.offset && tail_hash_before(f.fd, r.offset) == r.tail_hash;
-    }
-    if (!continues) continue;
-    if (claimed_[i]) {  // a copy of a file this plan reads already
-      note_stat(passed_.emplace_back(Passed{{}, i}).stat, f, now);
-      return;
-    }
-    claimed_[i] = true;
-    old = i;
-    break;
-  }
-  // A file shorter than the first bytes of a known file, and those bytes'
-  // start: a copy just begun (or an older one). Known by the bytes this
-  // process read; a state file keeps only their hash.
-  if (!old && head.bytes.size() < kFingerprintBytes) {
-    for (const FileRecord& r : records_) {
-      const bool same_file = r.device == f.st.st_dev && r.inode == f.st.st_ino;
-      if (!same_file && r.head.size() > head.bytes.size() && r.offset > length && r.head.starts_with(head.bytes)) {
-        return;
-      }
-    }
-  }
-  SpanPlan plan;
-  plan.file = index;
-  plan.span.path = "/proc/self/fd/" + std::to_string(f.fd);
-  plan.span.name = f.name;
-  plan.span.begin = old ? records_[*old].offset : 0;
-  plan.span.first_line = old ? records_[*old].lines : 0;
-  if (old) {
-    plan.previous = records_[*old];
-  } else {
-    plan.previous.head_hash = plan.previous.tail_hash = fingerprint_hash("");
-  }
-  FileRecord& next = plan.next;
-  next = plan.previous;
-  note_stat(next, f, now);
-  next.compressed = head.compressed;
-  uint64_t end;
-  if (head.compressed) {
-    end = scan->length;
-    next.tail_hash = scan->tail_hash;
-  } else {
-    const auto size = static_cast<uint64_t>(f.st.st_size);
-    end = f.to_end ? std::max(size, plan.span.begin) : last_line_end(f.fd, size, plan.span.begin);
-    next.tail_hash = tail_hash_before(f.fd, end).value_or(0);
-  }
-  plan.span.end = next.offset = end;
-  next.lines = plan.span.first_line;
-  next.head_bytes = std::min<uint64_t>({end, kFingerprintBytes, head.bytes.size()});
-  next.head = head.bytes.substr(0, static_cast<size_t>(next.head_bytes));
-  next.head_hash = fingerprint_hash(next.head);
-  if (end == plan.span.begin) {  // nothing new: only the record moves
-    if (old) records_[*old] = next;
+  const Classification found =
+      classify(f.fd, f.st, content, records_, claimed_, recognise(index_, records_, content.head.bytes, f.st));
+  if (found.kind == FileKind::kPartialCopy) return;
+  if (found.kind == FileKind::kCopyOfClaimed) {  // a copy of a file this plan reads already
+    note_stat(passed_.emplace_back(Passed{{}, found.record}).stat, f.name, f.st, now);
     return;
   }
-  if (old) {
-    plan.record = *old;
+  const bool continues = found.kind == FileKind::kContinues;
+  if (continues) claimed_[found.record] = true;
+  SpanPlan plan = decide(f, index, content, continues ? &records_[found.record] : nullptr, now);
+  if (plan.span.end == plan.span.begin) {  // nothing new: only the record moves
+    if (continues) records_[found.record] = plan.next;
+    return;
+  }
+  if (continues) {
+    plan.record = found.record;
   } else {  // a new record, claimed: a copy of this file later in the plan is known by it
     plan.record = records_.size();
-    records_.push_back(next);
+    records_.push_back(plan.next);
     claimed_.push_back(true);
-    index_record(plan.record);
+    index_.add(records_, plan.record);
   }
   plans.push_back(std::move(plan));
 }
@@ -261,7 +130,7 @@ void FileTracker::commit(std::vector<SpanPlan>& plans, const std::vector<SpanRea
 
 uint64_t FileTracker::unfinished_bytes(const struct stat& st) const {
   const auto size = static_cast<uint64_t>(st.st_size);
-  for (const size_t i : same_inode(st)) {  // the record the last plan claimed, not an older one of the file
+  for (const size_t i : index_.same_inode(records_, st)) {  // the record the last plan claimed, not an older one of the file
     const FileRecord& r = records_[i];
     if (claimed_[i] && !r.compressed && r.offset < size) return size - r.offset;
   }

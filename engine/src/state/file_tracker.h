@@ -8,19 +8,22 @@
 // same file renamed, or a copy of it: compressed, or while gzip runs, both);
 // a second file that would continue it is a copy of one being read, and is
 // left alone.
+//
+// A file that changed is planned in phases (plan_phases.h): read its first
+// bytes, recognise the records it may continue, classify it (continues one,
+// a copy, or new), decide its span.
 #pragma once
 
 #include <sys/stat.h>
 
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "count/spans.h"
 #include "logagg/result.h"
+#include "state/record_index.h"
 #include "state/state_file.h"
 
 namespace logagg {
@@ -77,21 +80,14 @@ class FileTracker {
   std::vector<FileRecord> kept(int64_t now, int64_t forget_seconds) const;
 
  private:
+  // A file that changed, open: its phases (plan_phases.h), and what they
+  // found kept: the record claimed or added, the file passed over, the span.
   void plan_file(const TrackedFile& f, size_t index, int64_t now, std::vector<InputError>& errors,
                  std::vector<SpanPlan>& plans);
 
-  // The records by device and inode, and by first bytes (head_bytes and
-  // head_hash): a plan over thousands of files looks each one up, never
-  // through every record.
-  static uint64_t inode_key(uint64_t device, uint64_t inode);
-  static uint64_t head_key(uint64_t head_bytes, uint64_t head_hash);
-  void index_record(size_t record);
-  std::vector<size_t> same_inode(const struct stat& st) const;
-
   std::vector<FileRecord> records_;
   std::vector<bool> claimed_;
-  std::unordered_map<uint64_t, std::vector<size_t>> by_inode_, by_head_;
-  std::set<uint64_t> head_lengths_;  // the head_bytes of the records
+  RecordIndex index_;
   // Files passed over while they do not change (their stat): copies of a
   // record's file (`record`), so that they are not decompressed again and
   // the record is claimed by its own file; and compressed files that could

@@ -1,7 +1,8 @@
 // Incremental runs (logagg/state.h): the inputs matched to what the state
 // recorded of them (file_tracker.h), their new parts counted in one engine
 // run, the result added to the state's; the state is saved when the caller
-// has written the report (IncrementalRun::save).
+// has written the report (IncrementalRun::save), with a delta folder this
+// run's delta with it (delta_files.h).
 //
 // An input is stat'ed, and opened only if it changed; then it is kept open
 // until it is read, so that what is read is the file that was recognised even
@@ -24,6 +25,7 @@
 #include "logagg/merge.h"
 #include "logagg/report.h"
 #include "logagg/state.h"
+#include "state/delta_files.h"
 #include "state/file_tracker.h"
 #include "state/state_file.h"
 
@@ -33,8 +35,11 @@ struct StateUpdate {
   explicit StateUpdate(const std::string& path) : lock(path), path(path) {}
   StateLock lock;
   std::string path;
+  uint64_t generation = 0;
+  std::string delta_dir;  // empty: none
   std::vector<FileRecord> files;
   std::string result_json;
+  std::string delta_json;  // with delta_dir: this run's delta
 };
 
 namespace {
@@ -58,17 +63,31 @@ IncrementalRun::~IncrementalRun() = default;
 
 std::string IncrementalRun::save() {
   if (!not_saved.empty() || update_ == nullptr) return not_saved;
-  const std::string error = write_state(update_->path, update_->files, update_->result_json);
-  update_.reset();
-  if (!error.empty()) not_saved = "the state could not be saved: " + error;
-  return not_saved;
+  const std::unique_ptr<StateUpdate> update = std::move(update_);  // the lock goes at the end
+  const std::string& dir = update->delta_dir;
+  // The delta pending, then the state saved (the commit), then the delta
+  // published: delta_files.h.
+  std::string error = dir.empty() ? "" : write_pending_delta(dir, update->generation, update->delta_json);
+  if (error.empty()) {
+    error = write_state(update->path, update->generation, dir, update->files, update->result_json);
+    if (!error.empty() && !dir.empty()) drop_pending_delta(dir, update->generation);
+  }
+  if (!error.empty()) return not_saved = "the state could not be saved: " + error;
+  if (!dir.empty()) unpublished = publish_delta(dir, update->generation);
+  return {};
 }
 
 IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, const Options& options,
-                                     const std::string& state_path) {
+                                     const std::string& state_path, const std::string& delta_dir) {
   const auto start = std::chrono::steady_clock::now();
   auto update = std::make_unique<StateUpdate>(state_path);
   State state = read_state(state_path);
+  update->delta_dir = delta_dir.empty() ? "" : delta_dir_path(delta_dir);
+  if (!state.delta_dir.empty() && update->delta_dir != state.delta_dir) {  // the state's value first
+    throw StateError(state_path, "its deltas go to --delta-dir " + state.delta_dir +
+                                     (update->delta_dir.empty() ? ": give it to every run with this state"
+                                                                : ", not " + update->delta_dir));
+  }
   if (state.result) {  // refuse other options before reading anything
     // The state is the result added in, so a refusal names its value first:
     // "made with a different --app-pattern (STATE'S, not THIS RUN'S)".
@@ -79,6 +98,7 @@ IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, cons
       throw StateError(state_path, std::string("counted with other options: ") + e.what());
     }
   }
+  if (!update->delta_dir.empty()) settle_deltas(update->delta_dir, state, state_path);
   const int64_t now = std::time(nullptr);
   std::vector<InputError> errors;
   std::vector<TrackedFile> files;
@@ -127,8 +147,10 @@ IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, cons
   if (run.not_saved.empty()) {
     ReportOptions json;
     json.format = Format::kJson;
+    update->generation = state.generation + 1;
     update->files = tracker.kept(now, kForgetSeconds);
     update->result_json = format_report(run.total, options, json);
+    if (!update->delta_dir.empty()) update->delta_json = format_report(run.added, options, json);
     run.update_ = std::move(update);
   } else {
     run.not_saved += "; the state was not saved, so the next run counts this run's lines again";

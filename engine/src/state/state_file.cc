@@ -11,10 +11,10 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 
 #include "logagg/state.h"
 #include "report/report_text.h"
+#include "state/synced_write.h"
 
 namespace logagg {
 namespace {
@@ -63,15 +63,6 @@ bool read_record(simdjson::dom::object o, FileRecord& r) {
   return hex(head_hash, r.head_hash) && hex(tail_hash, r.tail_hash) && r.head_bytes <= r.offset;
 }
 
-// fsync of the folder holding `path`, so a rename in it is durable.
-void sync_folder(const std::string& path) {
-  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
-  const int fd = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  ::fsync(fd);
-  ::close(fd);
-}
-
 }  // namespace
 
 State read_state(const std::string& path) {
@@ -94,6 +85,12 @@ State read_state(const std::string& path) {
   if (doc["files"].get(files) || doc["result"].get(result)) {
     refuse(path, "a damaged state file (\"files\" or \"result\" missing)");
   }
+  std::string_view delta_dir;
+  const auto absent_or = [](simdjson::error_code e) { return e == simdjson::SUCCESS || e == simdjson::NO_SUCH_FIELD; };
+  if (!absent_or(doc["generation"].get(state.generation)) || !absent_or(doc["delta_dir"].get(delta_dir))) {
+    refuse(path, "a damaged state file (\"generation\" or \"delta_dir\" not a number and a string)");
+  }
+  state.delta_dir = std::string(delta_dir);
   for (simdjson::dom::element e : files) {
     simdjson::dom::object o;
     FileRecord& r = state.files.emplace_back();
@@ -107,8 +104,14 @@ State read_state(const std::string& path) {
   return state;
 }
 
-std::string write_state(const std::string& path, const std::vector<FileRecord>& files, const std::string& result_json) {
-  std::string out = "{\"logagg_state\": " + std::to_string(kStateVersion) + ",\n\"files\": [";
+std::string write_state(const std::string& path, uint64_t generation, const std::string& delta_dir,
+                        const std::vector<FileRecord>& files, const std::string& result_json) {
+  std::string out = "{\"logagg_state\": " + std::to_string(kStateVersion) + ", \"generation\": " + std::to_string(generation);
+  if (!delta_dir.empty()) {
+    out += ", \"delta_dir\": ";
+    append_json_string(out, delta_dir);
+  }
+  out += ",\n\"files\": [";
   for (size_t i = 0; i < files.size(); ++i) {
     const FileRecord& r = files[i];
     out += i == 0 ? "\n" : ",\n";
@@ -131,23 +134,11 @@ std::string write_state(const std::string& path, const std::vector<FileRecord>& 
   out += "}\n";
 
   const std::string temporary = path + ".tmp";
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return temporary + ": " + std::strerror(errno);
-  size_t done = 0;
-  while (done < out.size()) {
-    const ssize_t n = ::write(fd, out.data() + done, out.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += static_cast<size_t>(n);
-  }
-  const int error = done < out.size() ? errno : ::fsync(fd) != 0 ? errno : 0;
-  ::close(fd);
-  if (error != 0 || ::rename(temporary.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(error != 0 ? error : errno);
+  if (std::string error = write_synced(temporary, out); !error.empty()) return error;
+  if (std::string error = rename_synced(temporary, path); !error.empty()) {
     ::unlink(temporary.c_str());
-    return path + ": " + why;
+    return error;
   }
-  sync_folder(path);
   return {};
 }
 

@@ -2,11 +2,16 @@
 // each input file, read and written as one JSON document, and the lock that
 // keeps two runs from using it at once.
 //
-//   {"logagg_state": 1,
+//   {"logagg_state": 1, "generation": N, "delta_dir": "/abs/DIR",
 //    "files": [{"path", "device", "inode", "size", "mtime_ns", "compressed",
 //               "offset", "lines", "head_bytes", "head_hash", "tail_hash",
 //               "seen"}, ...],
 //    "result": a `logagg --format json` document, per second, UTC}
+//
+// "generation" (how many runs saved the state; 0 if absent, as in the files
+// of logagg before it) and "delta_dir" (--delta-dir, delta_files.h; absent if
+// none) were added to format 1 without changing its number: an older logagg
+// reads such a file and writes it back without them.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +44,8 @@ struct FileRecord {
 };
 
 struct State {
+  uint64_t generation = 0;  // how many runs saved it
+  std::string delta_dir;    // where its runs' deltas go (--delta-dir, absolute), or empty
   std::vector<FileRecord> files;
   std::optional<Partial> result;  // none before the first run
 };
@@ -47,10 +54,12 @@ struct State {
 // StateError for a file that is not a state file or is of another version.
 State read_state(const std::string& path);
 
-// Replaces the state at `path` with `files` and `result_json` atomically: a
-// temporary file beside it, fsync'ed, renamed over it, the folder fsync'ed.
-// Returns an error message, or empty on success.
-std::string write_state(const std::string& path, const std::vector<FileRecord>& files, const std::string& result_json);
+// Replaces the state at `path` with one of `generation`, `delta_dir`,
+// `files` and `result_json` atomically: a temporary file beside it (PATH.tmp),
+// fsync'ed, renamed over it, the folder fsync'ed. Returns an error message,
+// or empty on success.
+std::string write_state(const std::string& path, uint64_t generation, const std::string& delta_dir,
+                        const std::vector<FileRecord>& files, const std::string& result_json);
 
 // An exclusive lock on PATH.lock for as long as it lives (flock: released by
 // the kernel however the process ends). Throws StateError if another process
