@@ -66,6 +66,15 @@ def positive_int(text):
     return int(text)
 
 
+class KeyOption(argparse.Action):
+    """--by, --by-status-class, --by-path-prefix: appended to one list in the order given."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        keys = list(getattr(namespace, self.dest, None) or [])
+        keys.append([option_string] + (values if isinstance(values, list) else [values]))
+        setattr(namespace, self.dest, keys)
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(
         prog=PROG,
@@ -85,7 +94,15 @@ def parse_args(argv):
     g.add_argument("--plot", action="store_true", help="a chart instead of rows")
     g.add_argument("--by-app", action="store_true", help="rows per bucket and app id")
     g.add_argument("--top", type=positive_int, metavar="N", help="only the N busiest apps (implies --by-app)")
-    g.add_argument("--max-apps", type=positive_int, metavar="N", help="app ids told apart per piece")
+    g.add_argument("--max-apps", type=positive_int, metavar="N", help="app ids (key tuples) told apart per piece")
+    # The keys, in the order given: each as the logagg arguments it stands for.
+    g.add_argument("--by", metavar="FIELD", action=KeyOption, dest="keys", help="rows per bucket and FIELD's value")
+    g.add_argument("--by-status-class", metavar="FIELD", action=KeyOption, dest="keys",
+                   help="rows per HTTP status class of FIELD")
+    g.add_argument("--by-path-prefix", nargs=2, metavar=("N", "FIELD"), action=KeyOption, dest="keys",
+                   help="rows per first N segments of the URL path in FIELD")
+    g.add_argument("--where", metavar="EXPR", action="append", default=[],
+                   help="count only lines where FIELD OP VALUE holds (as logagg --where)")
     g.add_argument("--since", metavar="TIME", help="count lines from TIME (RFC 3339) on")
     g.add_argument("--until", metavar="TIME", help="count lines before TIME")
     g.add_argument("--include", metavar="GLOB", action="append", default=[], help="only folder files matching GLOB")
@@ -128,7 +145,11 @@ def parse_args(argv):
 def piece_options(a):
     """The logagg options every piece runs with (--fill-gaps, --stats, --plot and --top apply to the
     final merge only: the pieces' results must be whole to add up)."""
-    opts = ["--by-app"] if a.by_app or a.top else []
+    keys = a.keys or []
+    opts = ["--by-app"] if a.by_app or (a.top and not keys) else []
+    for key in keys:
+        opts += key
+    opts += ["--where=" + w for w in a.where]
     for unit in ("second", "minute", "hour", "day"):
         if getattr(a, f"per_{unit}"):
             opts.append(f"--per-{unit}")
@@ -396,8 +417,9 @@ def print_summary(doc, seconds, npieces, nworkers):
     out = [f"{PROG}: {s['files']} file{'' if s['files'] == 1 else 's'} ({s['unreadable']} unreadable), {size}, "
            f"{s['lines']} lines in {seconds:.3f} s ({rate:.1f} MiB/s), {npieces} piece"
            f"{'' if npieces == 1 else 's'} on {nworkers} worker{'' if nworkers == 1 else 's'}"]
-    for key in ("counted", "blank", "rejected"):
-        out.append(f"  {key:<30}{s[key]:>10}")
+    for key in ("counted", "blank", "rejected", "filtered"):  # filtered: only with --where
+        if key in s:
+            out.append(f"  {key:<30}{s[key]:>10}")
     sys.stderr.write("\n".join(out) + "\n")
 
 

@@ -82,11 +82,13 @@ int print_result(const Result& result, const Options& options, const ReportOptio
 
   print_input_errors(result.errors);
   if (result.apps_capped) {
+    const char* what = options.by.empty() ? "ids" : "keys";  // --by: key tuples
     std::fprintf(stderr,
-                 "logagg: warning: a run met more than %zu distinct app ids (--max-apps); the lines of the ids "
-                 "it met after its first %zu are counted as %s, and which ids those are can change from run to "
+                 "logagg: warning: a run met more than %zu distinct %s%s (--max-apps); the lines of the %s "
+                 "it met after its first %zu are counted as %s, and which %s those are can change from run to "
                  "run\n",
-                 options.max_apps, options.max_apps, std::string(kOtherAppName).c_str());
+                 options.max_apps, options.by.empty() ? "app " : "", what, what, options.max_apps,
+                 std::string(kOtherAppName).c_str(), what);
   }
   write_stderr(format_rejects(result, options));
   if (settings.summary) write_stderr(format_summary(result.summary, options));

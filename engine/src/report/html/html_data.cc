@@ -103,11 +103,14 @@ HtmlReport make_html_report(const Result& result, const Options& options, const 
   }
   if (rows.by_app() && report.top == 0 && rows.apps().size() > kDefaultChartApps) {
     page.notes.push_back("The chart stacks the " + std::to_string(kDefaultChartApps) +
-                         " busiest apps and sums the rest as (other); --top N draws N.");
+                         (options.by.empty() ? " busiest apps" : " busiest keys") +
+                         " and sums the rest as (other); --top N draws N.");
   }
   if (result.apps_capped) {
     page.notes.push_back("More than " + std::to_string(options.max_apps) +
-                         " distinct app ids: the lines of ids met after that are counted as (other) (--max-apps).");
+                         (options.by.empty() ? " distinct app ids: the lines of ids"
+                                             : " distinct keys: the lines of keys") +
+                         " met after that are counted as (other) (--max-apps).");
   }
   page.buckets_per_point = bin;
   fill_series(rows, bin, page);
