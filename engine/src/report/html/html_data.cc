@@ -2,6 +2,7 @@
 // the series to draw, the statistics and the line accounting as text rows.
 #include <algorithm>
 
+#include "count/result_order.h"
 #include "report/html/html_report.h"
 #include "report/stats.h"
 #include "report/report_rows.h"
@@ -78,18 +79,52 @@ void fill_accounting(const Result& result, const Options& options, HtmlReport& p
   }
 }
 
+// The result with each key tuple cut to its first key (of `parts`): the
+// chart stacks by the first --by key, whatever follows it.
+Result by_first_key(const Result& result, size_t parts) {
+  Result out;
+  out.counts = result.counts;
+  out.apps_capped = result.apps_capped;
+  out.summary = result.summary;
+  std::vector<std::string> firsts;
+  for (const std::string& tuple : result.apps) firsts.emplace_back(key_parts(tuple, parts)[0]);
+  out.apps = firsts;
+  std::sort(out.apps.begin(), out.apps.end(), app_before);
+  out.apps.erase(std::unique(out.apps.begin(), out.apps.end()), out.apps.end());
+  std::vector<uint32_t> to(firsts.size());
+  for (size_t i = 0; i < firsts.size(); ++i) {
+    to[i] = static_cast<uint32_t>(std::lower_bound(out.apps.begin(), out.apps.end(), firsts[i], app_before) -
+                                  out.apps.begin());
+  }
+  std::vector<AppCount> rows = result.app_counts;
+  for (AppCount& c : rows) c.app = to[c.app];
+  std::sort(rows.begin(), rows.end(), row_before);
+  for (const AppCount& c : rows) {
+    if (!out.app_counts.empty() && out.app_counts.back().second == c.second && out.app_counts.back().app == c.app) {
+      out.app_counts.back().count += c.count;
+    } else {
+      out.app_counts.push_back(c);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 HtmlReport make_html_report(const Result& result, const Options& options, const ReportOptions& report) {
   ReportOptions chart = report;
   if (options.keyed() && chart.top == 0) chart.top = kDefaultChartApps;
-  const ReportRows rows(result, options.key_columns(), chart);
+  const std::vector<std::string> columns = options.key_columns();
+  const Result first_key = columns.size() > 1 ? by_first_key(result, columns.size()) : Result{};
+  const ReportRows rows(columns.size() > 1 ? first_key : result,
+                        columns.empty() ? columns : std::vector<std::string>{columns.front()}, chart);
   const Bucketing& bucketing = rows.bucketing();
 
   HtmlReport page;
   page.bucket_name = bucketing.name();
   page.time_zone = bucketing.zone() != nullptr ? time_zone_name(*bucketing.zone()) : "UTC";
-  page.title = "logagg: requests per " + page.bucket_name + (rows.by_app() ? " by app" : "");
+  page.title = "logagg: requests per " + page.bucket_name +
+               (!rows.by_app() ? "" : options.by.empty() ? " by app" : " by " + columns.front());
   page.stacked = rows.by_app();
   uint64_t bin = 1;
   if (!rows.buckets().empty()) {
