@@ -107,7 +107,9 @@ class JsonParser {
       value.text = std::string(text_.substr(start, pos_ - start));
     } else {
       value.kind = JsonKind::kLiteral;
+      const size_t start = pos_;
       if (!parse_literal()) return Step::kFail;
+      value.text = std::string(text_.substr(start, pos_ - start));
     }
     return Step::kValueDone;
   }
@@ -456,8 +458,16 @@ std::optional<int64_t> rfc3339_second(std::string_view text) {
   return utc;
 }
 
-Rules::Rules(const logagg::Options& options) : max_line_bytes_(options.max_line_bytes) {
-  const std::optional<std::vector<std::string>> app = field_steps(options.app_field);
+// The keys and filters of `options` (reference/keys.cc).
+std::shared_ptr<const KeyRules> make_key_rules(const logagg::Options& options);
+
+Rules::Rules(const logagg::Options& options)
+    : max_line_bytes_(options.max_line_bytes),
+      has_app_(options.app_field != logagg::kNoAppField),
+      keyed_(options.by_app || !options.by.empty()),
+      by_app_(options.by_app),
+      keys_(make_key_rules(options)) {
+  const std::optional<std::vector<std::string>> app = field_steps(has_app_ ? options.app_field : "app_id");
   const std::optional<std::vector<std::string>> time = field_steps(options.time_field);
   if (!app || !time) {
     throw std::invalid_argument("not a field name: " + quoted(app ? options.time_field : options.app_field));
@@ -500,7 +510,7 @@ logagg::LineVerdict classify(std::string_view line, const std::string& app_field
   return classify(line, Rules(default_rules(app_field, time_field, max_line_bytes)), app_out);
 }
 
-logagg::LineVerdict classify(std::string_view line, const Rules& rules, std::string* app_out) {
+logagg::LineVerdict classify(std::string_view line, const Rules& rules, std::string* app_out, KeyTuple* keyed) {
   using logagg::LineVerdict;
   using logagg::Reason;
   // A blank line is blank at any length; the limit applies to the others.
@@ -511,10 +521,12 @@ logagg::LineVerdict classify(std::string_view line, const Rules& rules, std::str
   if (!doc) return LineVerdict::rejected(Reason::kInvalidJson);
   if (doc->top().kind != JsonKind::kObject) return LineVerdict::rejected(Reason::kNotObject);
 
-  const FieldLookup app = find_field(
-      *doc, rules.app_steps(), {Reason::kMissingApp, Reason::kDuplicateApp, Reason::kAppNotString});
-  if (app.error) return LineVerdict::rejected(*app.error);
-  if (!rules.app_matches(app.value)) return LineVerdict::rejected(Reason::kBadApp);
+  FieldLookup app;
+  if (rules.has_app()) {
+    app = find_field(*doc, rules.app_steps(), {Reason::kMissingApp, Reason::kDuplicateApp, Reason::kAppNotString});
+    if (app.error) return LineVerdict::rejected(*app.error);
+    if (!rules.app_matches(app.value)) return LineVerdict::rejected(Reason::kBadApp);
+  }
 
   const FieldLookup time = find_field(*doc, rules.time_steps(),
                                       {Reason::kMissingTime, Reason::kDuplicateTime, Reason::kTimeNotString},
@@ -522,8 +534,13 @@ logagg::LineVerdict classify(std::string_view line, const Rules& rules, std::str
   if (time.error) return LineVerdict::rejected(*time.error);
   const std::optional<int64_t> second = rules.second(time.value);
   if (!second) return LineVerdict::rejected(Reason::kBadTime);
+  const Rules::Keyed keys = rules.keys_of(*doc, app.value);
+  if (keys.failed_filter) return LineVerdict::filtered(static_cast<uint8_t>(*keys.failed_filter));
   if (app_out != nullptr) *app_out = app.value;
-  return LineVerdict::counted(*second);
+  if (keyed != nullptr) *keyed = keys.tuple;
+  LineVerdict v = LineVerdict::counted(*second);
+  v.no_value = static_cast<uint8_t>(keys.no_value);
+  return v;
 }
 
 std::vector<std::string_view> split_lines(std::string_view data) {
@@ -547,15 +564,23 @@ Aggregate aggregate_buffer(std::string_view data, const std::string& app_field,
 
 Aggregate aggregate_buffer(std::string_view data, const Rules& rules) {
   Aggregate result;
+  result.filtered_by.resize(rules.filter_count());
+  result.no_value.resize(rules.key_count());
   std::string app;
+  KeyTuple tuple;
   for (std::string_view line : split_lines(data)) {
-    const logagg::LineVerdict v = classify(line, rules, &app);
+    const logagg::LineVerdict v = classify(line, rules, &app, &tuple);
     ++result.lines;
     switch (v.status) {
       case logagg::LineStatus::kCounted:
         ++result.counted;
         ++result.counts[v.second];
         ++result.app_counts[{v.second, app}];
+        if (rules.keyed()) ++result.key_counts[{v.second, tuple}];
+        for (size_t i = 0; i < result.no_value.size(); ++i) result.no_value[i] += (v.no_value >> i) & 1u;
+        break;
+      case logagg::LineStatus::kFiltered:
+        ++result.filtered_by[v.filter];
         break;
       case logagg::LineStatus::kBlank:
         ++result.blank;
@@ -572,6 +597,7 @@ bool same_verdict(const logagg::LineVerdict& a, const logagg::LineVerdict& b) {
   if (a.status != b.status) return false;
   if (a.status == logagg::LineStatus::kRejected) return a.reason == b.reason;
   if (a.status == logagg::LineStatus::kCounted) return a.second == b.second;
+  if (a.status == logagg::LineStatus::kFiltered) return a.filter == b.filter;
   return true;
 }
 
@@ -586,6 +612,8 @@ std::string describe(const logagg::LineVerdict& v) {
       return std::string("rejected ") +
              (index < logagg::kReasonCount ? kReasonNames[index] : "<bad reason>");
     }
+    case logagg::LineStatus::kFiltered:
+      return "filtered by " + std::to_string(v.filter);
   }
   return "<bad status>";
 }

@@ -9,7 +9,10 @@
 // walking it one step of their path at a time, and the RFC 3339 check tests
 // each character position and leaves the calendar to Howard Hinnant's date
 // library. The time formats other than RFC 3339 are time_reference.h's, and
-// app patterns other than the default are RE2's own FullMatch.
+// app patterns other than the default are RE2's own FullMatch. The keys and
+// filters of --by, --by-app, --where and --app-field none (reference/keys.cc)
+// are looked up on the same document tree, numbers compared through a
+// normalised scientific form, patterns by RE2's FullMatch.
 #pragma once
 
 #include <cstddef>
@@ -90,9 +93,49 @@ std::optional<std::vector<std::string>> field_steps(std::string_view name);
 // know. Usage errors are the engine's to find: give it options the engine
 // accepts (fields that do not overlap, a zone exactly where one is needed).
 // Thread-safe to share once made.
+class KeyRules;
+
+// A key tuple: the app id first with by_app, then each --by key's text, or
+// nullopt for a key field without a value (printed "(none)").
+using KeyTuple = std::vector<std::optional<std::string>>;
+// The order of rows: part by part, bytewise, a part without a value after
+// every text.
+struct KeyTupleBefore {
+  bool operator()(const KeyTuple& a, const KeyTuple& b) const;
+  bool operator()(const std::pair<int64_t, KeyTuple>& a, const std::pair<int64_t, KeyTuple>& b) const {
+    return a.first != b.first ? a.first < b.first : (*this)(a.second, b.second);
+  }
+};
+
+// The rules also honour Options::by, by_app, where and app_field "none"
+// (logagg::kNoAppField): with "none" no app field is looked for and every
+// line with a valid time counts; a counted line then meets each filter in
+// order (the first that fails makes it filtered by that one), and gets its
+// key tuple: the app id with by_app, then per key the field's value (a
+// string's text, a number or literal as written; nothing when the field is
+// missing, there twice, or a container), or its status class (three ASCII
+// digits read as 100..599: "Nxx"; any other value "other"), or its first N
+// path segments (the text before the first '?' or '#', cut at its (N+1)th
+// segment start).
 class Rules {
  public:
   explicit Rules(const logagg::Options& options);
+
+  bool has_app() const { return has_app_; }
+  // Whether lines are counted per key tuple (by_app or --by).
+  bool keyed() const { return keyed_; }
+  // How many --by keys and --where filters.
+  size_t key_count() const;
+  size_t filter_count() const;
+  // The filters and keys of a counted line of `doc`: the index of the first
+  // filter that fails, or the tuple (app id `app` first with by_app) and the
+  // bits of keys without a value.
+  struct Keyed {
+    std::optional<size_t> failed_filter;
+    KeyTuple tuple;
+    unsigned no_value = 0;
+  };
+  Keyed keys_of(const JsonDocument& doc, const std::string& app) const;
 
   const std::vector<std::string>& app_steps() const { return app_steps_; }
   const std::vector<std::string>& time_steps() const { return time_steps_; }
@@ -110,6 +153,8 @@ class Rules {
   std::shared_ptr<const re2::RE2> app_pattern_;  // null for the default
   int epoch_digits_ = -1;                        // unix*: 0, 3, 6 or 9
   std::optional<TimePattern> time_pattern_;      // clf and patterns
+  bool has_app_ = true, keyed_ = false, by_app_ = false;
+  std::shared_ptr<const KeyRules> keys_;         // --by and --where
 };
 
 // The verdict for one line (without its LF and final CR), per the rules in
@@ -120,9 +165,12 @@ class Rules {
 // digits without a leading zero); a step that is not there, or into a scalar,
 // leaves the field missing; the value at the end must be a string (or, for
 // the unix* formats, a number). The app field is judged before the time
-// field. The verdict's app is left empty; a counted line's app id goes to
-// `app` if given.
-logagg::LineVerdict classify(std::string_view line, const Rules& rules, std::string* app = nullptr);
+// field, then the filters (a line failing one is LineVerdict::filtered by
+// it, whose no_value is left 0). The verdict's app is left empty; a counted
+// line's app id goes to `app` if given, and its key tuple to `keyed` if given
+// (with the bits of keys without a value in its no_value).
+logagg::LineVerdict classify(std::string_view line, const Rules& rules, std::string* app = nullptr,
+                             KeyTuple* keyed = nullptr);
 
 // The same with the default time format and app pattern: Rules of the two
 // field names and the limit (which throws as Rules does).
@@ -141,7 +189,18 @@ struct Aggregate {
   uint64_t counted = 0;
   uint64_t blank = 0;
   logagg::ReasonCounts rejected{};
+  // With keys and filters (Rules::keyed(), Options::where):
+  std::map<std::pair<int64_t, KeyTuple>, uint64_t, KeyTupleBefore> key_counts;  // (second, tuple) -> lines
+  std::vector<uint64_t> filtered_by;  // per filter, the lines it was the first to fail
+  std::vector<uint64_t> no_value;     // per --by key, the counted lines without a value
 };
+
+// What logagg --format csv prints for `result`, counted with `options`, one
+// row per second: the header "second", each key column (Options's
+// key_columns()), "count", fields quoted per RFC 4180 where they hold a
+// comma, a double quote, a CR or a LF; rows by second, then key tuple
+// (KeyTupleBefore), a key without a value written "(none)".
+std::string csv(const Aggregate& result, const logagg::Options& options);
 
 // Classifies every line of `data` (see split_lines) and tallies the verdicts;
 // the second form with the default time format and app pattern.

@@ -18,40 +18,20 @@
 
 #include "logagg/options.h"
 #include "parse/line_parser.h"
+#include "support/parser_verdicts.h"
 
 namespace {
 
 using logagg::BlockParser;
-using logagg::LineParser;
 using logagg::LineRules;
 using logagg::LineStatus;
 using logagg::LineVerdict;
 using logagg::Reason;
+using logagg::testing::blocks;
+using logagg::testing::Seen;
 
 const std::string kGood = R"({"app_id":"web1","timestamp":"2023-11-14T22:13:20Z","status":200})";
 const std::string kGood2 = R"({"path":"/a","latency_ms":13.04,"timestamp":"2023-11-14T22:13:21.5+01:00","app_id":"api2"})";
-
-// A verdict and, for a counted line, its app id (copied: it is valid only
-// until the parser's next line).
-using Seen = std::pair<LineVerdict, std::string>;
-
-std::string describe(const Seen& seen) {
-  const LineVerdict& v = seen.first;
-  switch (v.status) {
-    case LineStatus::kCounted:
-      return "counted " + std::to_string(v.second) + " app '" + seen.second + "'";
-    case LineStatus::kBlank:
-      return "blank";
-    case LineStatus::kRejected:
-      return "rejected " + std::to_string(static_cast<int>(v.reason));
-  }
-  return "?";
-}
-
-bool same(const Seen& a, const Seen& b) {
-  return a.first.status == b.first.status && a.first.reason == b.first.reason &&
-         (a.first.status != LineStatus::kCounted || (a.first.second == b.first.second && a.second == b.second));
-}
 
 LineRules rules_of(const std::string& app_field = "app_id", const std::string& time_field = "timestamp") {
   logagg::Options options;
@@ -60,54 +40,11 @@ LineRules rules_of(const std::string& app_field = "app_id", const std::string& t
   return LineRules::of(options);
 }
 
-// BlockParser's verdicts for every line of `text`; `padded`: readable padding
-// follows the text, else the last blocks are copied.
-std::vector<Seen> blocks(const std::string& text, size_t block_bytes, bool padded, const LineRules& rules,
-                         size_t max_line_bytes = size_t{1} << 20) {
-  BlockParser parser(rules, max_line_bytes, block_bytes);
-  const std::string buffer = padded ? text + std::string(logagg::kLinePadding, '"') : text;
-  std::vector<Seen> out;
-  parser.classify_lines(std::string_view(buffer).substr(0, text.size()), buffer.size(), [&](const LineVerdict& v) {
-    out.emplace_back(v, v.status == LineStatus::kCounted ? std::string(v.app) : "");
-  });
-  return out;
-}
-
-// LineParser's verdicts for the lines of `text`: split at LF, one CR before it dropped.
-std::vector<Seen> line_by_line(const std::string& text, const LineRules& rules,
-                               size_t max_line_bytes = size_t{1} << 20) {
-  LineParser parser(rules, max_line_bytes);
-  std::vector<Seen> out;
-  for (size_t at = 0; at < text.size();) {
-    size_t lf = text.find('\n', at);
-    const size_t next = lf == std::string::npos ? text.size() : lf + 1;
-    if (lf == std::string::npos) lf = text.size();
-    size_t end = lf;
-    if (lf < text.size() && end > at && text[end - 1] == '\r') --end;
-    const std::string line = text.substr(at, end - at);
-    const LineVerdict v = parser.classify(line, line.size());
-    out.emplace_back(v, v.status == LineStatus::kCounted ? std::string(v.app) : "");
-    at = next;
-  }
-  return out;
-}
-
 // Every line of `text` gets LineParser's verdict from BlockParser, for every
 // block size in `sizes`, padded and not.
 void expect_same(const std::string& text, const std::vector<size_t>& sizes, const LineRules& rules = rules_of(),
                  size_t max_line_bytes = size_t{1} << 20) {
-  const std::vector<Seen> want = line_by_line(text, rules, max_line_bytes);
-  for (const size_t block_bytes : sizes) {
-    for (const bool padded : {false, true}) {
-      const std::vector<Seen> got = blocks(text, block_bytes, padded, rules, max_line_bytes);
-      ASSERT_EQ(got.size(), want.size()) << "block_bytes " << block_bytes;
-      for (size_t i = 0; i < want.size(); ++i) {
-        ASSERT_TRUE(same(got[i], want[i])) << "block_bytes " << block_bytes << (padded ? " padded" : " copied")
-                                           << ", line " << i << ": blocks " << describe(got[i])
-                                           << ", LineParser " << describe(want[i]);
-      }
-    }
-  }
+  logagg::testing::expect_parsers_agree(text, sizes, rules, max_line_bytes);
 }
 
 std::vector<size_t> all_sizes(size_t up_to) {

@@ -27,6 +27,23 @@ TEST(Report, CsvIsExact) {
   EXPECT_EQ(format_report(Result{}, Options{}, as(Format::kCsv)), "second,count\n");
 }
 
+// The csv header names each --by key as written, a field RFC 4180-quoted
+// when it holds a comma, a quote, a CR or a LF: path_prefix(FIELD,N) always
+// has a comma, so the header has as many fields as each row.
+TEST(Report, CsvHeaderQuotesKeyColumnsThatNeedIt) {
+  Result r;
+  r.apps = {std::string("/api\xfe") + "5xx\xfe" + "x"};
+  r.app_counts = {{1700000000, 0, 2}};
+  r.counts = {{1700000000, 2}};
+  r.summary.counted = 2;
+  Options o;
+  o.by = {{"path", KeyField::Kind::kPathPrefix, 1}, {"status", KeyField::Kind::kStatusClass, 0},
+          {"a,\"b\"", KeyField::Kind::kValue, 0}};
+  EXPECT_EQ(format_report(r, o, as(Format::kCsv)),
+            "second,\"path_prefix(path,1)\",status_class(status),\"a,\"\"b\"\"\",count\n"
+            "2023-11-14T22:13:20Z,/api,5xx,x,2\n");
+}
+
 // --by-app rows share their second's text (report_text.h, StartTexts): each
 // row still shows its own second, in every format, where the second stays
 // and where it changes.

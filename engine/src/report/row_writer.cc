@@ -33,7 +33,10 @@ class CsvRows final : public RowWriter {
   }
   void header(std::string& out) override {
     out.append(s_.bucketing.column());
-    for (const std::string& column : s_.key_columns) out.append(",").append(column);
+    for (const std::string& column : s_.key_columns) {  // path_prefix(FIELD,N) and field names may hold commas
+      out.push_back(',');
+      append_csv_field(out, column, false);
+    }
     out.append(",count\n");
   }
   void row(std::string& out, std::string_view start, std::span<const KeyCell* const> cells, uint64_t count,
