@@ -151,12 +151,16 @@ TEST(FilterParseTest, ExistsAndMissing) {
   EXPECT_FALSE(m.holds(twice("a")));
   EXPECT_FALSE(m.holds(step_twice()));
   EXPECT_EQ(Filter::parse(R"(exists "a b")").field(), "a b");
-  // "existsX==1" and "exists==1" are comparisons on fields of those names;
-  // after a space the keyword wins, so a field named so is quoted.
+  // "existsX==1", "exists==1" and "missing == 1" are comparisons on fields
+  // of those names: the keyword form takes a field without an operator's
+  // bytes (or a quoted one).
   EXPECT_EQ(Filter::parse("existsX==1").field(), "existsX");
   EXPECT_EQ(Filter::parse("exists==1").field(), "exists");
+  EXPECT_EQ(Filter::parse("missing == 1").field(), "missing");
+  EXPECT_TRUE(holds("missing == 1", scalar("1")));
   EXPECT_EQ(Filter::parse(R"("missing" == 1)").field(), "missing");
   EXPECT_TRUE(holds(R"("missing" == 1)", scalar("1")));
+  EXPECT_EQ(Filter::parse(R"(exists "a==b")").field(), "a==b");
 }
 
 TEST(FilterParseTest, MistakesAreRefusedWithAMessageNamingTheExpression) {
@@ -171,6 +175,7 @@ TEST(FilterParseTest, MistakesAreRefusedWithAMessageNamingTheExpression) {
       {"  >= 1", "no field before the operator"},
       {R"(""==1)", "no field before the operator"},
       {"status = 500", "= is written =="},
+      {R"(m == "abc)", "not a JSON string"},
       {"status => 500", "no operator after the field"},
       {R"("status" 500)", "no operator after the field"},
       {R"(m == "GET" x)", "text after the quoted value"},

@@ -49,12 +49,16 @@ std::optional<std::pair<std::string, size_t>> json_string_at(std::string_view s)
   throw std::invalid_argument("--where '" + std::string(expression) + "': " + std::string(why));
 }
 
-// "exists FIELD" / "missing FIELD": the field, if `e` is one of them.
+// "exists FIELD" / "missing FIELD": the field, if `e` is one of them: the
+// keyword, a space, and a field without an operator's bytes unless quoted
+// (so "missing == 1" compares a field named missing).
 std::optional<std::string_view> after_keyword(std::string_view e, std::string_view keyword) {
   if (e.size() <= keyword.size() || e.substr(0, keyword.size()) != keyword || !is_json_space(e[keyword.size()])) {
     return std::nullopt;
   }
-  return trim(e.substr(keyword.size()));
+  const std::string_view field = trim(e.substr(keyword.size()));
+  if (field.empty() || (field[0] != '"' && field.find_first_of("=!<>~") != std::string_view::npos)) return std::nullopt;
+  return field;
 }
 
 // The value of a JSON integer of at most 18 digits ("200", "-3"), which an
@@ -120,6 +124,8 @@ Filter Filter::parse(std::string_view expression) {
     if (s->second != rest.size()) fail(expression, "text after the quoted value");
     value = s->first;
     quoted = true;
+  } else if (!rest.empty() && rest[0] == '"') {
+    fail(expression, "the quoted value is not a JSON string (no closing quote, or a bad escape)");
   }
   f.value_ = std::make_shared<const std::string>(std::move(value));
   const bool ordering = f.op_ == Op::kLt || f.op_ == Op::kLe || f.op_ == Op::kGt || f.op_ == Op::kGe;

@@ -3,12 +3,14 @@
 //
 // The grammar, exactly:
 // - "exists FIELD" holds when the line has FIELD (any value, even null or an
-//   object); "missing FIELD" when it has not.
+//   object); "missing FIELD" when it has not. FIELD there has no operator's
+//   bytes unless quoted ("missing == 1" compares a field named missing).
 // - Otherwise FIELD, then the first operator, then VALUE; spaces around the
 //   operator are optional. FIELD is written as --app-field takes it, or as a
 //   JSON string ("a==b" with the quotes) when it holds an operator's bytes.
 //   OP: == != < <= > >= ~ !~.
-// - VALUE: a JSON string (quoted: its decoded text), true, false or null
+// - VALUE: a JSON string (quoted: its decoded text; a quote not closed is
+//   refused), true, false or null
 //   (those literals), a JSON number (a number), or else the text as written.
 // - A number VALUE compares exactly (decimal.h) with a JSON number, or with a
 //   string whose whole text is a JSON number (nginx writes "0.004"); a text
