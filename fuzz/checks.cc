@@ -118,6 +118,26 @@ const Fields kFieldPairs[] = {
 
 // The first byte of an input that draws its options from the next three.
 constexpr unsigned char kDrawOptions = 0x05;
+// The first byte of an input that draws keys and filters (--by, --where,
+// --app-field none) from the next one.
+constexpr unsigned char kDrawKeys = 0x06;
+
+// The keys and filters it chooses from: values, derived keys, --by-app
+// beside --by, every filter kind, a nested field, no app field.
+struct KeysAndFilters {
+  bool by_app, no_app;
+  std::vector<logagg::KeyField> by;
+  std::vector<std::string> where;
+};
+using Kind = logagg::KeyField::Kind;
+const KeysAndFilters kKeysAndFilters[] = {
+    {false, false, {{"status", Kind::kValue, 0}}, {}},
+    {false, false, {{"status", Kind::kStatusClass, 0}, {"path", Kind::kPathPrefix, 2}}, {}},
+    {true, false, {{"m", Kind::kValue, 0}}, {"status>=500"}},
+    {false, false, {}, {"status != 2e2", "path~/a.*", "missing x"}},
+    {false, true, {{"/r/h", Kind::kValue, 0}}, {"exists status", "m == \"GET\""}},
+    {false, true, {}, {"status < -0.5", "b == true"}},
+};
 
 // The time formats (and input zones) an input starting with kDrawOptions
 // chooses from.
@@ -143,6 +163,14 @@ std::optional<std::pair<logagg::Options, std::string_view>> options_and_log(std:
   logagg::Options options;
   const auto byte = [&input](size_t i) { return i < input.size() ? static_cast<unsigned char>(input[i]) : 0u; };
   const size_t pick = byte(0);
+  if (pick == kDrawKeys) {
+    const KeysAndFilters& k = kKeysAndFilters[byte(1) % std::size(kKeysAndFilters)];
+    options.by_app = k.by_app;
+    if (k.no_app) options.app_field = std::string(logagg::kNoAppField);
+    options.by = k.by;
+    options.where = k.where;
+    return std::pair{options, input.substr(std::min(input.size(), size_t{2}))};
+  }
   if (pick != kDrawOptions) {
     const bool fields = pick != 0 && pick < std::size(kFieldPairs);
     options.app_field = kFieldPairs[fields ? pick : 0].app;
@@ -224,12 +252,21 @@ size_t tight_limit(std::string_view data, uint64_t h) {
   return length + step == 0 ? 0 : length + step - 1;
 }
 
-// The fields, time format and app pattern of `options`, and its line limit.
+// The keys and filters of `options`, "" without.
+std::string keys_text(const logagg::Options& options) {
+  std::string out = options.by_app ? ", by app" : "";
+  for (const logagg::KeyField& key : options.by) out += ", by " + reference::quoted(key.column());
+  for (const std::string& filter : options.where) out += ", where " + reference::quoted(filter);
+  return out;
+}
+
+// The fields, time format and app pattern of `options`, its line limit, keys and filters.
 std::string options_text(const logagg::Options& options) {
   return "fields " + reference::quoted(options.app_field) + ", " + reference::quoted(options.time_field) +
          ", time format " + reference::quoted(options.time_format) +
          (options.input_tz.empty() ? "" : " in " + options.input_tz) + ", app pattern " +
-         reference::quoted(options.app_pattern) + ", max_line_bytes " + std::to_string(options.max_line_bytes);
+         reference::quoted(options.app_pattern) + ", max_line_bytes " + std::to_string(options.max_line_bytes) +
+         keys_text(options);
 }
 
 std::string run_text(const Run& run, const logagg::Options& options) {
@@ -262,7 +299,9 @@ std::string check_lines(std::string_view data, const logagg::Options& options, s
     const logagg::LineVerdict got =
         parser.classify(line, static_cast<size_t>(data_end - line.data()));
     std::string want_app;
-    const logagg::LineVerdict want = reference::classify(line, rules, &want_app);
+    reference::KeyTuple tuple;
+    const logagg::LineVerdict want = reference::classify(line, rules, &want_app, &tuple);
+    if (rules.keyed()) want_app = reference::engine_key(tuple);  // with keys, the tuple is the line's key
     if (number > blocks.size()) return "BlockParser gave " + std::to_string(blocks.size()) + " verdicts for more lines";
     const auto& [block_got, block_app] = blocks[number - 1];
     if (!reference::same_verdict(block_got, want) ||
@@ -365,13 +404,18 @@ std::optional<logagg::Result> aggregate_stream(std::string_view data,
   return result;
 }
 
+// Whether `options` were drawn with keys or filters (kDrawKeys).
+bool drawn_keys(const logagg::Options& options) {
+  return !options.by.empty() || !options.where.empty() || options.by_app || !options.has_app();
+}
+
 // Runs the engine once as `run` says, with the counting options of `options`;
 // nullopt if the run had to be skipped.
 std::optional<logagg::Result> run_engine(std::string_view data, const Run& run, logagg::Options options) {
   options.threads = run.threads;
   options.segment_bytes = run.segment_bytes;
   options.max_reject_samples = kRejectSamples;
-  options.by_app = run.by_app;
+  if (!drawn_keys(options)) options.by_app = run.by_app;  // drawn keys stay as drawn
   if (run.stream) return aggregate_stream(data, options);
   return logagg::aggregate_buffer(data, options);
 }
@@ -420,14 +464,29 @@ std::string check_engine(std::string_view input) {
       // which the reference does not do: only the accounting is checked.
       if (run.stream && logagg::detect_compression(data.substr(0, 4)) != logagg::Compression::kNone) {
         const logagg::Summary& s = got->summary;
-        if (s.lines != s.counted + s.blank + s.rejected_total()) {
+        if (s.lines != s.counted + s.blank + s.rejected_total() + s.filtered()) {
           return run_text(run, options) + " on compressed-looking input: lines not accounted; input " +
                  shown(input);
         }
         continue;
       }
-      if (std::string diff = differences(*got, want, data.size(), run.by_app); !diff.empty()) {
+      if (std::string diff = differences(*got, want, data.size(), run.by_app && !drawn_keys(options));
+          !diff.empty()) {
         return run_text(run, options) + " vs reference:" + diff + " input " + shown(input);
+      }
+      if (drawn_keys(options)) {  // the rows per key and the filters' tallies, as csv and counts
+        logagg::ReportOptions csv;
+        csv.format = logagg::Format::kCsv;
+        const std::string got_csv = logagg::format_report(*got, options, csv);
+        const std::string want_csv = reference::csv(want.tally, options);
+        if (got_csv != want_csv) {
+          return run_text(run, options) + " vs reference: csv " + shown(got_csv) + " != " + shown(want_csv) +
+                 "; input " + shown(input);
+        }
+        if (got->summary.filtered_by != want.tally.filtered_by || got->summary.no_value != want.tally.no_value) {
+          return run_text(run, options) + " vs reference: filtered or no-value tallies differ; input " + shown(input);
+        }
+        continue;
       }
       if (run.by_app && !run.stream && run.threads == 1) {  // once a limit: the writers on what was counted
         logagg::Options counted = options;

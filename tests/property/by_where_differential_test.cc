@@ -80,16 +80,6 @@ std::string options_text(const logagg::Options& o) {
   return out;
 }
 
-// The engine's key tuple for a reference tuple.
-std::string engine_tuple(const reference::KeyTuple& tuple) {
-  std::string out;
-  for (size_t i = 0; i < tuple.size(); ++i) {
-    if (i > 0) out += logagg::kKeySeparator;
-    out += tuple[i] ? *tuple[i] : std::string(logagg::kNoKey);
-  }
-  return out;
-}
-
 class by_where_differential : public testing::TestWithParam<uint64_t> {
  protected:
   logagg::Options options() const { return kOptionSets[GetParam() % std::size(kOptionSets)].options(); }
@@ -114,7 +104,7 @@ std::string line_difference(logagg::LineParser& parser, const reference::Rules& 
   std::string app;
   reference::KeyTuple tuple;
   const logagg::LineVerdict want = reference::classify(line, rules, &app, &tuple);
-  const std::string want_key = options.keyed() ? engine_tuple(tuple) : app;
+  const std::string want_key = options.keyed() ? reference::engine_key(tuple) : app;
   const bool counted = want.status == logagg::LineStatus::kCounted;
   if (reference::same_verdict(got, want) && (!counted || (got_key == want_key && got.no_value == want.no_value))) {
     return "";

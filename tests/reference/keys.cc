@@ -387,4 +387,13 @@ std::string csv(const Aggregate& result, const logagg::Options& options) {
   return out;
 }
 
+std::string engine_key(const KeyTuple& tuple) {
+  std::string out;
+  for (size_t i = 0; i < tuple.size(); ++i) {
+    if (i > 0) out += logagg::kKeySeparator;
+    out += tuple[i] ? *tuple[i] : std::string(logagg::kNoKey);
+  }
+  return out;
+}
+
 }  // namespace reference

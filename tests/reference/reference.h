@@ -100,6 +100,10 @@ class KeyRules;
 using KeyTuple = std::vector<std::optional<std::string>>;
 // The order of rows: part by part, bytewise, a part without a value after
 // every text.
+// The engine's spelling of a tuple (logagg/result.h): the parts joined by
+// kKeySeparator, kNoKey for a part without a value.
+std::string engine_key(const KeyTuple& tuple);
+
 struct KeyTupleBefore {
   bool operator()(const KeyTuple& a, const KeyTuple& b) const;
   bool operator()(const std::pair<int64_t, KeyTuple>& a, const std::pair<int64_t, KeyTuple>& b) const {
