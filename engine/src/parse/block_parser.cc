@@ -217,7 +217,6 @@ struct BlockParser::Impl {
 
   Impl(const LineRules& rules, size_t max_bytes, size_t block)
       : reference(rules, max_bytes),
-        targets{FieldTarget(rules.app), FieldTarget(rules.time)},
         n_targets(2 + rules.keys.fields.size()),
         app_pattern(rules.app_pattern),
         time_format(rules.time_format),
@@ -228,6 +227,8 @@ struct BlockParser::Impl {
         time_name(rules.time.steps.front()),
         has_app(rules.has_app),
         block_path(std::string_view(simdjson::get_active_implementation()->name()) != "fallback") {
+    targets[kApp] = FieldTarget(rules.app);
+    targets[kTime] = FieldTarget(rules.time);
     for (size_t t = 2; t < n_targets; ++t) {
       targets[t] = FieldTarget(rules.keys.fields[t - 2]);
       extra_names.emplace_back(targets[t].path.steps.front());
