@@ -39,9 +39,14 @@ std::optional<std::pair<std::string, size_t>> json_string_at(std::string_view s)
   size_t end = 1;
   while (end < s.size() && s[end] != '"') end += s[end] == '\\' ? 2 : 1;
   if (end >= s.size()) return std::nullopt;
-  simdjson::dom::parser parser;
+  simdjson::ondemand::parser parser;
+  const simdjson::padded_string padded(s.substr(0, end + 1));
+  simdjson::ondemand::document doc;
   std::string_view text;
-  if (parser.parse(std::string(s.substr(0, end + 1))).get(text) != simdjson::SUCCESS) return std::nullopt;
+  // The bytes are one string token (its closing quote found above): decode it.
+  if (parser.iterate(padded).get(doc) != simdjson::SUCCESS || doc.get_string().get(text) != simdjson::SUCCESS) {
+    return std::nullopt;
+  }
   return std::pair{std::string(text), end + 1};
 }
 
