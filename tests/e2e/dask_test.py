@@ -145,7 +145,11 @@ class DaskTest(unittest.TestCase):
                      ["--app-field", "service", "--time-field", "time", "--format", "json"],
                      ["--by-app", "--per-minute", "--format", "csv"], ["--top", "3", "--stats", "--format", "json"],
                      ["--by-app", "--max-apps", "100000", "--per-hour", "--format", "json"],
-                     ["--per-minute", "--plot"]):
+                     ["--per-minute", "--plot"],
+                     ["--by", "status", "--by-path-prefix", "2", "path", "--format", "csv"],
+                     ["--where", "status>=500", "--by-status-class", "status", "--by", "method", "--format", "json"],
+                     ["--app-field", "none", "--where", "path~/api/.*", "--by", "method", "--top", "2", "--format",
+                      "csv"]):
             with self.subTest(args=args):
                 self.assert_same(*args, self.logs)
         self.assert_same("--format", "csv", big, gz)  # files named one by one
