@@ -93,6 +93,13 @@ struct FollowResult {
     bool unread = false;  // whole lines not read yet, not only a last line without its LF
   };
   std::vector<Unfinished> unfinished;
+  // Bytes truncated away before they were read, no copy holding them (each
+  // range also told through FollowOptions::on_error, as an error).
+  uint64_t lost_bytes = 0;
+  // Why following ended before a stop: a file could get no descriptor
+  // (EMFILE) while none was held to close, so lines were left unread. Else
+  // empty.
+  std::string stopped_short;
 };
 
 // Follows `paths` (files and folders; Options::range unset) until stop_fd is
