@@ -109,21 +109,24 @@ void Follower::discover(std::vector<InputError>& errors) {
 
 RoundPlan Follower::plan(FollowClock::time_point now, bool stopping, std::vector<InputError>& errors) {
   RoundPlan rp;
+  held_.close_idle(held_.waiting());  // room for the closed files that changed
   std::vector<Held>& held = held_.files();
   for (size_t i = 0; i < held.size(); ++i) {
     Held& h = held[i];
     if (!h.opened || (h.file.fd < 0 && !h.at_path)) continue;  // waits for a descriptor, or closed and gone
-    if (h.file.fd >= 0) {
-      ::fstat(h.file.fd, &h.file.st);
+    TrackedFile f = h.file;
+    if (f.fd >= 0) {
+      ::fstat(f.fd, &h.file.st);
+      f.st = h.file.st;
     } else {
-      h.file.st = h.found;  // closed: the tracker opens it if it changed
+      f.st = h.found;  // closed: the tracker opens it if it changed
     }
-    if (h.file.st.st_size != h.size) {
-      h.size = h.file.st.st_size;
+    if (f.st.st_size != h.size) {
+      h.size = f.st.st_size;
       h.grew = now;
     }
-    h.file.to_end = h.history || (h.rotated() && (stopping || now - h.grew >= kQuiet));
-    rp.files.push_back(h.file);
+    f.to_end = h.file.to_end = h.history || (h.rotated() && (stopping || now - h.grew >= kQuiet));
+    rp.files.push_back(f);
     rp.held.push_back(i);
   }
   std::vector<InputError> plan_errors;
@@ -195,7 +198,7 @@ Result Follower::count(RoundReads& rr) {
 void Follower::commit(RoundPlan& rp, RoundReads& rr, FollowClock::time_point now, bool stopping,
                       std::vector<InputError>& errors) {
   std::vector<Held>& held = held_.files();
-  for (Held& h : held) h.unread = h.planned = false;
+  for (Held& h : held) h.unread = h.fresh = false;
   for (const size_t i : rp.no_descriptor) held[i].unread = true;
   for (size_t k = 0; k < rp.plans.size(); ++k) {
     // A read that failed (a long line's file truncated while mapped, a
@@ -203,7 +206,6 @@ void Follower::commit(RoundPlan& rp, RoundReads& rr, FollowClock::time_point now
     if (!rr.reads[k].complete) rp.plans[k].next = rp.plans[k].previous;
     Held& h = held[rp.held[rp.plans[k].file]];
     h.unread = h.unread || rr.left[k] || !rr.reads[k].complete;
-    h.planned = true;
   }
   tracker_.commit(rp.plans, std::vector<SpanRead>(rr.reads.begin(), rr.reads.begin() + rp.plans.size()));
   for (size_t s = 0; s < rr.streams.size(); ++s) streams_[rr.streams[s]].counted(rr.reads[rp.plans.size() + s].lines);
@@ -284,7 +286,7 @@ void Follower::read_streams() {
 }
 
 bool Follower::ended() const {
-  return !streams_.empty() && paths_->empty() &&
+  return paths_->empty() &&
          std::all_of(streams_.begin(), streams_.end(), [](const StreamInput& s) { return s.ended(); });
 }
 

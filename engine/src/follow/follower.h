@@ -89,7 +89,8 @@ class Follower {
   // The streams that have room for more, to poll, and reading them between rounds.
   std::vector<int> stream_fds() const;
   void read_streams();
-  // Only streams are followed, and they have all ended.
+  // No file or folder is followed, and every stream has ended (or none
+  // could be followed).
   bool ended() const;
   // When a round is due without any change: a rotated file's quiet second,
   // a truncation's grace time.

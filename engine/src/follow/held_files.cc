@@ -17,10 +17,12 @@ std::pair<uint64_t, uint64_t> id_of(const struct stat& st) {
   return {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
 }
 
-bool same_stat(const struct stat& a, const struct stat& b) {
-  return a.st_dev == b.st_dev && a.st_ino == b.st_ino && a.st_size == b.st_size &&
-         a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec == b.st_mtim.tv_nsec;
+std::tuple<uint64_t, uint64_t, int64_t, int64_t, int64_t> stat_of(const struct stat& st) {
+  return {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino), st.st_size, st.st_mtim.tv_sec,
+          st.st_mtim.tv_nsec};
 }
+
+bool same_stat(const struct stat& a, const struct stat& b) { return stat_of(a) == stat_of(b); }
 
 bool lack_of_descriptors(int error) { return error == EMFILE || error == ENFILE; }
 
@@ -35,7 +37,7 @@ HeldFiles::~HeldFiles() {
 void HeldFiles::take(const Found& found, bool first) {
   for (Held& h : held_) h.at_path = false;
   for (const FoundFile& f : found.files) {
-    if (history_.count(id_of(f.st)) != 0) continue;
+    if (history_.count(stat_of(f.st)) != 0) continue;
     const auto same = [&](const Held& h) { return id_of(h.found) == id_of(f.st); };
     if (const auto it = std::find_if(held_.begin(), held_.end(), same); it != held_.end()) {
       it->at_path = true;
@@ -93,13 +95,14 @@ bool HeldFiles::open_one(Held& h, std::vector<InputError>& errors) {
   }
   if (h.history && file_compression(fd, static_cast<uint64_t>(st.st_size)).value_or(Compression::kNone) !=
                        Compression::kNone) {
-    history_.insert(id_of(st));  // a compressed rotation of before: never read, under any name
+    history_.insert(stat_of(st));  // a compressed rotation of before: never read, under any name
     ::close(fd);
     return false;
   }
   h.file.fd = fd;
   h.file.st = st;
   h.opened = true;
+  h.fresh = true;
   ++open_;
   if (!h.history) ++files_read_;
   return true;

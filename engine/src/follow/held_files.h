@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -31,13 +32,13 @@ struct Held {
   bool history = false;    // a rotation there before following began: what it held then is not counted
   bool opened = false;     // opened at least once
   bool unread = false;     // the last round left bytes of it to read, or could not read it
-  bool planned = false;    // the last round planned a span of it
+  bool fresh = false;      // opened since the last round: not idle before a round has read it
   int64_t size = -1;             // at the last round
   FollowClock::time_point grew;  // when its size last changed
   uint64_t counted_to = 0;       // where the record of its own bytes stood after the last round
   uint64_t seen = 0;             // its size at the last round
   bool rotated() const { return !at_path || file.name != first_name; }
-  bool idle() const { return at_path && !unread && !planned; }
+  bool idle() const { return at_path && !unread && !fresh; }
 };
 
 class HeldFiles {
@@ -59,9 +60,9 @@ class HeldFiles {
   // for another reason goes to `errors` and is dropped (found again, tried
   // again).
   void open_new(std::vector<InputError>& errors);
-  // Closes idle files (found at a path, nothing planned or left to read in
-  // the last round), the least recently grown first, until `wanted`
-  // descriptors are free or none is idle.
+  // Closes idle files (found at a path, read to their end by the last
+  // round), the least recently grown first, until `wanted` descriptors are
+  // free or none is idle.
   void close_idle(size_t wanted);
   // Adopts descriptors the tracker opened for closed files (plan()).
   void adopt(size_t index, int fd);
@@ -88,7 +89,9 @@ class HeldFiles {
   size_t open_ = 0;
   uint64_t files_read_ = 0;
   std::vector<Held> held_;
-  std::set<std::pair<uint64_t, uint64_t>> history_;  // compressed rotations there at the start, by device and inode
+  // The compressed rotations there at the start, by device, inode, size and
+  // mtime (an inode freed when one is removed may be a new file's soon).
+  std::set<std::tuple<uint64_t, uint64_t, int64_t, int64_t, int64_t>> history_;
   std::string out_of_descriptors_;
 };
 
