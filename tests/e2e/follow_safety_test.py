@@ -199,9 +199,11 @@ class Streams(Case):
         self.feed(p.stdin, lines)
         time.sleep(0.5)
         self.assertIsNone(p.poll(), "logagg waits while the stream is open")
-        p.stdin.close()
-        out = p.stdout.read()
-        rc = p.wait(10)  # ends by itself at EOF
+        try:
+            out, _ = p.communicate(timeout=10)  # closes the stream: it ends by itself at EOF
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"--follow {path}: still running 10 s after the stream's end") from None
+        rc = p.returncode
         with open(self.path("err"), "rb") as e:
             err = e.read().decode()
         self.check_exact(rc, out.decode(), err, f"--follow {path}")
@@ -220,7 +222,17 @@ class Streams(Case):
         time.sleep(0.5)
         self.assertTrue(f.alive(), f"logagg waits for a writer: {f.errors()}")
         lines = self.make()
-        with open(fifo, "wb", buffering=0) as w:  # would block for ever if logagg did not read the FIFO
+        # Opening for writing fails (ENXIO) while no reader has the FIFO open.
+        opened = []
+        for _ in range(100):
+            try:
+                opened.append(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+                break
+            except OSError:
+                time.sleep(0.05)
+        self.assertTrue(opened, "logagg has the FIFO open for reading")
+        os.set_blocking(opened[0], True)
+        with open(opened[0], "wb", buffering=0) as w:
             self.feed(w, lines)
         self.assertIsNotNone(wait_for(lambda: not f.alive(), 10), "logagg ends at the FIFO's EOF")
         self.check_exact(f.proc.returncode, f.output(), f.errors(), "--follow FIFO")

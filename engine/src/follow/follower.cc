@@ -210,7 +210,7 @@ void Follower::commit(RoundPlan& rp, RoundReads& rr, FollowClock::time_point now
   tracker_.commit(rp.plans, std::vector<SpanRead>(rr.reads.begin(), rr.reads.begin() + rp.plans.size()));
   for (size_t s = 0; s < rr.streams.size(); ++s) streams_[rr.streams[s]].counted(rr.reads[rp.plans.size() + s].lines);
   watch_for_losses(rp, rr, now, stopping, errors);
-  for (Held& h : held) h.history = false;
+  for (const size_t i : rp.held) held[i].history = false;  // planned once: what it holds from now on counts
   // Files renamed away and read to their end are let go (not one whose
   // read was capped or stopped short: its rest is still to read).
   for (size_t i = held.size(); i-- > 0;) {
