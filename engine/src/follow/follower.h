@@ -53,7 +53,7 @@ struct RoundPlan {
 struct RoundReads {
   std::vector<InputSpan> spans;
   std::vector<bool> left;        // per plan: bytes left for the next round
-  std::vector<size_t> streams;   // spans[plans.size() + s] is streams()[streams[s]]
+  std::vector<size_t> streams;   // spans[plans.size() + s] is of the followed stream numbered streams[s]
   uint64_t bytes = 0;            // read into memory
   std::vector<SpanRead> reads;   // per span, once counted
 };
@@ -98,7 +98,6 @@ class Follower {
 
   HeldFiles& held() { return held_; }
   const std::vector<std::string>& folders() const { return folders_; }  // to watch, as last discovered
-  const std::vector<StreamInput>& streams() const { return streams_; }
   // At the end: the files (and streams) with bytes not counted.
   std::vector<FollowResult::Unfinished> unfinished() const;
   uint64_t inputs() const { return held_.files_read() + streams_.size(); }
