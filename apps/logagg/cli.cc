@@ -86,9 +86,7 @@ void check_follow(const CLI::App& app, Config& config, const std::string& late) 
   const auto refuse = [](const std::string& why) { throw CLI::ValidationError("--follow " + why); };
   if (!config.state.empty()) refuse("and --state are two ways to run: give one");
   if (app.count("--range") > 0) refuse("reads whole files as they grow: not with --range");
-  if (std::find(config.paths.begin(), config.paths.end(), "-") != config.paths.end()) {
-    refuse("follows files and folders by name: not standard input (-)");
-  }
+  if (std::count(config.paths.begin(), config.paths.end(), "-") > 1) refuse("reads standard input (-) once: give it once");
   if (config.report.fill_gaps) refuse("cannot fill gaps with buckets that may still come: not with --fill-gaps");
   if (config.report.format == Format::kHtml) refuse("streams rows: --format html is a whole page");
   if (config.plot && ::isatty(STDOUT_FILENO) != 1) {

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "logagg/follow.h"
+#include "logagg/terminal_text.h"
 #include "print_result.h"
 
 namespace logagg::cli {
@@ -90,18 +91,28 @@ int run_follow(const Config& config) {
 
   const Result& r = followed.result;
   write_err(format_rejects(r, config.options));
-  if (!config.quiet) write_err(format_summary(r.summary, config.options, {{"late (corrected rows)", followed.late}}));
+  if (!config.quiet) {
+    std::vector<SummaryRow> more = {{"late (corrected rows)", followed.late}};
+    if (followed.lost_bytes != 0) more.push_back({"lost bytes (truncated before read)", followed.lost_bytes});
+    write_err(format_summary(r.summary, config.options, more));
+  }
   for (const FollowResult::Unfinished& u : followed.unfinished) {
     print_error(u.path, "the last " + std::to_string(u.bytes) +
                             (u.unread ? " bytes were not read yet (stopped while reading the file): not counted"
                                       : " bytes are not a whole line yet (no LF): not counted"));
+  }
+  if (!followed.stopped_short.empty()) {
+    std::fprintf(stderr,
+                 "logagg: %s, and no file is held that could be closed: following cannot go on, lines are left "
+                 "unread (raise the limit: ulimit -n)\n",
+                 terminal_text(followed.stopped_short).c_str());
   }
   if (config.stats && config.report.format != Format::kJson) write_err(format_stats(r, config.options, config.report));
   if (write_error != 0 && write_error != EPIPE) {
     std::fprintf(stderr, "logagg: cannot write the rows: %s\n", std::strerror(write_error));
     return 1;
   }
-  return r.errors.empty() ? 0 : 1;
+  return r.errors.empty() && followed.stopped_short.empty() ? 0 : 1;
 }
 
 }  // namespace logagg::cli

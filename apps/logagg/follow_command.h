@@ -7,8 +7,9 @@
 
 namespace logagg::cli {
 
-// Returns the exit code: 0, or 1 if an input could not be read or the rows
-// could not be written (a reader that goes away is not an error).
+// Returns the exit code: 0, or 1 if an input could not be read, bytes were
+// lost (truncated before they were read), no file could be opened, or the
+// rows could not be written (a reader that goes away is not an error).
 int run_follow(const Config& config);
 
 }  // namespace logagg::cli

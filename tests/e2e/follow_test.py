@@ -40,7 +40,7 @@ last row that is the bucket's total over every complete line ever written, and e
   on stderr with -q).
 - --top N: each bucket shows its N busiest apps when first printed, the rest as (other), later
   lines of other apps there too; the last rows of a bucket add up to its batch total.
-- Refusals (exit 2 and a message): --follow with --state, --range, -, --fill-gaps,
+- Refusals (exit 2 and a message): --follow with --state, --range, a stream named twice, --fill-gaps,
   --format html, --plot; --late without --follow; a --late that is not a duration.
 
 FOLLOW_TEST_SEEDS=10 or =10-20 runs other seeds (the default 8, each with --threads 1 and 2, take ~35 s).
@@ -1055,8 +1055,8 @@ class Refusals(unittest.TestCase):
         log = os.path.join(tmp, "access.log")
         append(log, ['{"app_id":"web1","timestamp":"2023-11-14T22:13:20Z"}'])
         state = os.path.join(tmp, "S.json")
-        cases = [["--follow", "--state", state, log], ["--follow", "--range", "0:10", log], ["--follow", "-"],
-                 ["--follow", log, "-"],
+        cases = [["--follow", "--state", state, log], ["--follow", "--range", "0:10", log],
+                 ["--follow", "-", "-"],
                  ["--follow", "--fill-gaps", log], ["--follow", "--format", "html", log], ["--follow", "--plot", log],
                  ["--late", "1s", log], ["--late", "1s", "--format", "json", log],
                  ["--follow", "--late", "soon", log], ["--follow", "--late", "-1s", log]]

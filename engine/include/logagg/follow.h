@@ -6,10 +6,21 @@
 //   read to its end, its last line counted even without a LF once it has
 //   been quiet for a second, and the new file under the name from its start;
 //   a truncated file (copytruncate) starts again at 0; files that appear
-//   later under a followed name or in a followed folder are picked up. A
-//   file that is a copy of one already read (access.log.1.gz of
-//   access.log.1, the copy of copytruncate) is known by its content and only
-//   what it holds beyond what was read is counted (state/file_tracker.h).
+//   later under a followed name or in a followed folder are picked up, and
+//   opened as soon as inotify tells of them. A followed file's folder is
+//   watched for its rotations (access.log.1, access.log-20261202, .gz and
+//   .zst), which are read as a followed folder's files are; those there at
+//   the start are history, not counted. A file that is a copy of one
+//   already read (access.log.1.gz of access.log.1, the copy of
+//   copytruncate) is known by its content and only what it holds beyond
+//   what was read is counted (state/file_tracker.h). Bytes truncated before
+//   they were read that no copy holds are an error (on_error) and
+//   FollowResult::lost_bytes.
+// - Streams (`-`, a FIFO, a device) are read as their bytes come, to EOF;
+//   when only streams are followed, follow returns at their end.
+// - Files are held open up to the descriptor limit (less a margin); past
+//   it, files read to their end are closed and opened again when they
+//   change, so none is dropped.
 // - Changes are noticed through inotify, and by looking at every file each
 //   FollowOptions::rescan as well, for file systems inotify cannot watch.
 // - A bucket is complete once the newest time counted is past its end by
@@ -95,12 +106,21 @@ struct FollowResult {
     bool unread = false;  // whole lines not read yet, not only a last line without its LF
   };
   std::vector<Unfinished> unfinished;
+  // Bytes truncated away before they were read, no copy holding them (each
+  // range also told through FollowOptions::on_error, as an error).
+  uint64_t lost_bytes = 0;
+  // Why following ended before a stop: a file could get no descriptor
+  // (EMFILE) while none was held to close, so lines were left unread. Else
+  // empty.
+  std::string stopped_short;
 };
 
-// Follows `paths` (files and folders; Options::range unset) until stop_fd is
-// readable or the sink returns false. Errors (a file that cannot be read) are
-// in result.errors, each once; a followed name that does not exist yet is not
-// an error. Throws std::invalid_argument as aggregate() does.
+// Follows `paths` (files, folders and streams; Options::range unset) until
+// stop_fd is readable, the sink returns false, the streams followed alone
+// have ended, or no file can be opened at all (stopped_short). Errors (a
+// file that cannot be read, bytes lost) are in result.errors, each once; a
+// followed name that does not exist yet is not an error. Throws
+// std::invalid_argument as aggregate() does, and for a stream named twice.
 FollowResult follow(const std::vector<std::string>& paths, const Options& options, const FollowOptions& follow,
                     const FollowSink& sink);
 

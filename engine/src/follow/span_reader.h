@@ -1,4 +1,4 @@
-// Reading what is new in a followed file (follow.cc): a span planned by
+// Reading what is new in a followed file (follower.cc): a span planned by
 // state/file_tracker.h, read with pread into memory, at most a round's bytes,
 // and checked against what was planned, so that a span is counted whole or
 // not at all whatever happens to the file meanwhile (copytruncate).

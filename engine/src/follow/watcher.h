@@ -1,12 +1,15 @@
 // What wakes --follow up: a change in a watched folder (inotify: an entry
-// created, renamed, written to, truncated or deleted), the stop descriptor
-// becoming readable, or a timeout, which also covers file systems where
-// inotify sees nothing (network file systems) or cannot be used at all.
+// created, renamed, written to, truncated or deleted), a new name there
+// (created or moved in: opened at once, before it can go), data on a
+// followed stream, the stop descriptor becoming readable, or a timeout,
+// which also covers file systems where inotify sees nothing (network file
+// systems) or cannot be used at all.
 #pragma once
 
 #include <chrono>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace logagg {
 
@@ -19,18 +22,21 @@ class Watcher {
 
   // Watches the entries of folder `dir` (again: nothing happens).
   void watch(const std::string& dir);
-  // Waits for a change, the stop descriptor or `timeout`, whichever comes
-  // first; returns whether stop was asked for (now or before).
-  bool wait(std::chrono::milliseconds timeout);
-  // Sleeps for `pause`, waking only for the stop descriptor; returns as wait.
-  bool pause(std::chrono::milliseconds pause);
+
+  struct Wake {
+    bool changed = false;  // something changed in a watched folder
+    bool created = false;  // a name was created or moved into one
+    bool streams = false;  // one of the streams polled is readable (or at its end)
+  };
+  // Waits up to `timeout` for the stop descriptor, a new name or data on
+  // `streams`, and, with `changes`, any change in a watched folder;
+  // returns what came (nothing: the timeout or a stop, see stopped()).
+  Wake wait(std::chrono::milliseconds timeout, bool changes, const std::vector<int>& streams);
   bool stopped() const { return stopped_; }
 
  private:
-  // Polls the stop descriptor, and inotify if `changes`, for up to `timeout`.
-  bool poll_for(std::chrono::milliseconds timeout, bool changes);
-
-  int inotify_ = -1;  // -1: inotify cannot be used, only timeouts
+  int changes_ = -1;  // inotify for every change; -1: inotify cannot be used, only timeouts
+  int created_ = -1;  // inotify for new names only
   int stop_fd_;
   bool stopped_ = false;
   std::set<std::string> watched_;

@@ -1,0 +1,98 @@
+// The files --follow reads, from round to round (follower.h): found again by
+// device and inode at each discovery, so that a file renamed away is still
+// read through the descriptor held; opened as soon as they are found; and,
+// where descriptors run short (a low `ulimit -n`), closed while idle and
+// opened again when they change, so that every file is read in turn and
+// none is dropped.
+#pragma once
+
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "follow/discovery.h"
+#include "logagg/result.h"
+#include "state/file_tracker.h"
+
+namespace logagg {
+
+using FollowClock = std::chrono::steady_clock;
+
+struct Held {
+  TrackedFile file;        // file.name: where it is now, or was last found; file.fd: -1 while closed
+  std::string first_name;  // where it was first found
+  struct stat found {};    // at the last discovery (file.st: when last planned or fstat'd)
+  bool at_path = false;    // found by the last discovery
+  bool history = false;    // a rotation there before following began: what it held then is not counted
+  bool opened = false;     // opened at least once
+  bool unread = false;     // the last round left bytes of it to read, or could not read it
+  bool fresh = false;      // opened since the last round: not idle before a round has read it
+  int64_t size = -1;             // at the last round
+  FollowClock::time_point grew;  // when its size last changed
+  uint64_t counted_to = 0;       // where the record of its own bytes stood after the last round
+  uint64_t seen = 0;             // its size at the last round
+  bool rotated() const { return !at_path || file.name != first_name; }
+  bool idle() const { return at_path && !unread && !fresh; }
+};
+
+class HeldFiles {
+ public:
+  // At most `max_open` descriptors are held at once.
+  explicit HeldFiles(size_t max_open) : max_open_(max_open) {}
+  ~HeldFiles();
+  HeldFiles(const HeldFiles&) = delete;
+  HeldFiles& operator=(const HeldFiles&) = delete;
+
+  // Takes a discovery: the files found are found again among those held (a
+  // renamed file under its new name) or held from now on; a file never
+  // opened that is not found any more is dropped. With `first` (the start),
+  // the rotations found are history: their content is not counted, and a
+  // compressed one is never read.
+  void take(const Found& found, bool first);
+  // Opens the files never opened yet, in the order found, while descriptors
+  // allow (closing idle files to make room); a file that cannot be opened
+  // for another reason goes to `errors` and is dropped (found again, tried
+  // again).
+  void open_new(std::vector<InputError>& errors);
+  // Closes idle files (found at a path, read to their end by the last
+  // round), the least recently grown first, until `wanted` descriptors are
+  // free or none is idle.
+  void close_idle(size_t wanted);
+  // Adopts descriptors the tracker opened for closed files (plan()).
+  void adopt(size_t index, int fd);
+  // Lets go of file `index` (closed, no longer held).
+  void drop(size_t index);
+
+  std::vector<Held>& files() { return held_; }
+  const std::vector<Held>& files() const { return held_; }
+  size_t open_count() const { return open_; }
+  size_t free_descriptors() const { return open_ < max_open_ ? max_open_ - open_ : 0; }
+  // Files that want a descriptor: never opened, or closed and changed since.
+  size_t waiting() const;
+  // Files opened to be read, each once (not history).
+  uint64_t files_read() const { return files_read_; }
+  // Why the last file that wanted a descriptor got none while none was held
+  // to close (EMFILE with nothing open): following cannot go on. Else empty.
+  const std::string& out_of_descriptors() const { return out_of_descriptors_; }
+
+ private:
+  bool open_one(Held& h, std::vector<InputError>& errors);  // false: to drop
+  bool close_oldest_idle();  // false: none is idle
+
+  size_t max_open_;
+  size_t open_ = 0;
+  uint64_t files_read_ = 0;
+  std::vector<Held> held_;
+  // The compressed rotations there at the start, by device, inode, size and
+  // mtime (an inode freed when one is removed may be a new file's soon).
+  std::set<std::tuple<uint64_t, uint64_t, int64_t, int64_t, int64_t>> history_;
+  std::string out_of_descriptors_;
+};
+
+}  // namespace logagg

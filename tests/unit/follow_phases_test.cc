@@ -1,0 +1,398 @@
+// Tests for the phases of a --follow round (engine/src/follow/), each alone
+// and in rounds driven one by one, so that the rotation rules are checked in
+// milliseconds:
+// - is_rotation_name: the names logrotate gives (numbers, dates, the
+//   extension kept, .gz and .zst), and names that are not rotations;
+// - discover: a followed file, its rotations (flagged) and not the folder's
+//   other files; a followed folder; a name not there yet is no error;
+// - HeldFiles: found again by device and inode, history rotations (a
+//   compressed one never read), descriptors under a limit: idle files closed
+//   for the ones waiting, each file counted once;
+// - reading_order and next_wait;
+// - StreamInput: whole lines only, the last one at EOF, a line past the
+//   limit kept short, a compressed stream refused;
+// - TruncationLosses: taken over by a copy, partly, or lost after the grace;
+// - Follower rounds: one-file follow through copytruncate with bytes not
+//   read yet, a file created and renamed within one round, the folder's
+//   other files and its rotations from before not counted (nor their
+//   compressed copies later), a truncation before a read told with its
+//   range, and 12 files read with 3 descriptors, each counted once.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "follow/discovery.h"
+#include "follow/follower.h"
+#include "follow/held_files.h"
+#include "follow/next_wait.h"
+#include "follow/rotation_names.h"
+#include "follow/stream_input.h"
+#include "follow/truncation_losses.h"
+#include "support/compress.h"
+
+namespace logagg {
+namespace {
+
+namespace fs = std::filesystem;
+using std::chrono::milliseconds;
+
+std::string line(int second, int n = 0) {
+  return "{\"app_id\":\"a\",\"timestamp\":\"2024-01-02T03:04:" + std::string(second < 10 ? "0" : "") +
+         std::to_string(second) + "Z\",\"n\":" + std::to_string(n) + "}\n";
+}
+
+std::string lines(int second, int count) {
+  std::string out;
+  for (int i = 0; i < count; ++i) out += line(second, i);
+  return out;
+}
+
+// A fresh folder for one test, removed after it.
+class Folder : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("logagg-phases-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  void write(const std::string& name, const std::string& bytes, bool append = false) const {
+    std::ofstream(path(name), std::ios::binary | (append ? std::ios::app : std::ios::trunc)) << bytes;
+  }
+  fs::path dir_;
+};
+
+TEST(RotationNames, LogrotatesNamesAndNoOthers) {
+  for (const char* name : {"access.log.1", "access.log.12", "access.log.2.gz", "access.log.3.zst",
+                           "access.log-20261202", "access.log-20261202.gz", "access.log-2026-12-02",
+                           "access.log_2026_12_02_1700", "access.1.log", "access-20261202.log", "access.2.log.gz",
+                           "access.log.gz"}) {
+    EXPECT_TRUE(is_rotation_name(name, "access.log")) << name;
+  }
+  for (const char* name : {"access.log", "access.log.old", "access.log.1.bz2", "access.log.1.xz", "access.log.",
+                           "access.log.1.", "access.log..1", "access.log.1a", "error.log", "access.log2",
+                           "xaccess.log.1", "access.log.gz.gz", "access.log-", "access.log.bak.1"}) {
+    EXPECT_FALSE(is_rotation_name(name, "access.log")) << name;
+  }
+  EXPECT_TRUE(is_rotation_name("app.1", "app"));
+  EXPECT_FALSE(is_rotation_name("app.1", ""));
+  EXPECT_FALSE(is_rotation_name(".log.1.x", ".log"));
+}
+
+TEST_F(Folder, DiscoverAFileWithItsRotationsAndNothingElse) {
+  for (const char* name : {"access.log", "access.log.1", "access.log-20261202.gz", "other.log", "access.log.old"}) {
+    write(name, line(1));
+  }
+  fs::create_directories(dir_ / "access.log.2");  // not a file
+  const Found found = FollowedPaths({path("access.log"), path("later.log")}, {}, {}).discover();
+  EXPECT_TRUE(found.errors.empty());  // later.log is not there yet
+  std::vector<std::pair<std::string, bool>> got;
+  for (const FoundFile& f : found.files) got.emplace_back(fs::path(f.path).filename().string(), f.rotation);
+  EXPECT_EQ(got, (std::vector<std::pair<std::string, bool>>{
+                     {"access.log", false}, {"access.log-20261202.gz", true}, {"access.log.1", true}}));
+  EXPECT_EQ(found.folders, std::vector<std::string>{dir_.string()});
+  // A folder: every file in it, none a rotation.
+  const Found all = FollowedPaths({dir_.string()}, {}, {}).discover();
+  EXPECT_EQ(all.files.size(), 5u);
+  for (const FoundFile& f : all.files) EXPECT_FALSE(f.rotation) << f.path;
+}
+
+TEST_F(Folder, HeldFilesFoundAgainHistoryAndDescriptors) {
+  write("access.log", line(1));
+  write("access.log.1", line(2));
+  write("access.log.2.gz", gzip(line(3)));
+  FollowedPaths paths({path("access.log")}, {}, {});
+  HeldFiles held(3);
+  std::vector<InputError> errors;
+  held.take(paths.discover(), /*first=*/true);
+  held.open_new(errors);
+  EXPECT_TRUE(errors.empty());
+  ASSERT_EQ(held.files().size(), 2u);  // the compressed rotation of before is never read
+  EXPECT_FALSE(held.files()[0].history);
+  EXPECT_TRUE(held.files()[1].history);
+  EXPECT_EQ(held.files_read(), 1u);
+  EXPECT_EQ(held.open_count(), 2u);
+  // Renamed: found again under its new name; the gzip renamed too stays history.
+  fs::rename(path("access.log.2.gz"), path("access.log.3.gz"));
+  fs::rename(path("access.log.1"), path("access.log.2"));
+  fs::rename(path("access.log"), path("access.log.1"));
+  write("access.log", line(4));
+  held.take(paths.discover(), /*first=*/false);
+  held.open_new(errors);
+  ASSERT_EQ(held.files().size(), 3u);
+  EXPECT_EQ(held.files()[0].file.name, path("access.log.1"));
+  EXPECT_TRUE(held.files()[0].rotated());
+  EXPECT_EQ(held.files()[1].file.name, path("access.log.2"));
+  EXPECT_EQ(held.open_count(), 3u);
+  // No descriptor free and none idle (each is still to be read): a new rotation waits...
+  write("access.log-20261203", line(5));
+  held.take(paths.discover(), /*first=*/false);
+  held.open_new(errors);
+  ASSERT_EQ(held.files().size(), 4u);
+  EXPECT_EQ(held.waiting(), 1u);
+  EXPECT_EQ(held.files()[3].file.fd, -1);
+  EXPECT_FALSE(held.files()[3].history);  // not there at the start
+  // ...until one is idle (read by a round): the least recently grown is closed.
+  for (Held& h : held.files()) h.fresh = false;
+  held.files()[1].grew = FollowClock::now() - std::chrono::seconds(5);
+  held.files()[0].grew = held.files()[2].grew = FollowClock::now();
+  held.open_new(errors);
+  EXPECT_EQ(held.waiting(), 0u);
+  EXPECT_EQ(held.files()[1].file.fd, -1);
+  EXPECT_GE(held.files()[3].file.fd, 0);
+  EXPECT_EQ(held.open_count(), 3u);
+  EXPECT_EQ(held.files_read(), 3u);  // access.log, the new one and the new rotation, each once
+  // A closed file that changes wants a descriptor again.
+  write("access.log.2", line(6), /*append=*/true);
+  held.take(paths.discover(), /*first=*/false);
+  EXPECT_EQ(held.waiting(), 1u);
+}
+
+TEST(ReadingOrder, LeastRecentlyModifiedFirst) {
+  std::vector<TrackedFile> files(3);
+  files[0].st.st_mtim = {30, 0};
+  files[1].st.st_mtim = {10, 5};
+  files[2].st.st_mtim = {10, 1};
+  std::vector<SpanPlan> plans(3);
+  for (size_t k = 0; k < 3; ++k) plans[k].file = k;
+  EXPECT_EQ(reading_order(plans, files), (std::vector<size_t>{2, 1, 0}));
+}
+
+TEST(NextWait, TheRescanOrWhatFallsDueSooner) {
+  const auto now = std::chrono::steady_clock::now();
+  EXPECT_EQ(next_wait(now, milliseconds(1000), milliseconds(5000), false, now, std::nullopt), milliseconds(1000));
+  EXPECT_EQ(next_wait(now, milliseconds(1000), milliseconds(500), true, now - milliseconds(200), std::nullopt),
+            milliseconds(300));
+  EXPECT_EQ(next_wait(now, milliseconds(1000), milliseconds(500), true, now - milliseconds(900), std::nullopt),
+            milliseconds(0));
+  EXPECT_EQ(next_wait(now, milliseconds(1000), milliseconds(5000), true, now, now + milliseconds(250)),
+            milliseconds(250));
+}
+
+// A pipe whose read end a StreamInput follows.
+class Pipe : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_EQ(::pipe2(fds_, O_CLOEXEC), 0); }
+  void TearDown() override {
+    if (fds_[1] >= 0) ::close(fds_[1]);
+  }
+  void put(const std::string& bytes) { ASSERT_EQ(::write(fds_[1], bytes.data(), bytes.size()), ssize_t(bytes.size())); }
+  void close_writer() {
+    ::close(fds_[1]);
+    fds_[1] = -1;
+  }
+  int fds_[2] = {-1, -1};
+};
+
+TEST_F(Pipe, StreamHandsOutWholeLinesThenTheLastAtItsEnd) {
+  StreamInput s("<stdin>", fds_[0], true, 64);
+  s.read_available();  // nothing there: no wait
+  EXPECT_TRUE(s.span().text.empty());
+  put(line(1) + line(2) + "{\"app_id\":");
+  s.read_available();
+  InputSpan span = s.span();
+  EXPECT_EQ(span.text, line(1) + line(2));
+  EXPECT_EQ(span.begin, 0u);
+  s.counted(2);
+  put("\"a\"}");
+  close_writer();
+  s.read_available();
+  span = s.span();
+  EXPECT_EQ(span.text, "{\"app_id\":\"a\"}");  // at EOF, without its LF
+  EXPECT_EQ(span.begin, line(1).size() + line(2).size());
+  EXPECT_EQ(span.first_line, 2u);
+  EXPECT_FALSE(s.ended());
+  s.counted(1);
+  EXPECT_TRUE(s.ended());
+}
+
+TEST_F(Pipe, StreamKeepsALineLongerThanTheLimitShort) {
+  StreamInput s("<stdin>", fds_[0], true, 64);
+  put(std::string(50, 'x'));
+  put(std::string(5000, 'y'));
+  s.read_available();
+  put(std::string(100, 'z') + "\n" + line(3));
+  s.read_available();
+  const InputSpan span = s.span();
+  ASSERT_EQ(span.text.size(), 65 + 1 + line(3).size());  // the limit + 1 byte, its LF, the next line
+  EXPECT_EQ(span.text.substr(65), "\n" + line(3));
+}
+
+TEST_F(Pipe, ACompressedStreamIsRefused) {
+  StreamInput s("<stdin>", fds_[0], true, 1 << 20);
+  put(gzip(lines(1, 20)));
+  s.read_available();
+  EXPECT_NE(s.error().find("gzip stream cannot be followed"), std::string::npos) << s.error();
+  EXPECT_TRUE(s.span().text.empty());
+  EXPECT_TRUE(s.ended());
+}
+
+TEST(TruncationLosses, ACopyTakesThemOverOrTheyAreLost) {
+  TruncationLosses losses(milliseconds(100));
+  const auto t0 = TruncationLosses::Clock::now();
+  struct stat st {};
+  st.st_dev = 1;
+  st.st_ino = 7;
+  losses.truncated("a.log", st, 100, 100, t0);  // everything seen was counted
+  EXPECT_FALSE(losses.next_due());
+  losses.truncated("a.log", st, 100, 300, t0);
+  EXPECT_TRUE(losses.due(t0 + milliseconds(50), false).empty());  // within the grace time
+  SpanPlan copy;
+  copy.previous.device = 1;
+  copy.previous.inode = 7;
+  copy.previous.offset = 100;
+  losses.continued(copy, 400);  // the copy holds them all
+  EXPECT_TRUE(losses.due(t0 + milliseconds(500), true).empty());
+  losses.truncated("a.log", st, 100, 300, t0);
+  losses.continued(copy, 250);  // a copy made before the last 50 bytes came
+  std::vector<TruncationLoss> lost = losses.due(t0, false);
+  ASSERT_EQ(lost.size(), 1u);
+  EXPECT_EQ(lost[0].begin, 250u);
+  EXPECT_EQ(lost[0].end, 300u);
+  losses.truncated("b.log", st, 0, 80, t0);
+  EXPECT_TRUE(losses.due(t0 + milliseconds(50), false).empty());
+  lost = losses.due(t0 + milliseconds(100), false);
+  ASSERT_EQ(lost.size(), 1u);
+  EXPECT_EQ(lost[0].path, "b.log");
+}
+
+// Rounds of a Follower, one after another on a clock of the test's own.
+class Rounds : public Folder {
+ protected:
+  Follower& follow(std::vector<std::string> paths, size_t max_open = 64) {
+    follower_.emplace(paths, Options(), max_open);
+    return *follower_;
+  }
+  // A round's count; its errors in errors_.
+  uint64_t round(bool stopping = false) {
+    now_ += milliseconds(100);
+    return follower_->round(now_, stopping, errors_).counted.summary.counted;
+  }
+  std::optional<Follower> follower_;
+  FollowClock::time_point now_ = FollowClock::now();
+  std::vector<InputError> errors_;
+};
+
+TEST_F(Rounds, OneFileThroughCopytruncateWithBytesNotReadYet) {
+  write("access.log", lines(1, 3));
+  write("other.log", lines(2, 5));  // the folder's other file
+  follow({path("access.log")});
+  EXPECT_EQ(round(), 3u);
+  write("access.log", lines(3, 4), /*append=*/true);
+  round();
+  write("access.log", lines(4, 2), /*append=*/true);  // not read before the rotation
+  fs::copy_file(path("access.log"), path("access.log.1"));
+  fs::resize_file(path("access.log"), 0);
+  write("access.log", lines(5, 1), /*append=*/true);
+  EXPECT_EQ(round(), 2u + 1u);  // the copy from where counting stood, and the new content
+  fs::rename(path("access.log.1"), path("access.log.2"));  // shifted, then compressed later (delaycompress)
+  std::ifstream in(path("access.log.2"));
+  const std::string copy((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  write("access.log.2.gz", gzip(copy));
+  fs::remove(path("access.log.2"));
+  EXPECT_EQ(round(), 0u);  // known by its content: nothing new
+  EXPECT_EQ(round(/*stopping=*/true), 0u);
+  EXPECT_TRUE(errors_.empty()) << errors_[0].path << ": " << errors_[0].message;
+  EXPECT_EQ(follower_->lost_bytes(), 0u);
+}
+
+TEST_F(Rounds, AFileCreatedAndRenamedWithinOneRound) {
+  write("app.log", lines(1, 2));
+  follow({path("app.log")});
+  EXPECT_EQ(round(), 2u);
+  fs::rename(path("app.log"), path("app.log-20261202"));
+  write("app.log", lines(2, 3));
+  fs::rename(path("app.log"), path("app-20261203.log"));  // never seen under its name
+  write("app.log", lines(3, 1));
+  EXPECT_EQ(round(), 3u + 1u);
+  EXPECT_EQ(round(true), 0u);
+  EXPECT_EQ(follower_->inputs(), 3u);
+}
+
+TEST_F(Rounds, RotationsFromBeforeAreHistory) {
+  write("access.log", lines(1, 2));
+  write("access.log.1", lines(0, 7));
+  write("access.log.2.gz", gzip(lines(0, 9)));
+  write("other.log", lines(0, 4));
+  follow({path("access.log")});
+  EXPECT_EQ(round(), 2u);
+  // logrotate: .1 -> .2 compressed (delaycompress), the file -> .1.
+  fs::remove(path("access.log.2.gz"));
+  std::ifstream in(path("access.log.1"));
+  const std::string old((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  write("access.log.2.gz", gzip(old));
+  fs::remove(path("access.log.1"));
+  fs::rename(path("access.log"), path("access.log.1"));
+  write("access.log", lines(2, 1));
+  write("other.log", lines(3, 4), /*append=*/true);
+  EXPECT_EQ(round(), 1u);
+  EXPECT_EQ(round(true), 0u);
+  EXPECT_TRUE(errors_.empty());
+  EXPECT_EQ(follower_->inputs(), 3u);  // the file, the new one, and the new .gz, read to be known
+}
+
+TEST_F(Rounds, ANewRotationWhereOneFromBeforeWasIsRead) {
+  write("access.log", lines(1, 2));
+  write("access.log.2.gz", gzip(lines(0, 9)));
+  follow({path("access.log")});
+  EXPECT_EQ(round(), 2u);
+  // The old one removed (its inode free for the next file), the file with
+  // lines not read yet renamed and compressed in its place at once.
+  write("access.log", lines(2, 3), /*append=*/true);
+  fs::remove(path("access.log.2.gz"));
+  std::ifstream in(path("access.log"));
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  write("access.log.2.gz", gzip(text));
+  fs::remove(path("access.log"));
+  EXPECT_EQ(round(), 3u);
+}
+
+TEST_F(Rounds, ATruncationBeforeTheReadIsToldWithItsRange) {
+  // More than a round reads: the rest is truncated before the next round.
+  const std::string block = lines(1, 1000);
+  {
+    std::ofstream out(path("big.log"), std::ios::binary);
+    while (static_cast<uint64_t>(out.tellp()) < kRoundBytes + (uint64_t{8} << 20)) out << block;
+  }
+  const auto size = fs::file_size(path("big.log"));
+  follow({path("big.log")});
+  const uint64_t first = round();
+  EXPECT_GT(first, 0u);
+  fs::resize_file(path("big.log"), 0);
+  EXPECT_EQ(round(), 0u);
+  EXPECT_TRUE(errors_.empty());  // a copy may still take them over
+  EXPECT_EQ(round(true), 0u);
+  ASSERT_EQ(errors_.size(), 1u);
+  EXPECT_EQ(errors_[0].path, path("big.log"));
+  EXPECT_NE(errors_[0].message.find(" to " + std::to_string(size) + " were truncated before they were read"),
+            std::string::npos)
+      << errors_[0].message;
+  EXPECT_GT(follower_->lost_bytes(), 0u);
+  EXPECT_LT(follower_->lost_bytes(), size);
+}
+
+TEST_F(Rounds, TwelveFilesWithThreeDescriptors) {
+  for (int i = 0; i < 12; ++i) write("f" + std::to_string(i) + ".log", lines(i, 2));
+  follow({dir_.string()}, 3);
+  uint64_t counted = 0;
+  for (int r = 0; r < 4; ++r) counted += round();  // three new files a round
+  EXPECT_EQ(counted, 24u);
+  EXPECT_LE(follower_->held().open_count(), 3u);
+  for (int i = 0; i < 12; i += 3) write("f" + std::to_string(i) + ".log", lines(30, 1), /*append=*/true);
+  for (int r = 0; r < 6; ++r) counted += round();
+  EXPECT_EQ(counted, 28u);
+  EXPECT_EQ(follower_->inputs(), 12u);
+  EXPECT_TRUE(errors_.empty()) << errors_[0].path << ": " << errors_[0].message;
+  EXPECT_TRUE(follower_->held().out_of_descriptors().empty());
+}
+
+}  // namespace
+}  // namespace logagg
