@@ -65,9 +65,12 @@ FieldValue look_up(const JsonDocument& doc, const std::vector<std::string>& step
 // A JSON number as sign * 0.digits * 10^exponent, digits without leading or
 // trailing zeros (none for zero, whose sign is 0). Written exponents are
 // taken up to 4e18 (the documented limit, logagg's decimal.h).
+// A 128-bit integer (a GCC and Clang extension), so sums of exponents cannot overflow.
+__extension__ typedef __int128 Wide;
+
 struct Scientific {
   int sign = 0;
-  __int128 exponent = 0;
+  Wide exponent = 0;
   std::string digits;
 
   static Scientific of(const std::string& number) {
@@ -76,7 +79,7 @@ struct Scientific {
     const bool negative = number[0] == '-';
     i += negative;
     std::string mantissa;
-    __int128 point = 0;  // digits before the decimal point
+    Wide point = 0;  // digits before the decimal point
     bool after_point = false;
     for (; i < number.size() && number[i] != 'e' && number[i] != 'E'; ++i) {
       if (number[i] == '.') {
@@ -86,12 +89,12 @@ struct Scientific {
       mantissa += number[i];
       if (!after_point) ++point;
     }
-    __int128 written = 0;
+    Wide written = 0;
     if (i < number.size()) {
       ++i;
       const bool minus = number[i] == '-';
       if (number[i] == '-' || number[i] == '+') ++i;
-      for (; i < number.size(); ++i) written = std::min<__int128>(written * 10 + (number[i] - '0'), __int128{4'000'000'000'000'000'000});
+      for (; i < number.size(); ++i) written = std::min<Wide>(written * 10 + (number[i] - '0'), Wide{4'000'000'000'000'000'000});
       if (minus) written = -written;
     }
     const size_t first = mantissa.find_first_not_of('0');
@@ -99,7 +102,7 @@ struct Scientific {
     const size_t last = mantissa.find_last_not_of('0');
     n.sign = negative ? -1 : 1;
     n.digits = mantissa.substr(first, last - first + 1);
-    n.exponent = point - static_cast<__int128>(first) + written;
+    n.exponent = point - static_cast<Wide>(first) + written;
     return n;
   }
 };
@@ -216,7 +219,7 @@ class Filter {
       if (v.state != FieldValue::State::kString && v.state != FieldValue::State::kNumber) return false;
       return re2::RE2::FullMatch(v.text, *pattern) == (op == Op::kMatch);
     }
-    int order;
+    int order = 0;
     switch (kind) {
       case Kind::kNumber:
         if (v.state == FieldValue::State::kNumber || (v.state == FieldValue::State::kString && is_number(v.text))) {
@@ -372,7 +375,8 @@ std::string csv(const Aggregate& result, const logagg::Options& options) {
     if (key.kind == logagg::KeyField::Kind::kPathPrefix) {
       column = "path_prefix(" + key.field + "," + std::to_string(key.segments) + ")";
     }
-    out += "," + csv_field(column);
+    out += ',';
+    out += csv_field(column);
   }
   out += ",count\n";
   if (!options.by_app && options.by.empty()) {
@@ -381,8 +385,13 @@ std::string csv(const Aggregate& result, const logagg::Options& options) {
   }
   for (const auto& [row, count] : result.key_counts) {
     out += second_text(row.first);
-    for (const std::optional<std::string>& part : row.second) out += "," + csv_field(part ? *part : "(none)");
-    out += "," + std::to_string(count) + "\n";
+    for (const std::optional<std::string>& part : row.second) {
+      out += ',';
+      out += csv_field(part ? *part : "(none)");
+    }
+    out += ',';
+    out += std::to_string(count);
+    out += '\n';
   }
   return out;
 }

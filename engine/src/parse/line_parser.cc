@@ -216,7 +216,9 @@ struct LineParser::Impl {
   // into. `matched` has the targets the enclosing container matched before:
   // a key met twice on a field's path makes the field a duplicate. Paths do
   // not overlap (LineRules), so a step is the last for all of `mask` or none.
+  // `mask` is not empty.
   bool enter(od::value& v, unsigned mask, size_t depth, unsigned& matched) {
+    if (mask == 0) [[unlikely]] return check(v);  // never: it keeps the compiler's bounds checks quiet
     for (unsigned twice = mask & matched; twice != 0; twice &= twice - 1) {
       targets[std::countr_zero(twice)].seen.step_twice = true;
     }
