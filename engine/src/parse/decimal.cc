@@ -13,8 +13,9 @@ constexpr int64_t kExponentLimit = 4'000'000'000'000'000'000;
 int64_t exponent_of(std::string_view digits) noexcept {
   int64_t e = 0;
   for (const char c : digits) {
-    e = e * 10 + (c - '0');
-    if (e >= kExponentLimit) return kExponentLimit;
+    const int64_t digit = c - '0';
+    if (e > (kExponentLimit - digit) / 10) return kExponentLimit;  // checked before it could overflow
+    e = e * 10 + digit;
   }
   return e;
 }
