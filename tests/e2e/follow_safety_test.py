@@ -287,6 +287,9 @@ class DescriptorLimit(Case):
         self.assertRegex(err, r"logagg: 400 files \(0 unreadable\)")
         self.check_exact(rc, out, err, "400 files under ulimit -n 200")
 
+    # UBSan's vptr check needs a descriptor of its own (a pipe) to read memory: with none left it
+    # reports every virtual call, so this case runs only in builds without a sanitizer.
+    @unittest.skipIf(os.environ.get("LOGAGG_SANITIZED"), "UBSan itself needs a descriptor")
     def test_no_descriptor_at_all_is_said(self):
         log = self.path("access.log")
         with open(log, "w") as out:
