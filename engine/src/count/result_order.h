@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "logagg/result.h"
 
@@ -46,6 +47,23 @@ inline void sum_app_counts_per_second(Result& result) {
     if (result.counts.empty() || result.counts.back().second != c.second) result.counts.push_back({c.second, 0});
     result.counts.back().count += c.count;
   }
+}
+
+// Sorts (second, app) rows by second then app and adds up equal ones into
+// result.app_counts, and the totals per second into result.counts: for rows
+// read back (merge) or renumbered (the html's first key).
+inline void add_up_app_rows(std::vector<AppCount>& rows, Result& result) {
+  std::sort(rows.begin(), rows.end(), row_before);
+  result.app_counts.clear();
+  for (const AppCount& r : rows) {
+    if (!result.app_counts.empty() && result.app_counts.back().second == r.second &&
+        result.app_counts.back().app == r.app) {
+      result.app_counts.back().count += r.count;
+    } else {
+      result.app_counts.push_back(r);
+    }
+  }
+  sum_app_counts_per_second(result);
 }
 
 }  // namespace logagg

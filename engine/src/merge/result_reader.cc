@@ -74,22 +74,6 @@ std::optional<int64_t> optional_instant(const object& doc, std::string_view key)
   return instant(text, key);
 }
 
-// Sorts (second, app) rows by second then app and adds up equal ones into
-// result.app_counts, and the totals per second into result.counts.
-void add_up_app_rows(std::vector<AppCount>& rows, Result& result) {
-  std::sort(rows.begin(), rows.end(), row_before);
-  result.app_counts.clear();
-  for (const AppCount& r : rows) {
-    if (!result.app_counts.empty() && result.app_counts.back().second == r.second &&
-        result.app_counts.back().app == r.app) {
-      result.app_counts.back().count += r.count;
-    } else {
-      result.app_counts.push_back(r);
-    }
-  }
-  sum_app_counts_per_second(result);
-}
-
 // Numbers the apps of a --by-app document's rows (result.apps: by name,
 // kOtherApp last) and fills the result's counts from them.
 void take_app_rows(std::vector<std::pair<std::string_view, AppCount>>& rows, const AppPattern* ids, Result& result) {

@@ -148,6 +148,21 @@ void write_settings(const Result& r, const ReportRows& rows, const Options& opti
   }
 }
 
+// ,\n "LIST": [{"NAME": names[i], "lines": lines[i]}, ...]: the lines per
+// filter or key (a count missing from `lines` is 0).
+void append_lines_list(std::string& out, std::string_view list, std::string_view name,
+                       const std::vector<std::string>& names, const std::vector<uint64_t>& lines) {
+  out.append(",\n    \"").append(list).append("\": [");
+  for (size_t i = 0; i < names.size(); ++i) {
+    out.append(i == 0 ? "\n      {\"" : ",\n      {\"").append(name).append("\": ");
+    append_json_string(out, names[i]);
+    out.append(", \"lines\": ");
+    append_number(out, i < lines.size() ? lines[i] : 0);
+    out.push_back('}');
+  }
+  out.append("\n    ]");
+}
+
 // The "summary" line accounting.
 void write_summary(const Summary& s, const Options& options, std::string& out) {
   out.append("  \"summary\": {\n");
@@ -177,26 +192,12 @@ void write_summary(const Summary& s, const Options& options, std::string& out) {
   if (!options.where.empty()) {
     out.append(",\n    \"filtered\": ");
     append_number(out, s.filtered());
-    out.append(",\n    \"filtered_by\": [");
-    for (size_t i = 0; i < options.where.size(); ++i) {
-      out.append(i == 0 ? "\n      {\"where\": " : ",\n      {\"where\": ");
-      append_json_string(out, options.where[i]);
-      out.append(", \"lines\": ");
-      append_number(out, i < s.filtered_by.size() ? s.filtered_by[i] : 0);
-      out.push_back('}');
-    }
-    out.append("\n    ]");
+    append_lines_list(out, "filtered_by", "where", options.where, s.filtered_by);
   }
   if (!options.by.empty()) {
-    out.append(",\n    \"no_value\": [");
-    for (size_t i = 0; i < options.by.size(); ++i) {
-      out.append(i == 0 ? "\n      {\"key\": " : ",\n      {\"key\": ");
-      append_json_string(out, options.by[i].column());
-      out.append(", \"lines\": ");
-      append_number(out, i < s.no_value.size() ? s.no_value[i] : 0);
-      out.push_back('}');
-    }
-    out.append("\n    ]");
+    std::vector<std::string> columns;
+    for (const KeyField& key : options.by) columns.push_back(key.column());
+    append_lines_list(out, "no_value", "key", columns, s.no_value);
   }
   out.append("\n  },\n");
 }

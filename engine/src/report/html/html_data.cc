@@ -83,7 +83,6 @@ void fill_accounting(const Result& result, const Options& options, HtmlReport& p
 // chart stacks by the first --by key, whatever follows it.
 Result by_first_key(const Result& result, size_t parts) {
   Result out;
-  out.counts = result.counts;
   out.apps_capped = result.apps_capped;
   out.summary = result.summary;
   std::vector<std::string> firsts;
@@ -98,14 +97,7 @@ Result by_first_key(const Result& result, size_t parts) {
   }
   std::vector<AppCount> rows = result.app_counts;
   for (AppCount& c : rows) c.app = to[c.app];
-  std::sort(rows.begin(), rows.end(), row_before);
-  for (const AppCount& c : rows) {
-    if (!out.app_counts.empty() && out.app_counts.back().second == c.second && out.app_counts.back().app == c.app) {
-      out.app_counts.back().count += c.count;
-    } else {
-      out.app_counts.push_back(c);
-    }
-  }
+  add_up_app_rows(rows, out);
   return out;
 }
 
