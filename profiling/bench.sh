@@ -139,6 +139,14 @@ target "--by status, CPU vs the plain run" "$(median_of '$4 / $2')" "at most" 1.
 target "--by status --by method, CPU vs the plain run" "$(median_of '$6 / $2')" "at most" 1.25 x
 target "--where status>=500, CPU vs the plain run" "$(median_of '$8 / $2')" "at most" 1.1 x
 
+# Measures: CPU time against the plain run's, one thread (bytes and
+# latency_ms are in every line of the corpus).
+"$measure" "$runs" --turns "${plain[@]}" --next "${plain[@]}" --sum bytes --next "${plain[@]}" --quantiles latency_ms \
+  --next "${plain[@]}" --by status --sum bytes --quantiles latency_ms > "$rounds"
+target "--sum bytes, CPU vs the plain run" "$(median_of '$4 / $2')" "at most" 1.15 x
+target "--quantiles latency_ms, CPU vs the plain run" "$(median_of '$6 / $2')" "at most" 1.3 x
+target "--by status --sum bytes --quantiles latency_ms, CPU vs plain" "$(median_of '$8 / $2')" "at most" 1.5 x
+
 # RFC 3339: the mixed-format micro-benchmark (micro_bench's BM_Rfc3339_Logagg).
 rfc3339_ns=$(build/release/profiling/micro_bench --benchmark_filter='^BM_Rfc3339_Logagg$' --benchmark_repetitions="$runs" \
   --benchmark_report_aggregates_only=true --benchmark_format=csv 2>/dev/null |

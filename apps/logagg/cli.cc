@@ -232,15 +232,13 @@ std::vector<KeyField> key_fields(const CLI::App& app, const RawFlags& raw) {
   return keys;
 }
 
-// Measures (--sum, --quantiles, --count-if) are written by the batch
-// report's csv, json and table, and added up by merge; the rest does not
-// carry them yet.
+// Measures (--sum, --quantiles, --count-if) are written by the row writers
+// (csv, json, table: batch, --state and --follow) and added up by merge; the
+// charts do not draw them yet.
 void check_measure_flags(const Config& config) {
   const auto refuse = [](const char* what) {
     throw CLI::ValidationError(std::string("--sum, --quantiles and --count-if: not yet with ") + what);
   };
-  if (config.follow) refuse("--follow");
-  if (!config.state.empty()) refuse("--state");
   if (config.plot) refuse("--plot");
   if (config.report.format == Format::kHtml) refuse("--format html");
 }

@@ -67,7 +67,7 @@ int run_follow(const Config& config) {
     return 1;
   }
 
-  const FollowWriter writer(config.options.key_columns(), config.report);
+  const FollowWriter writer(config.options.key_columns(), config.report, MeasureSpec::of(config.options));
   LivePlot plot(config.report.bucketing);
   int write_error = 0;
   bool writing = config.plot || write_out(writer.header(), write_error);

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "logagg/buckets.h"
+#include "logagg/measures.h"
 #include "logagg/options.h"
 #include "logagg/report.h"
 #include "logagg/result.h"
@@ -66,6 +67,7 @@ struct FollowRow {
   std::string app;  // with by_app: the id (kOtherApp for ids past max_apps); empty without
   uint64_t count;   // the bucket's (or the app's) total so far
   bool correction;  // a row for this bucket (and app) was handed out before
+  MeasureCell measures = {};  // with measures: the bucket's (or the app's) so far
 };
 
 // Called with the rows of each round, ascending by bucket then app
@@ -83,9 +85,10 @@ using FollowSink = std::function<bool(const std::vector<FollowRow>&)>;
 class FollowWriter {
  public:
   // `report`: its format (not html), bucketing and csv_neutralise_formulas.
-  // `key_columns`: Options::key_columns() (none: rows per bucket only).
-  FollowWriter(std::vector<std::string> key_columns, const ReportOptions& report)
-      : key_columns_(std::move(key_columns)), report_(report) {}
+  // `key_columns`: Options::key_columns() (none: rows per bucket only);
+  // `measures`: MeasureSpec::of(options) (empty: no measure columns).
+  FollowWriter(std::vector<std::string> key_columns, const ReportOptions& report, MeasureSpec measures = {})
+      : key_columns_(std::move(key_columns)), report_(report), measures_(std::move(measures)) {}
   std::string header() const;
   std::string rows(const std::vector<FollowRow>& rows) const;
   std::string footer(uint64_t counted) const;  // the table's total line; empty for csv and json
@@ -93,6 +96,7 @@ class FollowWriter {
  private:
   std::vector<std::string> key_columns_;
   ReportOptions report_;
+  MeasureSpec measures_;
 };
 
 struct FollowResult {

@@ -81,7 +81,17 @@ class LogSketch {
   // Whether `key` is the key of some double's bucket (for documents read back).
   static bool valid_key(int64_t key);
 
-  void add_key(int32_t key, uint64_t count = 1);
+  // Adds `count` values of bucket `key`. A single value waits in a short
+  // list that is sorted into the buckets when it fills (or the sketch is
+  // read), so adding costs a sort step, not a search and an insertion.
+  void add_key(int32_t key, uint64_t count = 1) {
+    if (count == 1 && pending_.size() < kPendingMax) [[likely]] {
+      pending_.push_back(key);
+      return;
+    }
+    settle();
+    add_bucket(key, count);
+  }
   void add(const LogSketch& other);
 
   // The value of rank `rank` (1-based, 1 <= rank <= total()) among those
@@ -96,18 +106,27 @@ class LogSketch {
     friend bool operator==(const Bucket&, const Bucket&) = default;
   };
   std::vector<Bucket> buckets() const;
-  size_t bucket_count() const { return packed_.size(); }
-  size_t bytes() const { return packed_.capacity() * sizeof(uint64_t); }
 
-  friend bool operator==(const LogSketch&, const LogSketch&) = default;
+  friend bool operator==(const LogSketch& a, const LogSketch& b) {
+    a.settle();
+    b.settle();
+    return a.packed_ == b.packed_;
+  }
 
  private:
+  static constexpr size_t kPendingMax = 128;
+  // Sorts the pending values into the buckets. Reading a sketch settles it
+  // first (hence const: only the form changes, not the values).
+  void settle() const;
+  void add_bucket(int32_t key, uint64_t count) const;
+
   // Each bucket as one word, its biased key in the high 20 bits and its count
   // in the low 44, ascending: a sketch of few values takes few words.
   static constexpr int kCountBits = 44;
   static constexpr uint64_t kCountMask = (uint64_t{1} << kCountBits) - 1;
   static constexpr int32_t kKeyBias = 1 << 19;
-  std::vector<uint64_t> packed_;
+  mutable std::vector<uint64_t> packed_;
+  mutable std::vector<int32_t> pending_;  // single values not sorted in yet
 };
 
 // One measured field in one row.

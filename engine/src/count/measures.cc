@@ -76,7 +76,7 @@ bool LogSketch::valid_key(int64_t key) {
   return magnitude < 2 * int64_t{kIndexOffset};
 }
 
-void LogSketch::add_key(int32_t key, uint64_t count) {
+void LogSketch::add_bucket(int32_t key, uint64_t count) const {
   const uint64_t biased = static_cast<uint64_t>(key + kKeyBias) << kCountBits;
   const auto it = std::lower_bound(packed_.begin(), packed_.end(), biased);
   if (it != packed_.end() && (*it & ~kCountMask) == biased) {
@@ -88,35 +88,69 @@ void LogSketch::add_key(int32_t key, uint64_t count) {
   packed_.insert(it, biased | count);
 }
 
-void LogSketch::add(const LogSketch& other) {
-  if (other.packed_.empty()) return;
-  std::vector<uint64_t> merged;
-  merged.reserve(packed_.size() + other.packed_.size());
-  size_t i = 0, j = 0;
-  while (i < packed_.size() || j < other.packed_.size()) {
-    const uint64_t a = i < packed_.size() ? packed_[i] & ~kCountMask : UINT64_MAX;
-    const uint64_t b = j < other.packed_.size() ? other.packed_[j] & ~kCountMask : UINT64_MAX;
-    if (a == b) {
-      const uint64_t count = (packed_[i] & kCountMask) + (other.packed_[j] & kCountMask);
-      if (count > kCountMask) throw std::overflow_error("more than 2^44 values in a quantile bucket");
-      merged.push_back(a | count);
-      ++i, ++j;
-    } else if (a < b) {
-      merged.push_back(packed_[i++]);
+namespace {
+
+// Adds the ascending buckets `y` into the ascending buckets `x`, equal keys
+// added: merged from the back, in place, so no list is allocated anew.
+void merge_into(std::vector<uint64_t>& x, const std::vector<uint64_t>& y, uint64_t count_mask) {
+  size_t common = 0;  // keys in both, which take one place
+  for (size_t i = 0, j = 0; i < x.size() && j < y.size();) {
+    const uint64_t a = x[i] & ~count_mask, b = y[j] & ~count_mask;
+    common += a == b;
+    i += a <= b;
+    j += b <= a;
+  }
+  size_t i = x.size(), j = y.size();
+  x.resize(x.size() + y.size() - common);
+  size_t out = x.size();
+  while (j > 0) {
+    const uint64_t b = y[j - 1] & ~count_mask;
+    const uint64_t a = i > 0 ? x[i - 1] & ~count_mask : 0;
+    if (i > 0 && a == b) {
+      const uint64_t count = (x[i - 1] & count_mask) + (y[j - 1] & count_mask);
+      if (count > count_mask) throw std::overflow_error("more than 2^44 values in a quantile bucket");
+      x[--out] = a | count;
+      --i, --j;
+    } else if (i > 0 && a > b) {
+      x[--out] = x[--i];
     } else {
-      merged.push_back(other.packed_[j++]);
+      x[--out] = y[--j];
     }
   }
-  packed_ = std::move(merged);
+}
+
+}  // namespace
+
+void LogSketch::settle() const {
+  if (pending_.empty()) return;
+  std::sort(pending_.begin(), pending_.end());
+  std::vector<uint64_t> runs;  // the pending values as buckets
+  for (size_t i = 0; i < pending_.size();) {
+    size_t j = i + 1;
+    while (j < pending_.size() && pending_[j] == pending_[i]) ++j;
+    runs.push_back(static_cast<uint64_t>(pending_[i] + kKeyBias) << kCountBits | (j - i));
+    i = j;
+  }
+  pending_.clear();
+  merge_into(packed_, runs, kCountMask);
+}
+
+void LogSketch::add(const LogSketch& other) {
+  other.settle();
+  if (other.packed_.empty()) return;
+  settle();
+  merge_into(packed_, other.packed_, kCountMask);
 }
 
 uint64_t LogSketch::total() const {
+  settle();
   uint64_t n = 0;
   for (const uint64_t b : packed_) n += b & kCountMask;
   return n;
 }
 
 double LogSketch::at_rank(uint64_t rank) const {
+  settle();
   uint64_t seen = 0;
   for (const uint64_t b : packed_) {
     seen += b & kCountMask;
@@ -126,6 +160,7 @@ double LogSketch::at_rank(uint64_t rank) const {
 }
 
 std::vector<LogSketch::Bucket> LogSketch::buckets() const {
+  settle();
   std::vector<Bucket> out;
   out.reserve(packed_.size());
   for (const uint64_t b : packed_) out.push_back({static_cast<int32_t>(b >> kCountBits) - kKeyBias, b & kCountMask});

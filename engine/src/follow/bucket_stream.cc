@@ -6,7 +6,7 @@
 
 namespace logagg {
 
-void BucketStream::add_count(int64_t second, const std::string* app, uint64_t count) {
+void BucketStream::add_count(int64_t second, const std::string* app, uint64_t count, const MeasureCell* cell) {
   const int64_t start = bucketing_.start_of(second);
   Bucket* b;
   if (auto done = done_.find(start); done != done_.end()) {
@@ -22,17 +22,40 @@ void BucketStream::add_count(int64_t second, const std::string* app, uint64_t co
   }
   if (app != nullptr) {
     b->apps[*app] += count;
+    if (cell != nullptr) b->cells[*app].add(*cell);
   } else {
     b->total += count;
+    if (cell != nullptr) b->cell.add(*cell);
   }
 }
 
 void BucketStream::add(const Result& round) {
-  for (const SecondCount& c : round.counts) {
-    add_count(c.second, nullptr, c.count);
+  // A measured round's cells go with its app rows when it has any, else with its seconds.
+  measured_ = measured_ || !round.cells.empty();
+  const bool cells_by_second = !round.cells.empty() && round.app_counts.empty();
+  for (size_t i = 0; i < round.counts.size(); ++i) {
+    const SecondCount& c = round.counts[i];
+    add_count(c.second, nullptr, c.count, cells_by_second ? &round.cells[i] : nullptr);
     if (!newest_ || c.second > *newest_) newest_ = c.second;
   }
-  for (const AppCount& c : round.app_counts) add_count(c.second, &round.apps[c.app], c.count);
+  for (size_t i = 0; i < round.app_counts.size(); ++i) {
+    const AppCount& c = round.app_counts[i];
+    add_count(c.second, &round.apps[c.app], c.count, round.cells.empty() ? nullptr : &round.cells[i]);
+  }
+}
+
+FollowRow BucketStream::row_of(int64_t start, const Bucket& b, const std::string* app, bool correction) {
+  if (app == nullptr) return {start, {}, b.total, correction, b.cell};
+  const auto cell = b.cells.find(*app);
+  return {start, *app, b.apps.at(*app), correction, cell != b.cells.end() ? cell->second : MeasureCell{}};
+}
+
+FollowRow BucketStream::others_row(int64_t start, const Bucket& b, bool correction) {
+  MeasureCell cells;
+  for (const auto& [app, cell] : b.cells) {
+    if (b.shown.count(app) == 0) cells.add(cell);
+  }
+  return {start, std::string(kOtherApp), others(b), correction, std::move(cells)};
 }
 
 uint64_t BucketStream::others(const Bucket& b) {
@@ -43,11 +66,11 @@ uint64_t BucketStream::others(const Bucket& b) {
 
 void BucketStream::append_rows(int64_t start, Bucket& b, std::vector<FollowRow>& rows) const {
   if (b.apps.empty()) {
-    rows.push_back({start, {}, b.total, false});
+    rows.push_back(row_of(start, b, nullptr, false));
     return;
   }
   if (top_ == 0) {
-    for (const auto& [app, count] : b.apps) rows.push_back({start, app, count, false});
+    for (const auto& entry : b.apps) rows.push_back(row_of(start, b, &entry.first, false));
     return;
   }
   std::vector<std::pair<uint64_t, const std::string*>> busiest;
@@ -56,8 +79,8 @@ void BucketStream::append_rows(int64_t start, Bucket& b, std::vector<FollowRow>&
   }
   std::stable_sort(busiest.begin(), busiest.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
   for (size_t i = 0; i < std::min(top_, busiest.size()); ++i) b.shown.insert(*busiest[i].second);
-  for (const std::string& app : b.shown) rows.push_back({start, app, b.apps.at(app), false});
-  if (const uint64_t rest = others(b); rest != 0) rows.push_back({start, std::string(kOtherApp), rest, false});
+  for (const std::string& app : b.shown) rows.push_back(row_of(start, b, &app, false));
+  if (others(b) != 0) rows.push_back(others_row(start, b, false));
 }
 
 std::vector<FollowRow> BucketStream::take(bool all) {
@@ -65,18 +88,18 @@ std::vector<FollowRow> BucketStream::take(bool all) {
   for (const auto& [start, changes] : changed_) {
     const Bucket& b = done_.at(start);
     if (changes.apps.empty()) {
-      rows.push_back({start, {}, b.total, true});
+      rows.push_back(row_of(start, b, nullptr, true));
       continue;
     }
     bool other = false;  // with top: an app it does not show changed
     for (const auto& entry : changes.apps) {
       if (top_ == 0 || b.shown.count(entry.first) != 0) {
-        rows.push_back({start, entry.first, b.apps.at(entry.first), true});
+        rows.push_back(row_of(start, b, &entry.first, true));
       } else {
         other = true;
       }
     }
-    if (other) rows.push_back({start, std::string(kOtherApp), others(b), true});
+    if (other) rows.push_back(others_row(start, b, true));
   }
   changed_.clear();
   while (!open_.empty()) {
@@ -107,7 +130,11 @@ Result BucketStream::totals() const {
   }
   for (const auto& [start, b] : all) {
     r.counts.push_back({start, b->total});
-    for (const auto& [app, count] : b->apps) r.app_counts.push_back({start, ids.at(app), count});
+    if (measured_ && b->apps.empty()) r.cells.push_back(b->cell);
+    for (const auto& [app, count] : b->apps) {
+      r.app_counts.push_back({start, ids.at(app), count});
+      if (const auto cell = b->cells.find(app); cell != b->cells.end()) r.cells.push_back(cell->second);
+    }
   }
   return r;
 }

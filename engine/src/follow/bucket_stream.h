@@ -41,13 +41,20 @@ class BucketStream {
     uint64_t total = 0;
     std::map<std::string, uint64_t> apps;  // bytewise order: kOtherApp last
     std::set<std::string> shown;           // with top: the apps it shows
+    // With measures: the bucket's, or each app's (keyed).
+    MeasureCell cell;
+    std::map<std::string, MeasureCell> cells;
   };
-  void add_count(int64_t second, const std::string* app, uint64_t count);
+  void add_count(int64_t second, const std::string* app, uint64_t count, const MeasureCell* cell);
   // The rows of a bucket handed out for the first time (choosing the apps
   // it shows, with top).
   void append_rows(int64_t start, Bucket& b, std::vector<FollowRow>& rows) const;
   // The lines of the apps a bucket does not show, with top.
   static uint64_t others(const Bucket& b);
+  // A row of a bucket, or of one of its apps (with their measures).
+  static FollowRow row_of(int64_t start, const Bucket& b, const std::string* app, bool correction);
+  // With top: the "(other)" row of the apps a bucket does not show.
+  static FollowRow others_row(int64_t start, const Bucket& b, bool correction);
 
   Bucketing bucketing_;
   int64_t late_;
@@ -57,6 +64,7 @@ class BucketStream {
   std::map<int64_t, Bucket> done_;     // handed out, with their totals
   std::map<int64_t, Bucket> changed_;  // lines since for buckets in done_: what to correct
   uint64_t late_lines_ = 0;
+  bool measured_ = false;  // rounds came with measures' cells
 };
 
 }  // namespace logagg

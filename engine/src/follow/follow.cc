@@ -121,6 +121,7 @@ FollowResult follow(const std::vector<std::string>& paths, const Options& option
   out.unfinished = follower.unfinished();
   Result totals = stream.totals();
   out.result.counts = std::move(totals.counts);
+  out.result.cells = std::move(totals.cells);
   if (options.keyed()) {
     out.result.apps = std::move(totals.apps);
     out.result.app_counts = std::move(totals.app_counts);

@@ -2,32 +2,53 @@
 // batch report's row writers (report/row_writer.h), streamed.
 #include "logagg/follow.h"
 
+#include <algorithm>
+#include <optional>
+
+#include "report/measure_text.h"
 #include "report/report_text.h"
 #include "report/row_writer.h"
 
 namespace logagg {
 namespace {
 
-std::unique_ptr<RowWriter> stream_writer(const std::vector<std::string>& key_columns, const ReportOptions& report) {
+// A streamed table's measure columns are as wide as their names, and at
+// least kStreamMeasureWidth: rows are written before the widest is known.
+constexpr size_t kStreamMeasureWidth = 10;
+
+std::unique_ptr<RowWriter> stream_writer(const std::vector<std::string>& key_columns, const ReportOptions& report,
+                                         const std::optional<MeasureText>& measures) {
   RowSettings settings;
   settings.format = report.format;
   settings.bucketing = report.bucketing;
   settings.csv_neutralise_formulas = report.csv_neutralise_formulas;
   settings.stream = true;
   settings.key_columns = key_columns;
+  if (measures) {
+    settings.measures = &*measures;
+    for (const std::string& column : measures->columns()) {
+      settings.measure_widths.push_back(std::max(display_width(column), kStreamMeasureWidth));
+    }
+  }
   return make_row_writer(settings);
+}
+
+std::optional<MeasureText> measure_text(const MeasureSpec& spec) {
+  if (spec.empty()) return std::nullopt;
+  return MeasureText(spec);
 }
 
 }  // namespace
 
 std::string FollowWriter::header() const {
   std::string out;
-  stream_writer(key_columns_, report_)->header(out);
+  stream_writer(key_columns_, report_, measure_text(measures_))->header(out);
   return out;
 }
 
 std::string FollowWriter::rows(const std::vector<FollowRow>& rows) const {
-  const std::unique_ptr<RowWriter> writer = stream_writer(key_columns_, report_);
+  const std::optional<MeasureText> measures = measure_text(measures_);
+  const std::unique_ptr<RowWriter> writer = stream_writer(key_columns_, report_, measures);
   std::string out;
   StartTexts starts(report_.bucketing);
   const size_t columns = key_columns_.size();
@@ -41,14 +62,14 @@ std::string FollowWriter::rows(const std::vector<FollowRow>& rows) const {
         row_cells[c] = &cells[c];
       }
     }
-    writer->row(out, starts.of(r.start), row_cells, r.count, nullptr, r.correction);
+    writer->row(out, starts.of(r.start), row_cells, r.count, measures ? &r.measures : nullptr, r.correction);
   }
   return out;
 }
 
 std::string FollowWriter::footer(uint64_t counted) const {
   std::string out;
-  stream_writer(key_columns_, report_)->footer(out, counted);
+  stream_writer(key_columns_, report_, std::nullopt)->footer(out, counted);
   return out;
 }
 

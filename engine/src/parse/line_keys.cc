@@ -107,7 +107,14 @@ KeyRules KeyRules::of(const Options& options, const FieldPath* app, const FieldP
   }
   if (options.count_if.size() > 64) throw std::invalid_argument("--count-if: at most 64 predicates");
   for (const std::string& expression : options.count_if) {
-    Filter predicate = Filter::parse(expression);
+    Filter predicate = [&] {
+      try {
+        return Filter::parse(expression);
+      } catch (const std::invalid_argument& e) {  // the grammar's message, named for this option
+        const std::string_view what = e.what();
+        throw std::invalid_argument("--count-if" + std::string(what.substr(what.starts_with("--where") ? 7 : 0)));
+      }
+    }();
     const int target = target_of("--count-if", predicate.field(), app, time, rules.fields);
     rules.count_if.emplace_back(target, std::move(predicate));
   }

@@ -2,6 +2,7 @@
 #include "parse/measure_value.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 
@@ -57,9 +58,56 @@ FixedUnits units_of(const Digits& d, int64_t shift, bool negative) noexcept {
   return negative ? -value : value;
 }
 
+// 10^0 .. 10^18.
+constexpr auto kPowers = [] {
+  std::array<uint64_t, 19> p{};
+  p[0] = 1;
+  for (size_t i = 1; i < p.size(); ++i) p[i] = p[i - 1] * 10;
+  return p;
+}();
+
+// The powers of ten a double holds exactly.
+constexpr double kExactPowers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+// The common case, a number without an exponent of at most 19 digits
+// (bytes, 0.004, -12.5), read in one pass; nullopt for anything else, which
+// the general reading below takes.
+std::optional<MeasureValue> read_short(std::string_view text) noexcept {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  const bool negative = p != end && *p == '-';
+  p += negative;
+  const char* const int_start = p;
+  uint64_t m = 0;
+  while (p != end && is_digit(*p)) m = m * 10 + static_cast<uint64_t>(*p++ - '0');
+  const auto int_digits = p - int_start;
+  if (int_digits == 0 || (int_digits > 1 && *int_start == '0')) return std::nullopt;
+  ptrdiff_t frac_digits = 0;
+  if (p != end && *p == '.') {
+    const char* const frac_start = ++p;
+    while (p != end && is_digit(*p)) m = m * 10 + static_cast<uint64_t>(*p++ - '0');
+    frac_digits = p - frac_start;
+    if (frac_digits == 0) return std::nullopt;
+  }
+  if (p != end || int_digits + frac_digits > 19 || frac_digits > FixedSum::kFractionDigits) return std::nullopt;
+  MeasureValue v{};
+  const FixedUnits units = static_cast<FixedUnits>(m) * kPowers[FixedSum::kFractionDigits - frac_digits];
+  v.fixed = FixedSum::of_units(negative ? -units : units);
+  v.digits = static_cast<int>(frac_digits);
+  if (m <= (uint64_t{1} << 53)) {  // both exact: their quotient is rounded once, correctly
+    v.real = static_cast<double>(m) / kExactPowers[frac_digits];
+  } else if (std::from_chars(text.data(), end, v.real).ec != std::errc{}) {
+    return std::nullopt;
+  }
+  if (negative) v.real = -v.real;
+  return v;
+}
+
 }  // namespace
 
 std::optional<MeasureValue> read_measure(std::string_view text) noexcept {
+  if (const std::optional<MeasureValue> v = read_short(text)) return v;
   if (!is_json_number(text)) return std::nullopt;
   const bool negative = text[0] == '-';
   size_t p = negative ? 1 : 0;
