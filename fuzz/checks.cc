@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
@@ -21,6 +22,9 @@
 #include <vector>
 
 #include "logagg/aggregate.h"
+#include "logagg/measures.h"
+#include "logagg/merge.h"
+#include "logagg/report.h"
 #include "input/input.h"
 #include "parse/block_parser.h"
 #include "parse/line_parser.h"
@@ -139,6 +143,21 @@ const KeysAndFilters kKeysAndFilters[] = {
     {false, true, {}, {"status < -0.5", "b == true"}},
 };
 
+// The first byte of an input that draws measures (--sum, --quantiles,
+// --count-if, with or without keys) from the next one.
+constexpr unsigned char kDrawMeasures = 0x07;
+
+struct Measures {
+  std::vector<logagg::KeyField> by;
+  std::vector<std::string> sum, quantiles, count_if;
+};
+const Measures kMeasures[] = {
+    {{{"status", Kind::kValue, 0}}, {"b"}, {"l"}, {"status>=500"}},
+    {{}, {"l", "b"}, {"l"}, {}},
+    {{{"m", Kind::kValue, 0}}, {}, {"/r/h", "b"}, {"b > 1e3", "missing l"}},
+    {{}, {"status"}, {"status"}, {"status == 200"}},
+};
+
 // The time formats (and input zones) an input starting with kDrawOptions
 // chooses from.
 const std::pair<const char*, const char*> kTimeFormats[] = {
@@ -169,6 +188,15 @@ std::optional<std::pair<logagg::Options, std::string_view>> options_and_log(std:
     if (k.no_app) options.app_field = std::string(logagg::kNoAppField);
     options.by = k.by;
     options.where = k.where;
+    return std::pair{options, input.substr(std::min(input.size(), size_t{2}))};
+  }
+  if (pick == kDrawMeasures) {
+    const Measures& m = kMeasures[byte(1) % std::size(kMeasures)];
+    options.by = m.by;
+    options.sum = m.sum;
+    options.quantiles = m.quantiles;
+    options.count_if = m.count_if;
+    options.percentiles = {"0", "50", "99.9", "100"};
     return std::pair{options, input.substr(std::min(input.size(), size_t{2}))};
   }
   if (pick != kDrawOptions) {
@@ -404,9 +432,60 @@ std::optional<logagg::Result> aggregate_stream(std::string_view data,
   return result;
 }
 
-// Whether `options` were drawn with keys or filters (kDrawKeys).
+// Whether `options` were drawn with keys, filters or measures (kDrawKeys, kDrawMeasures).
 bool drawn_keys(const logagg::Options& options) {
-  return !options.by.empty() || !options.where.empty() || options.by_app || !options.has_app();
+  return !options.by.empty() || !options.where.empty() || options.by_app || !options.has_app() || options.measured();
+}
+
+std::optional<logagg::Result> run_engine(std::string_view data, const Run& run, logagg::Options options);
+
+// The measured runs (kDrawMeasures), which the reference does not count:
+// every run prints the same csv; the json document reads back into the same
+// rows; and each row adds up: its cells' counts are the summary's counted,
+// n(F) and the lines without a number are the counted lines, a sketch holds
+// n(F) values, and min <= every quantile <= max.
+std::string check_measures(std::string_view data, const logagg::Options& options, uint64_t h,
+                           std::string_view input) {
+  logagg::ReportOptions csv, json;
+  csv.format = logagg::Format::kCsv;
+  json.format = logagg::Format::kJson;
+  std::optional<std::string> first;
+  const logagg::MeasureSpec spec = logagg::MeasureSpec::of(options);
+  for (const Run& run : runs_for(h)) {
+    const std::optional<logagg::Result> got = run_engine(data, run, options);
+    if (!got) continue;
+    const std::string text = logagg::format_report(*got, options, csv);
+    const auto fail = [&](const std::string& what) {
+      return run_text(run, options) + ": " + what + "; input " + shown(input);
+    };
+    if (!first) first = text;
+    if (text != *first) return fail("measured csv " + shown(text) + " != the first run's " + shown(*first));
+    const logagg::Partial back = logagg::parse_partial(logagg::format_report(*got, options, json));
+    if (logagg::format_report(back.result, back.options, csv) != text) return fail("the json reads back otherwise");
+    uint64_t counted = 0;
+    std::vector<uint64_t> with_number(spec.fields.size());
+    for (const logagg::MeasureCell& cell : got->cells) {
+      counted += cell.count;
+      for (size_t i = 0; i < spec.fields.size(); ++i) {
+        const logagg::FieldMeasure& f = cell.fields[i];
+        with_number[i] += f.n;
+        if (!spec.fields[i].quantiled) continue;
+        if (f.sketch.total() != f.n) return fail("a sketch does not hold n values");
+        if (f.n == 0) continue;
+        // The value of each rank lies in [min, max]; its bucket's representative within 1 % of it.
+        const double bound = 0.01 * std::max(std::fabs(f.min), std::fabs(f.max));
+        for (const logagg::Percentile& p : spec.percentiles) {
+          const double q = f.sketch.at_rank(p.rank(f.n));
+          if (std::fabs(q - std::clamp(q, f.min, f.max)) > bound) return fail("a quantile's bucket lies outside [min, max]");
+        }
+      }
+    }
+    if (counted != got->summary.counted) return fail("the cells' counts are not summary.counted");
+    for (size_t i = 0; i < spec.fields.size(); ++i) {
+      if (with_number[i] + got->summary.no_measure[i] != counted) return fail("n + no number is not counted");
+    }
+  }
+  return {};
 }
 
 // Runs the engine once as `run` says, with the counting options of `options`;
@@ -447,6 +526,7 @@ std::string check_engine(std::string_view input) {
   const auto chosen = options_and_log(input);
   if (!chosen) return {};  // a usage error: nothing to count
   auto [options, data] = *chosen;
+  if (options.measured()) return check_measures(data, options, h, input);
   for (const size_t max_line_bytes : {kNoLimit, tight_limit(data, h)}) {
     options.max_line_bytes = max_line_bytes;
     Expected want;

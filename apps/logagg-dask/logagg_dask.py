@@ -103,6 +103,12 @@ def parse_args(argv):
                    help="rows per first N segments of the URL path in FIELD")
     g.add_argument("--where", metavar="EXPR", action="append", default=[],
                    help="count only lines where FIELD OP VALUE holds (as logagg --where)")
+    g.add_argument("--sum", metavar="FIELD", action="append", default=[], help="the exact sum of FIELD per row")
+    g.add_argument("--quantiles", metavar="FIELD", action="append", default=[],
+                   help="quantiles (within 1%%), min and max of FIELD per row")
+    g.add_argument("--percentiles", metavar="P,...", help="the quantiles --quantiles shows (default 50,90,99)")
+    g.add_argument("--count-if", metavar="EXPR", action="append", default=[], dest="count_if",
+                   help="also count the lines where EXPR holds, and their ratio")
     g.add_argument("--since", metavar="TIME", help="count lines from TIME (RFC 3339) on")
     g.add_argument("--until", metavar="TIME", help="count lines before TIME")
     g.add_argument("--include", metavar="GLOB", action="append", default=[], help="only folder files matching GLOB")
@@ -150,11 +156,13 @@ def piece_options(a):
     for key in keys:
         opts += key
     opts += ["--where=" + w for w in a.where]
+    opts += ["--sum=" + f for f in a.sum] + ["--quantiles=" + f for f in a.quantiles]
+    opts += ["--count-if=" + e for e in a.count_if]
     for unit in ("second", "minute", "hour", "day"):
         if getattr(a, f"per_{unit}"):
             opts.append(f"--per-{unit}")
     for name in ("bucket", "since", "until", "tz", "app_field", "time_field", "time_format", "input_tz",
-                 "app_pattern", "max_apps"):
+                 "app_pattern", "max_apps", "percentiles"):
         value = getattr(a, name)
         if value is not None:
             # One argument, so that a value starting with '-' (a pattern) is never taken for an option.

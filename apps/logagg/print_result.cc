@@ -38,6 +38,21 @@ struct StdoutSink {
 void write_stderr(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stderr); }
 
 
+// A warning for each --sum field whose total left the exact range in some
+// rows (printed there as "-" in a table, empty in csv, null in json).
+void print_sum_overflows(const Result& result, const Options& options) {
+  const MeasureSpec spec = MeasureSpec::of(options);
+  for (size_t i = 0; i < spec.fields.size(); ++i) {
+    size_t rows = 0;
+    for (const MeasureCell& cell : result.cells) rows += cell.fields[i].sum.overflowed();
+    if (rows == 0) continue;
+    std::fprintf(stderr,
+                 "logagg: warning: sum(%s) is past the +-1.7e20 that --sum adds exactly in %zu row%s of seconds: "
+                 "those rows show no sum (table -, csv empty, json null)\n",
+                 terminal_text(spec.fields[i].name).c_str(), rows, rows == 1 ? "" : "s");
+  }
+}
+
 }  // namespace
 
 void print_error(std::string_view path, std::string_view message) {
@@ -90,6 +105,7 @@ int print_result(const Result& result, const Options& options, const ReportOptio
                  options.max_apps, options.by.empty() ? "app " : "", what, what, options.max_apps,
                  std::string(kOtherAppName).c_str(), what);
   }
+  print_sum_overflows(result, options);
   write_stderr(format_rejects(result, options));
   if (settings.summary) write_stderr(format_summary(result.summary, options));
   if (settings.stats && report.format != Format::kJson) write_stderr(format_stats(result, options, report));

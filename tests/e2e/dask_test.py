@@ -149,7 +149,9 @@ class DaskTest(unittest.TestCase):
                      ["--by", "status", "--by-path-prefix", "2", "path", "--format", "csv"],
                      ["--where", "status>=500", "--by-status-class", "status", "--by", "method", "--format", "json"],
                      ["--app-field", "none", "--where", "path~/api/.*", "--by", "method", "--top", "2", "--format",
-                      "csv"]):
+                      "csv"],
+                     ["--by-status-class", "status", "--sum", "bytes", "--quantiles", "latency_ms", "--percentiles",
+                      "50,99.9", "--count-if", "status>=500", "--per-minute", "--format", "json"]):
             with self.subTest(args=args):
                 self.assert_same(*args, self.logs)
         self.assert_same("--format", "csv", big, gz)  # files named one by one

@@ -48,8 +48,8 @@ class FixedSum {
 
   void add(FixedSum other) {
     FixedUnits total;
-    if (overflowed() || other.overflowed() || __builtin_add_overflow(units_, other.units_, &total) ||
-        total == kOverflow) {
+    // A total of exactly kOverflow (-2^127) needs no test: it reads as overflowed.
+    if (overflowed() || other.overflowed() || __builtin_add_overflow(units_, other.units_, &total)) {
       units_ = kOverflow;
       return;
     }

@@ -92,7 +92,7 @@ namespace {
 
 // Adds the ascending buckets `y` into the ascending buckets `x`, equal keys
 // added: merged from the back, in place, so no list is allocated anew.
-void merge_into(std::vector<uint64_t>& x, const std::vector<uint64_t>& y, uint64_t count_mask) {
+void add_buckets(std::vector<uint64_t>& x, const std::vector<uint64_t>& y, uint64_t count_mask) {
   size_t common = 0;  // keys in both, which take one place
   for (size_t i = 0, j = 0; i < x.size() && j < y.size();) {
     const uint64_t a = x[i] & ~count_mask, b = y[j] & ~count_mask;
@@ -132,14 +132,14 @@ void LogSketch::settle() const {
     i = j;
   }
   pending_.clear();
-  merge_into(packed_, runs, kCountMask);
+  add_buckets(packed_, runs, kCountMask);
 }
 
 void LogSketch::add(const LogSketch& other) {
   other.settle();
   if (other.packed_.empty()) return;
   settle();
-  merge_into(packed_, other.packed_, kCountMask);
+  add_buckets(packed_, other.packed_, kCountMask);
 }
 
 uint64_t LogSketch::total() const {
