@@ -181,7 +181,7 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
   app.add_option("--app-pattern", o.app_pattern, "Ids that count, an RE2 regex (default [A-Za-z0-9]+)")->group("");
   app.add_option("--time-field", o.time_field, "Time field (default timestamp); --time-format FORMAT, --input-tz ZONE")
       ->type_name("NAME");
-  app.add_option("--time-format", o.time_format, "rfc3339 (default), unix, unix-ms, unix-us, unix-ns, clf, %Y-%m-%d...")
+  app.add_option("--time-format", o.time_format, "rfc3339 (default), unix, unix-ms, unix-us, unix-ns, clf, auto, %Y-%m-%d...")
       ->group("");
   app.add_option("--input-tz", o.input_tz, "The zone of a --time-format pattern without %z")->group("");
   app.add_option("--progress-delay-ms", raw.progress_delay_ms, "Milliseconds before progress shows (for tests)")

@@ -26,7 +26,7 @@ _logagg() {
       COMPREPLY=($(compgen -W "UTC local $zones" -- "$cur"))
       return;;
     --time-format)
-      COMPREPLY=($(compgen -W "rfc3339 unix unix-ms unix-us unix-ns clf" -- "$cur"))
+      COMPREPLY=($(compgen -W "rfc3339 unix unix-ms unix-us unix-ns clf auto" -- "$cur"))
       return;;
     --threads | --show-rejects | --app-field | --time-field | --app-pattern | --max-size | --piece-size | \
     --lines | --pattern | --since | --until | --include | --exclude | --range | --top | --max-apps | --late | \
