@@ -271,6 +271,19 @@ struct BlockParser::Impl {
     return keys && v.status == LineStatus::kCounted ? keys->apply(v, targets) : v;
   }
 
+  // Classifies `line` again, with a dotted field's nested path, if its
+  // verdict `v` says that field is missing (dotted_names.h); false if `v`
+  // stands. Kept out of the walk's loop, which it would otherwise grow past
+  // inlining the walk.
+  [[gnu::noinline]] bool retried(const Line& line, const LineVerdict& v,
+                                 absl::FunctionRef<void(const LineVerdict&)> emit) {
+    BlockParser* nested = retry.parser_for(v);
+    if (nested == nullptr) return false;
+    const size_t at = block_begin + line.begin;
+    nested->classify_lines(text.substr(at, line.end - line.begin), readable - at, emit);
+    return true;
+  }
+
   // LineParser's verdict of a line of the block.
   LineVerdict refer(const Line& line) {
     const size_t at = block_begin + line.begin;
@@ -569,13 +582,7 @@ void BlockParser::Impl::walk_run(const char* run, size_t shift, size_t a, size_t
                                                         : walk_line<false, false>(run, idx, t, line, shift));
     if (valid) {
       const LineVerdict v = verdict();
-      BlockParser* nested = v.status == LineStatus::kRejected ? retry.parser_for(v) : nullptr;
-      if (nested == nullptr) [[likely]] {
-        emit(v);
-      } else {
-        const size_t at = block_begin + line.begin;
-        nested->classify_lines(text.substr(at, line.end - line.begin), readable - at, emit);
-      }
+      if (v.status != LineStatus::kRejected || !retried(line, v, emit)) [[likely]] emit(v);
     } else {
       while (idx[t] < next) ++t;  // the rest of the line's tokens
       emit(LineVerdict::rejected(Reason::kInvalidJson));
