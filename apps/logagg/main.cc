@@ -3,8 +3,8 @@
 // report could not be written, 2 on a usage error, and with --state 3 if the
 // state was not saved (state_command.h). A reader that goes away
 // (`logagg big.log | head -1`) is not an error: logagg stops writing quietly.
-// `logagg split ...` and `logagg merge ...` run those subcommands instead
-// (split_command.h, merge_command.h); --list-inputs only lists the inputs
+// `logagg split ...`, `logagg merge ...` and `logagg detect ...` run those
+// subcommands instead (split_command.h, merge_command.h, detect_command.h); --list-inputs only lists the inputs
 // (list_inputs.h); --state FILE counts only what is new (state_command.h);
 // --follow keeps reading what is appended (follow_command.h).
 #include <sys/resource.h>
@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "cli.h"
+#include "detect_command.h"
 #include "follow_command.h"
 #include "list_inputs.h"
 #include "logagg/aggregate.h"
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
   }
   if (argc > 1 && std::string_view(argv[1]) == "split") return logagg::cli::run_split(argc - 1, argv + 1);
   if (argc > 1 && std::string_view(argv[1]) == "merge") return logagg::cli::run_merge(argc - 1, argv + 1);
+  if (argc > 1 && std::string_view(argv[1]) == "detect") return logagg::cli::run_detect(argc - 1, argv + 1);
   logagg::cli::Config config;
   if (const int code = logagg::cli::parse(argc, argv, config); code >= 0) return code;
   if (config.list_inputs) return logagg::cli::list_inputs(config);
