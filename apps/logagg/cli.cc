@@ -283,7 +283,7 @@ int parse(int argc, char** argv, Config& config) {
       "logagg"};
   app.get_formatter()->column_width(24);
   app.footer(
-      "Commands: split (line-aligned chunks), merge (adds up json results): COMMAND --help");
+      "Commands: split (line-aligned chunks), merge (adds up results), detect (flags a log needs): COMMAND --help");
 
   app.add_option("PATH", config.paths, "Files, folders (read recursively), or - for stdin")
       ->required()  // so that a repeatable option before the paths (--include GLOB) leaves them

@@ -17,6 +17,8 @@ namespace {
 
 // Instants a time field of today's logs holds: 2000-01-01 to 2099-12-31.
 constexpr int64_t kFirstPlausible = 946684800, kLastPlausible = 4102444799;
+// Suggestions by an id field, at most.
+constexpr size_t kMostById = 5;
 
 struct TimeCandidate {
   std::string field, format;
@@ -186,6 +188,7 @@ Detection detect(const std::vector<std::string>& lines) {
     if (a_first != b_first) return a_first;
     return a.first.counted > b.first.counted;
   });
+  if (by_app.size() > kMostById) by_app.resize(kMostById);
   for (auto& [s, named] : by_app) d.suggestions.push_back(std::move(s));
 
   Suggestion all;

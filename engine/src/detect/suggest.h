@@ -11,7 +11,7 @@
 //   2% of the values (so a few malformed ones are rejected, not let in): the
 //   default [A-Za-z0-9]+ when it fits, else a class of those bytes:
 //   `[a-z0-9.:-]+` for hosts with ports, `[a-z0-9 >@-]+` for router chains.
-// - Each id field with the best time field, by --by-app; the time field alone
+// - Each id field with the best time field, by --by-app (the five best); the time field alone
 //   (--app-field none); and a status field (integers 100..599, a name with
 //   "status" or "code") as --by-status-class.
 // Ranked by lines counted, except that an id field whose name says it names
