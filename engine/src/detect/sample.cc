@@ -77,13 +77,17 @@ bool sample_file(const std::string& path, const SampleLimits& limits, size_t bud
     const uint64_t spread = limits.head_bytes + limits.windows * limits.window_bytes;
     const size_t head = static_cast<size_t>(std::min<uint64_t>(size, size <= spread ? spread : limits.head_bytes));
     text.resize(std::max(head, limits.window_bytes));
+    // A large file's budget is shared out between the head and the windows.
+    const size_t left = budget - std::min(budget, out.size());
+    const size_t share = size > spread ? std::max<size_t>(left / (limits.windows + 1), 1) : left;
     ok = pread_all(fd, text.data(), head, 0) == static_cast<ssize_t>(head);
-    if (ok) add_lines(std::string_view(text.data(), head), true, head == size, budget, out);
+    if (ok) add_lines(std::string_view(text.data(), head), true, head == size, std::min(budget, out.size() + share), out);
+    const uint64_t step = (size - head) / limits.windows;  // each window ends a step further, the last at the end
     for (size_t w = 1; ok && size > spread && w <= limits.windows; ++w) {
-      const uint64_t at = head + (size - head) / (limits.windows + 1) * w;
+      const uint64_t at = head + step * w - std::min<uint64_t>(limits.window_bytes, step);
       const size_t n = static_cast<size_t>(std::min<uint64_t>(limits.window_bytes, size - at));
       ok = pread_all(fd, text.data(), n, at) == static_cast<ssize_t>(n);
-      if (ok) add_lines(std::string_view(text.data(), n), false, at + n == size, budget, out);
+      if (ok) add_lines(std::string_view(text.data(), n), false, at + n == size, std::min(budget, out.size() + share), out);
     }
     if (!ok) error = std::strerror(errno);
   } else if (ok) {

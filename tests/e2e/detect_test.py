@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""`logagg detect` end to end, on every file of data/recipes/:
+- its first suggestion is the recipe's command (README's list), or counts at
+  least as many lines as the recipe, both run on the whole file;
+- every command it prints runs as printed (through a shell, exit 0), and
+  counts what its comment says (the recipe files are small enough to be
+  sampled whole);
+- `--format json` holds the same commands as the text;
+- a gzip copy and standard input give the same first suggestion;
+- a file that is not JSON lines is said to be one, with exit status 1, and
+  a missing file is an error on stderr.
+
+    detect_test.py LOGAGG_BIN SOURCE_DIR
+"""
+import gzip
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+logagg, src = os.path.abspath(sys.argv[1]), sys.argv[2]
+failures = []
+
+
+def fail(message):
+    failures.append(message)
+    print("FAIL: " + message, file=sys.stderr)
+
+
+def run(command, stdin=None):
+    """Runs a printed command line from the source folder, `logagg` the binary under test."""
+    argv = shlex.split(command)
+    assert argv[0] == "logagg", command
+    return subprocess.run([logagg] + argv[1:], cwd=src, input=stdin, capture_output=True)
+
+
+def counted(command):
+    result = run(command)
+    if result.returncode != 0:
+        fail(f"exit {result.returncode}: {command}: {result.stderr.decode(errors='replace')}")
+        return -1
+    match = re.search(rb"^  counted +(\d+)$", result.stderr, re.M)
+    return int(match.group(1)) if match else -1
+
+
+def detect(*args, stdin=None):
+    return subprocess.run([logagg, "detect", *args], cwd=src, input=stdin, capture_output=True)
+
+
+readme = open(os.path.join(src, "README.md"), encoding="utf-8").read()
+recipes = re.findall(r"^\| \[[^]]+\]\([^)]+\) \| `(logagg data/recipes/[^`]+)` \|$", readme, re.M)
+files = sorted(f for f in os.listdir(os.path.join(src, "data/recipes")) if f.endswith(".log"))
+if len(recipes) != len(files):
+    fail(f"{len(recipes)} recipes in the README, {len(files)} files in data/recipes/")
+
+for recipe in recipes:
+    path = shlex.split(recipe)[1]
+    text = detect(path)
+    if text.returncode != 0:
+        fail(f"logagg detect {path}: exit {text.returncode}")
+        continue
+    lines = text.stdout.decode().splitlines()
+    commands = [line for line in lines if line.startswith("logagg ")]
+    comments = [line for line in lines if line.startswith("# ")]
+    if not commands or len(commands) != len(comments):
+        fail(f"logagg detect {path}: want a comment before each command, got {lines}")
+        continue
+    for comment, command in zip(comments, commands):
+        said = int(re.match(r"# (\d+) of \d+ sampled lines", comment).group(1))
+        got = counted(command)
+        if got != said:
+            fail(f"{command}: counts {got}, its comment says {said}")
+    first, wanted = counted(commands[0]), counted(recipe)
+    if commands[0] != recipe and first < wanted:
+        fail(f"{path}: the first suggestion counts {first}, the recipe {wanted}: {commands[0]}")
+    as_json = json.loads(detect("--format", "json", path).stdout)
+    if [s["command"] for s in as_json["suggestions"]] != commands:
+        fail(f"{path}: --format json holds other commands than the text")
+    if as_json["files"] != [path] or as_json["sampled_lines"] < 1:
+        fail(f"{path}: --format json: files {as_json['files']}, sampled_lines {as_json['sampled_lines']}")
+
+with tempfile.TemporaryDirectory() as work:
+    raw = open(os.path.join(src, "data/recipes/caddy.log"), "rb").read()
+    packed = os.path.join(work, "caddy.log.gz")
+    with gzip.open(packed, "wb") as out:
+        out.write(raw)
+    plain = detect("data/recipes/caddy.log").stdout.decode().splitlines()[1]
+    zipped = detect(packed).stdout.decode().splitlines()[1]
+    piped = detect("-", stdin=raw).stdout.decode().splitlines()[1]
+    if zipped != plain.replace("data/recipes/caddy.log", packed) or piped != plain.replace("data/recipes/caddy.log", "-"):
+        fail(f"gzip and stdin suggest otherwise than the file: {zipped} / {piped} / {plain}")
+
+    text_log = os.path.join(work, "access.log")
+    with open(text_log, "w") as out:
+        for i in range(20):
+            out.write(f'203.0.113.{i} - - [14/Nov/2023:22:13:20 +0000] "GET / HTTP/1.1" 200 512\n')
+    result = detect(text_log)
+    if result.returncode != 1 or not result.stdout.startswith(b"# not JSON lines: 0 of 20 sampled lines"):
+        fail(f"a text log: exit {result.returncode}, {result.stdout[:200]!r}")
+
+result = detect("no/such/file.log")
+if result.returncode != 1 or b"no/such/file.log: No such file or directory" not in result.stderr:
+    fail(f"a missing file: exit {result.returncode}, stderr {result.stderr!r}")
+if detect().returncode != 2:
+    fail("no input is a usage error")
+
+sys.exit(1 if failures else 0)
