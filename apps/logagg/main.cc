@@ -6,17 +6,20 @@
 // `logagg split ...`, `logagg merge ...` and `logagg detect ...` run those
 // subcommands instead (split_command.h, merge_command.h, detect_command.h); --list-inputs only lists the inputs
 // (list_inputs.h); --state FILE counts only what is new (state_command.h);
-// --follow keeps reading what is appended (follow_command.h).
+// --follow keeps reading what is appended (follow_command.h). A run whose
+// lines mostly lack its fields ends with a hint (hint.h).
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <string_view>
 
 #include "cli.h"
 #include "detect_command.h"
 #include "follow_command.h"
+#include "hint.h"
 #include "list_inputs.h"
 #include "logagg/aggregate.h"
 #include "merge_command.h"
@@ -50,5 +53,8 @@ int main(int argc, char** argv) {
   } else {
     result = logagg::aggregate(config.paths, config.options);
   }
-  return logagg::cli::print_result(result, config.options, config.report, {!config.quiet, config.stats, config.plot});
+  const int code =
+      logagg::cli::print_result(result, config.options, config.report, {!config.quiet, config.stats, config.plot});
+  if (!config.quiet) std::fputs(logagg::cli::hint_line(result.summary, config.paths).c_str(), stderr);
+  return code;
 }

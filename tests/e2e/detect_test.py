@@ -8,7 +8,11 @@
 - `--format json` holds the same commands as the text;
 - a gzip copy and standard input give the same first suggestion;
 - a file that is not JSON lines is said to be one, with exit status 1, and
-  a missing file is an error on stderr.
+  a missing file is an error on stderr;
+- the hint (apps/logagg/hint.h) ends the summary of a run whose lines mostly
+  lack the app or time field, naming the fields they have and the detect
+  command, and is absent when the run counts (at least half of the lines
+  fit), with -q, and for lines that are not JSON.
 
     detect_test.py LOGAGG_BIN SOURCE_DIR
 """
@@ -106,5 +110,31 @@ if result.returncode != 1 or b"no/such/file.log: No such file or directory" not 
     fail(f"a missing file: exit {result.returncode}, stderr {result.stderr!r}")
 if detect().returncode != 2:
     fail("no input is a usage error")
+
+
+
+def last_stderr_line(*args, stdin=None):
+    result = subprocess.run([logagg, *args], cwd=src, input=stdin, capture_output=True)
+    lines = result.stderr.decode().splitlines()
+    return lines[-1] if lines else ""
+
+
+hint = last_stderr_line("data/recipes/caddy.log")
+if not (hint.startswith("hint: 13 of 13 lines have no app or time field these options read; they have level, ts,")
+        and hint.endswith("; `logagg detect data/recipes/caddy.log` prints the options that count them")):
+    fail(f"the hint of caddy.log with the defaults: {hint}")
+piped = last_stderr_line("-", stdin=raw)
+if not piped.startswith("hint: 13 of 13") or "`logagg detect FILE`" not in piped or "they have" in piped:
+    fail(f"the hint of standard input: {piped}")
+for args in (["data/sample.log"], ["data/recipes/caddy.log", "-q"], shlex.split(recipes[3])[1:]):
+    if "hint:" in subprocess.run([logagg, *args], cwd=src, capture_output=True).stderr.decode():
+        fail(f"a hint for logagg {' '.join(args)}")
+good = b'{"app_id":"a","timestamp":"2023-11-14T22:13:20Z"}\n'
+bad_time = b'{"app_id":"a","timestamp":"yesterday"}\n'
+for log, shown in ((good + bad_time, False), (good + bad_time * 2, True), (good + b"{\n" * 3, False),
+                   (good + b'{"app_id":"a b","timestamp":1}\n' * 2 + b"\n" * 5, True)):
+    got = last_stderr_line("-", stdin=log).startswith("hint: ")
+    if got != shown:
+        fail(f"hint {'absent' if shown else 'shown'} for {log!r}")
 
 sys.exit(1 if failures else 0)
