@@ -67,6 +67,24 @@ TEST(Detect, RouterChainsAndTheDefaultPatternWhenLettersAndDigitsFit) {
   }
 }
 
+TEST(Detect, AFieldNamedLikeAnIdFirstWhenItCountsNineTenthsOfTheMost) {
+  const auto lines = [](size_t without_host) {
+    return lines_of(20, [without_host](size_t i) {
+      const std::string host_field = i < without_host ? "" : R"("host":")" + host(i) + R"(",)";
+      return "{" + host_field + R"("logger":"l)" + std::to_string(i % 2) + R"(","time":"2023-11-14T22:13:20Z"})";
+    });
+  };
+  const Detection named = detect(lines(2));  // host counts 18 of the 20 logger counts: 90%
+  ASSERT_GE(named.suggestions.size(), 2u);
+  EXPECT_EQ(named.suggestions[0].flags[3], "host");
+  EXPECT_EQ(named.suggestions[0].counted, 18u);
+  EXPECT_EQ(named.suggestions[1].flags[3], "logger");
+  const Detection most = detect(lines(3));  // 17 of 20: by count
+  ASSERT_GE(most.suggestions.size(), 2u);
+  EXPECT_EQ(most.suggestions[0].flags[3], "logger");
+  EXPECT_EQ(most.suggestions[0].counted, 20u);
+}
+
 TEST(Detect, AFewMalformedValuesDoNotWidenThePattern) {
   const auto lines = lines_of(200, [](size_t i) {
     const std::string app = i == 7 ? "bad id!" : "app" + std::to_string(i % 5);
