@@ -12,7 +12,7 @@
 #include "detect/suggest.h"  // detect, shell_quoted: the suggestions and their command lines
 #include "logagg/terminal_text.h"
 #include "print_result.h"
-#include "report/report_text.h"  // append_json_string, append_number: JSON as logagg's result documents write it
+#include "report/report_text.h"  // append_json_string: JSON strings as logagg's result documents write them
 
 namespace logagg::cli {
 namespace {
@@ -61,7 +61,7 @@ std::string percent(size_t part, size_t whole) {
   return buf;
 }
 
-void print_text(const DetectConfig& config, const Sample& sample, const Detection& d) {
+void print_text(const DetectConfig& config, const Detection& d) {
   std::string out;
   if (!d.not_json.empty()) {
     out += "# not JSON lines: " + std::to_string(d.objects) + " of " + std::to_string(d.lines) +
@@ -75,20 +75,23 @@ void print_text(const DetectConfig& config, const Sample& sample, const Detectio
     out += terminal_text(command_line(config.inputs, s)) + "\n";
   }
   std::fputs(out.c_str(), stdout);
-  (void)sample;
+}
+
+// A JSON array of strings.
+void append_json_strings(std::string& out, const std::vector<std::string>& strings) {
+  out += '[';
+  for (size_t i = 0; i < strings.size(); ++i) {
+    if (i > 0) out += ',';
+    append_json_string(out, strings[i]);
+  }
+  out += ']';
 }
 
 void print_json(const DetectConfig& config, const Sample& sample, const Detection& d) {
-  std::string out = "{\"files\":[";
-  for (size_t i = 0; i < sample.files.size(); ++i) {
-    if (i > 0) out += ',';
-    append_json_string(out, sample.files[i]);
-  }
-  out += "],\"sampled_lines\":";
-  append_number(out, d.lines);
-  out += ",\"json_objects\":";
-  append_number(out, d.objects);
-  out += ",\"not_json\":";
+  std::string out = "{\"files\":";
+  append_json_strings(out, sample.files);
+  out += ",\"sampled_lines\":" + std::to_string(d.lines) + ",\"json_objects\":" + std::to_string(d.objects) +
+         ",\"not_json\":";
   if (d.not_json.empty()) {
     out += "null";
   } else {
@@ -99,14 +102,9 @@ void print_json(const DetectConfig& config, const Sample& sample, const Detectio
     const Suggestion& s = d.suggestions[i];
     out += i > 0 ? ",{\"command\":" : "{\"command\":";
     append_json_string(out, command_line(config.inputs, s));
-    out += ",\"flags\":[";
-    for (size_t f = 0; f < s.flags.size(); ++f) {
-      if (f > 0) out += ',';
-      append_json_string(out, s.flags[f]);
-    }
-    out += "],\"counted\":";
-    append_number(out, s.counted);
-    out += ",\"what\":";
+    out += ",\"flags\":";
+    append_json_strings(out, s.flags);
+    out += ",\"counted\":" + std::to_string(s.counted) + ",\"what\":";
     append_json_string(out, s.what);
     out += '}';
   }
@@ -125,7 +123,7 @@ int run_detect(int argc, char** argv) {
   if (config.json) {
     print_json(config, sample, d);
   } else {
-    print_text(config, sample, d);
+    print_text(config, d);
   }
   return d.suggestions.empty() ? 1 : 0;
 }
