@@ -2,6 +2,8 @@
 #include "hint.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <system_error>
 
 #include "detect/fields.h"   // read_shape: the fields the sampled lines have
 #include "detect/sample.h"   // sample_inputs: lines of the files, as `logagg detect` reads them
@@ -24,7 +26,12 @@ std::string hint_line(const Summary& summary, const std::vector<std::string>& pa
   }
   if (unfit * 2 <= summary.lines - summary.blank) return {};
   std::vector<std::string> files;
-  std::copy_if(paths.begin(), paths.end(), std::back_inserter(files), [](const std::string& p) { return p != "-"; });
+  // Files and folders only: standard input and a FIFO were read to their end
+  // (and opening a FIFO again would wait for a writer).
+  std::copy_if(paths.begin(), paths.end(), std::back_inserter(files), [](const std::string& p) {
+    std::error_code error;
+    return p != "-" && (std::filesystem::is_regular_file(p, error) || std::filesystem::is_directory(p, error));
+  });
   std::string line = "hint: " + std::to_string(unfit) + " of " + std::to_string(summary.lines - summary.blank) +
                      " lines have no app or time field these options read";
   if (!files.empty()) {

@@ -3,8 +3,9 @@
 // for a missing, wrong-typed or unreadable app or time field (missing_app,
 // app_not_string, bad_app, missing_time, time_not_string, bad_time), one
 // line on stderr naming the top-level fields the lines do have (from a
-// sample of the files, as `logagg detect` reads them) and the `logagg detect`
-// command for the inputs. Never otherwise: a run that counts most of its
+// sample of the files and folders among the inputs, as `logagg detect` reads
+// them; not standard input or a FIFO, read to their end already) and the
+// `logagg detect` command for them. Never otherwise: a run that counts most of its
 // lines, or whose lines are mostly not JSON, prints no hint.
 #pragma once
 

@@ -12,7 +12,8 @@
 - the hint (apps/logagg/hint.h) ends the summary of a run whose lines mostly
   lack the app or time field, naming the fields they have and the detect
   command, and is absent when the run counts (at least half of the lines
-  fit), with -q, and for lines that are not JSON.
+  fit), with -q, and for lines that are not JSON; for standard input or a
+  FIFO it names no fields (they are not read again) and says FILE.
 
     detect_test.py LOGAGG_BIN SOURCE_DIR
 """
@@ -129,6 +130,14 @@ if not piped.startswith("hint: 13 of 13") or "`logagg detect FILE`" not in piped
 for args in (["data/sample.log"], ["data/recipes/caddy.log", "-q"], shlex.split(recipes[3])[1:]):
     if "hint:" in subprocess.run([logagg, *args], cwd=src, capture_output=True).stderr.decode():
         fail(f"a hint for logagg {' '.join(args)}")
+with tempfile.TemporaryDirectory() as work:
+    fifo = os.path.join(work, "fifo")
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", 'cat "$0" > "$1"', os.path.join(src, "data/recipes/caddy.log"), fifo])
+    fifo_hint = subprocess.run([logagg, fifo], cwd=src, capture_output=True, timeout=20).stderr.decode()
+    writer.wait()
+    if "hint: 13 of 13" not in fifo_hint or "`logagg detect FILE`" not in fifo_hint:
+        fail(f"the hint of a FIFO (not opened again): {fifo_hint}")
 good = b'{"app_id":"a","timestamp":"2023-11-14T22:13:20Z"}\n'
 bad_time = b'{"app_id":"a","timestamp":"yesterday"}\n'
 for log, shown in ((good + bad_time, False), (good + bad_time * 2, True), (good + b"{\n" * 3, False),
