@@ -61,7 +61,7 @@ class ShapeReader {
   void record(std::string_view text, bool number, bool kept = true) {
     const std::string name = field_name(steps_);
     auto [it, added] = index_.try_emplace(name, shape_.fields.size());
-    if (added) shape_.fields.push_back({name});
+    if (added) shape_.fields.emplace_back().name = name;
     FieldValues& f = shape_.fields[it->second];
     if (last_line_.size() <= it->second) last_line_.resize(it->second + 1, 0);
     if (last_line_[it->second] == line_number_) return;  // a duplicate key: the first counts here
