@@ -48,6 +48,7 @@ const Target kTargets[] = {
 // its name here.
 const Target kTargetsWithRegressions[] = {
     {"engine", &logagg_fuzz::check_engine},
+    {"detect", &logagg_fuzz::check_detect},
 };
 
 const fs::path kFuzzDir = fs::path(LOGAGG_SOURCE_DIR) / "fuzz";

@@ -1,4 +1,6 @@
-// The shape of the sampled lines (see fields.h), read with simdjson's DOM.
+// The shape of the sampled lines (see fields.h), read with simdjson On-Demand
+// (as LineParser reads lines; its DOM parser's layout depends on a definition
+// that not every build of the engine shares).
 #include "detect/fields.h"
 
 #include <simdjson.h>
@@ -12,6 +14,8 @@ namespace {
 
 constexpr size_t kMaxDepth = 3;
 
+namespace od = simdjson::ondemand;
+
 class ShapeReader {
  public:
   explicit ShapeReader(SampleShape& shape) : shape_(shape) {}
@@ -21,45 +25,63 @@ class ShapeReader {
     while (first < line.size() && is_json_space(line[first])) ++first;
     if (first == line.size()) return;
     ++shape_.lines;
-    simdjson::dom::object object;
-    if (parser_.parse(line.data(), line.size()).get(object) != simdjson::SUCCESS) {
+    buffer_.assign(line);
+    buffer_.append(simdjson::SIMDJSON_PADDING, ' ');
+    pending_.clear();
+    steps_.clear();
+    od::document doc;
+    od::object object;
+    if (parser_.iterate(buffer_.data(), line.size(), buffer_.size()).get(doc) || doc.get_object().get(object) ||
+        !walk(object) || doc.current_location().error() != simdjson::OUT_OF_BOUNDS) {
       if (shape_.first_other.empty()) shape_.first_other = std::string(line.substr(0, 200));
       return;
     }
     ++shape_.objects;
     ++line_number_;
-    steps_.clear();
-    walk(object);
+    for (const Value& v : pending_) record(v.name, v.text, v.number, v.kept);
   }
 
  private:
-  void walk(simdjson::dom::object object) {
-    for (const simdjson::dom::key_value_pair field : object) {
-      steps_.push_back(field.key);
-      const simdjson::dom::element value = field.value;
-      switch (value.type()) {
-        case simdjson::dom::element_type::OBJECT:
-          if (steps_.size() < kMaxDepth) walk(value.get_object().value_unsafe());
-          break;
-        case simdjson::dom::element_type::STRING:
-          record(value.get_string().value_unsafe(), false);
-          break;
-        case simdjson::dom::element_type::INT64:
-        case simdjson::dom::element_type::UINT64:
-        case simdjson::dom::element_type::DOUBLE:
-          record(simdjson::to_string(value), true);
-          break;
-        default:
-          record({}, false, false);
-          break;
+  // A value of the current line, kept until the line is known to be an object.
+  struct Value {
+    std::string name, text;
+    bool number, kept;
+  };
+
+  // Walks an object of the line (On-Demand skips what is not read: arrays,
+  // objects past kMaxDepth, literals); false if it is not valid.
+  bool walk(od::object object) {
+    for (auto result : object) {
+      od::field field;
+      std::string_view key;
+      if (std::move(result).get(field) || field.unescaped_key().get(key)) return false;
+      steps_.push_back(key);
+      od::value value = field.value();
+      od::json_type type;
+      if (value.type().get(type)) return false;
+      bool ok = true;
+      if (type == od::json_type::object) {
+        od::object inner;
+        if (steps_.size() < kMaxDepth) ok = !value.get_object().get(inner) && walk(inner);
+      } else if (type == od::json_type::string) {
+        std::string_view text;
+        ok = !value.get_string().get(text);
+        pending_.push_back({field_name(steps_), std::string(text), false, true});
+      } else if (type == od::json_type::number) {
+        std::string_view token = value.raw_json_token();
+        while (!token.empty() && is_json_space(token.back())) token.remove_suffix(1);
+        pending_.push_back({field_name(steps_), std::string(token), true, true});
+      } else {
+        pending_.push_back({field_name(steps_), {}, false, false});
       }
       steps_.pop_back();
+      if (!ok) return false;
     }
+    return true;
   }
 
-  // One value of the field at steps_ (`kept`: a string or a number).
-  void record(std::string_view text, bool number, bool kept = true) {
-    const std::string name = field_name(steps_);
+  // One value of the field `name` (`kept`: a string or a number).
+  void record(const std::string& name, std::string_view text, bool number, bool kept) {
     auto [it, added] = index_.try_emplace(name, shape_.fields.size());
     if (added) shape_.fields.emplace_back().name = name;
     FieldValues& f = shape_.fields[it->second];
@@ -82,7 +104,9 @@ class ShapeReader {
   }
 
   SampleShape& shape_;
-  simdjson::dom::parser parser_;
+  od::parser parser_;
+  std::string buffer_;          // the line and simdjson's padding
+  std::vector<Value> pending_;  // the line's values
   std::vector<std::string_view> steps_;
   std::unordered_map<std::string, size_t> index_;
   std::vector<size_t> last_line_;  // per field, the last line it was recorded in

@@ -2,8 +2,8 @@
 // many lines it is and which values it has. A field is a top-level key, named
 // as --app-field takes it (its plain name; a JSON Pointer if it starts with
 // '/'), or a key of an object nested up to three levels deep, named by its
-// JSON Pointer. Values kept: strings decoded, numbers as written (their
-// shortest round-trip form), the first kKeptValues of each field.
+// JSON Pointer. Values kept: strings decoded, numbers as written, the first
+// kKeptValues of each field.
 #pragma once
 
 #include <array>
