@@ -61,6 +61,13 @@ std::string check_rfc3339(std::string_view input);
 // from a hash of the whole input, so each input gets its own reproducible cuts.
 std::string check_engine(std::string_view input);
 
+// The input as the lines `logagg detect` sampled (split at LF): detect()
+// returns, with no more lines or JSON objects than the input has, no
+// suggestion counting more lines than were sampled and none for lines it
+// says are not JSON, every flag read back from its shell quoting as it is,
+// and every suggested --app-pattern compiling.
+std::string check_detect(std::string_view input);
+
 using Check = std::string (*)(std::string_view input);
 
 // The body of a libFuzzer entry point: runs `check` on the input, and on a

@@ -194,7 +194,7 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
   app.add_option("--app-pattern", o.app_pattern, "Ids that count, an RE2 regex (default [A-Za-z0-9]+)")->group("");
   app.add_option("--time-field", o.time_field, "Time field (default timestamp); --time-format FORMAT, --input-tz ZONE")
       ->type_name("NAME");
-  app.add_option("--time-format", o.time_format, "rfc3339 (default), unix, unix-ms, unix-us, unix-ns, clf, %Y-%m-%d...")
+  app.add_option("--time-format", o.time_format, "rfc3339 (default), unix, unix-ms, unix-us, unix-ns, clf, auto, %Y-%m-%d...")
       ->group("");
   app.add_option("--input-tz", o.input_tz, "The zone of a --time-format pattern without %z")->group("");
   app.add_option("--progress-delay-ms", raw.progress_delay_ms, "Milliseconds before progress shows (for tests)")
@@ -308,7 +308,7 @@ int parse(int argc, char** argv, Config& config) {
       "logagg"};
   app.get_formatter()->column_width(24);
   app.footer(
-      "Commands: split (line-aligned chunks), merge (adds up json results): COMMAND --help");
+      "Commands: split (line-aligned chunks), merge (adds up results), detect (flags a log needs): COMMAND --help");
 
   app.add_option("PATH", config.paths, "Files, folders (read recursively), or - for stdin")
       ->required()  // so that a repeatable option before the paths (--include GLOB) leaves them

@@ -3,19 +3,23 @@
 // report could not be written, 2 on a usage error, and with --state 3 if the
 // state was not saved (state_command.h). A reader that goes away
 // (`logagg big.log | head -1`) is not an error: logagg stops writing quietly.
-// `logagg split ...` and `logagg merge ...` run those subcommands instead
-// (split_command.h, merge_command.h); --list-inputs only lists the inputs
+// `logagg split ...`, `logagg merge ...` and `logagg detect ...` run those
+// subcommands instead (split_command.h, merge_command.h, detect_command.h); --list-inputs only lists the inputs
 // (list_inputs.h); --state FILE counts only what is new (state_command.h);
-// --follow keeps reading what is appended (follow_command.h).
+// --follow keeps reading what is appended (follow_command.h). A run whose
+// lines mostly lack its fields ends with a hint (hint.h).
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <string_view>
 
 #include "cli.h"
+#include "detect_command.h"
 #include "follow_command.h"
+#include "hint.h"
 #include "list_inputs.h"
 #include "logagg/aggregate.h"
 #include "merge_command.h"
@@ -35,6 +39,7 @@ int main(int argc, char** argv) {
   }
   if (argc > 1 && std::string_view(argv[1]) == "split") return logagg::cli::run_split(argc - 1, argv + 1);
   if (argc > 1 && std::string_view(argv[1]) == "merge") return logagg::cli::run_merge(argc - 1, argv + 1);
+  if (argc > 1 && std::string_view(argv[1]) == "detect") return logagg::cli::run_detect(argc - 1, argv + 1);
   logagg::cli::Config config;
   if (const int code = logagg::cli::parse(argc, argv, config); code >= 0) return code;
   if (config.list_inputs) return logagg::cli::list_inputs(config);
@@ -48,5 +53,8 @@ int main(int argc, char** argv) {
   } else {
     result = logagg::aggregate(config.paths, config.options);
   }
-  return logagg::cli::print_result(result, config.options, config.report, {!config.quiet, config.stats, config.plot});
+  const int code =
+      logagg::cli::print_result(result, config.options, config.report, {!config.quiet, config.stats, config.plot});
+  if (!config.quiet) std::fputs(logagg::cli::hint_line(result.summary, config.paths).c_str(), stderr);
+  return code;
 }

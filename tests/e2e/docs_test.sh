@@ -2,10 +2,10 @@
 # The documentation that ships with logagg agrees with the binary and with
 # itself:
 # - each completion script (bash, zsh, fish) offers exactly the long options
-#   that `logagg --help`, `logagg split --help` and `logagg merge --help`
-#   show, no more, no fewer;
-# - the bash completion completes options, --format, --bucket and --tz values, the split
-#   subcommand and paths (sourced and driven as bash would);
+#   that `logagg --help`, `logagg split --help`, `logagg merge --help` and
+#   `logagg detect --help` show, no more, no fewer;
+# - the bash completion completes options, --format (detect's too), --bucket and --tz values, the
+#   subcommands and paths (sourced and driven as bash would);
 # - the zsh and fish scripts parse (where those shells are installed);
 # - every reject reason the engine reports appears in the man page source, in
 #   the generated man page and in the README's reason table, and the man page
@@ -32,7 +32,7 @@ fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
 long_options() { grep -o -- '--[a-z][a-z-]*' | sort -u; }
 
-help_options=$( ("$logagg" --help; "$logagg" split --help; "$logagg" merge --help) | long_options)
+help_options=$( ("$logagg" --help; "$logagg" split --help; "$logagg" merge --help; "$logagg" detect --help) | long_options)
 for f in logagg.bash _logagg logagg.fish; do
   if [ "$f" = logagg.fish ]; then
     # fish spells options as `-l name`.
@@ -66,7 +66,10 @@ expect_completion "csv html json table" logagg --format ""
 expect_completion "csv" logagg --format c
 expect_completion "--allow-long-lines" logagg split --allow
 expect_completion "access.log access.log.1" logagg acc
-expect_completion "access.log access.log.1 merge split" logagg ""
+expect_completion "access.log access.log.1 detect merge split" logagg ""
+expect_completion "detect" logagg det
+expect_completion "--format" logagg detect --f
+expect_completion "json text" logagg detect --format ""
 expect_completion "--max-size" logagg split --max
 expect_completion "--piece-size" logagg --list-inputs --pie
 expect_completion "--fill-gaps --format" logagg merge --f

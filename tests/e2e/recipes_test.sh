@@ -20,7 +20,9 @@
 #   (`in 0.012 s (163.2 KiB/s, 0.00 M lines/s)`) are not compared;
 # - each recipe counts at least one line (so not all its lines are rejected),
 #   and rejects at least one, so that its summary shows a reason (a status
-#   breakdown, with --app-field none, may reject none).
+#   breakdown, with --app-field none, may reject none);
+# - the text of each recipe's section before it says the share it counts,
+#   "counts N of the M lines", as its run does (N counted, M lines).
 #
 #   tests/e2e/recipes_test.sh LOGAGG_BIN SOURCE_DIR
 set -euo pipefail
@@ -50,10 +52,13 @@ awk -v dir="$work/recipe" '
       print substr(first, 3) > (dir "/" n ".cmd")
       printf "%s", rest > (dir "/" n ".shown")
       printf "%s", sample > (dir "/" n ".sample")
-      close(dir "/" n ".cmd"); close(dir "/" n ".shown"); close(dir "/" n ".sample")
+      printf "%s", prose > (dir "/" n ".prose")
+      close(dir "/" n ".cmd"); close(dir "/" n ".shown"); close(dir "/" n ".sample"); close(dir "/" n ".prose")
     }
     next
   }
+  !inside && /^## / { prose = ""; next }
+  !inside { prose = prose $0 " " }
   inside {
     n_lines++
     if (n_lines == 1) { first = $0; rest = ""; block = $0 "\n" }
@@ -129,6 +134,9 @@ $(diff "$work/shown" "$work/real" || true)"
   [ "${counted:-0}" -ge 1 ] || fail "recipe counts no line (summary: ${counted:-none}): $cmd"
   if [[ $cmd != *--by-status-class* ]]; then
     [ "${rejected:-0}" -ge 1 ] || fail "recipe rejects no line, so its summary shows no reason: $cmd"
+    lines=$(grep -o '[0-9]* lines in' "$work/err" | head -n 1 | cut -d' ' -f1)
+    tr -s ' \n' ' ' < "$work/recipe/$i.prose" | grep -qF "counts ${counted:-0} of the ${lines:-0} lines" ||
+      fail "the text before the recipe does not say it counts ${counted:-0} of the ${lines:-0} lines: $cmd"
   fi
 done
 [ "$recipes" -ge "${#producers[@]}" ] || fail "docs/recipes.md has $recipes recipes, want at least ${#producers[@]}"

@@ -5,12 +5,14 @@
 // folder the test names that is missing or empty is a failure, and so is a
 // regression folder it does not name.
 //
-// fuzz/checks.cc is compiled into this test by the #include below instead of
-// as a second source file: the test is declared by one logagg_add_test() line
-// in tests/CMakeLists.txt, which builds exactly <name>.cc, and this keeps that
-// line the only build change outside fuzz/. Linking logagg_reference provides
-// the reference oracle, its include path and date::date.
+// fuzz/checks.cc and fuzz/detect_check.cc are compiled into this test by the
+// #includes below instead of as more source files: the test is declared by
+// one logagg_add_test() line in tests/CMakeLists.txt, which builds exactly
+// <name>.cc, and this keeps that line the only build change outside fuzz/.
+// Linking logagg_reference provides the reference oracle, its include path
+// and date::date.
 #include "fuzz/checks.cc"
+#include "fuzz/detect_check.cc"
 
 #include <gtest/gtest.h>
 
@@ -36,6 +38,7 @@ void PrintTo(const Target& target, std::ostream* os) { *os << target.name; }
 const Target kTargets[] = {
     {"rfc3339", &logagg_fuzz::check_rfc3339},
     {"engine", &logagg_fuzz::check_engine},
+    {"detect", &logagg_fuzz::check_detect},
 };
 
 // The targets with findings, kept in fuzz/regressions/<target>/. Each folder
@@ -45,6 +48,7 @@ const Target kTargets[] = {
 // its name here.
 const Target kTargetsWithRegressions[] = {
     {"engine", &logagg_fuzz::check_engine},
+    {"detect", &logagg_fuzz::check_detect},
 };
 
 const fs::path kFuzzDir = fs::path(LOGAGG_SOURCE_DIR) / "fuzz";

@@ -29,6 +29,7 @@ allowed() {
     split) echo "input split" ;;
     state) echo "input parse count report merge state" ;;
     follow) echo "input parse count report merge state follow" ;;
+    detect) echo "input parse detect" ;;
     *) echo "UNKNOWN" ;;
   esac
 }

@@ -1,14 +1,18 @@
-# bash completion for logagg: options of `logagg`, `logagg split` and `logagg merge`, values of
+# bash completion for logagg: options of `logagg`, `logagg split`, `logagg merge` and `logagg detect`, values of
 # --format, --bucket and --tz (zone names of the system's tzdata), and paths. Installed as share/bash-completion/completions/logagg;
 # tests/e2e/docs_test.sh checks that its options are exactly those of --help.
 _logagg() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
   local command=main
-  [[ ${COMP_WORDS[1]} == @(split|merge) && $COMP_CWORD -gt 1 ]] && command=${COMP_WORDS[1]}
+  [[ ${COMP_WORDS[1]} == @(split|merge|detect) && $COMP_CWORD -gt 1 ]] && command=${COMP_WORDS[1]}
 
   case $prev in
     --format)
-      COMPREPLY=($(compgen -W "table csv json html" -- "$cur"))
+      if [[ $command == detect ]]; then
+        COMPREPLY=($(compgen -W "text json" -- "$cur"))
+      else
+        COMPREPLY=($(compgen -W "table csv json html" -- "$cur"))
+      fi
       return;;
     --bucket)
       COMPREPLY=($(compgen -W "1s 5s 10s 15s 30s 1m 5m 10m 15m 30m 1h 2h 3h 6h 12h 1d" -- "$cur"))
@@ -26,7 +30,7 @@ _logagg() {
       COMPREPLY=($(compgen -W "UTC local $zones" -- "$cur"))
       return;;
     --time-format)
-      COMPREPLY=($(compgen -W "rfc3339 unix unix-ms unix-us unix-ns clf" -- "$cur"))
+      COMPREPLY=($(compgen -W "rfc3339 unix unix-ms unix-us unix-ns clf auto" -- "$cur"))
       return;;
     --threads | --show-rejects | --app-field | --time-field | --app-pattern | --max-size | --piece-size | \
     --lines | --pattern | --since | --until | --include | --exclude | --range | --top | --max-apps | --late | \
@@ -39,6 +43,8 @@ _logagg() {
     local options
     if [[ $command == split ]]; then
       options="--max-size --lines --allow-long-lines --pattern --force --threads -q --quiet -h --help"
+    elif [[ $command == detect ]]; then
+      options="--format -h --help"
     elif [[ $command == merge ]]; then
       options="--format --csv-safe --fill-gaps --stats --plot --top -h --help"
     else
@@ -55,7 +61,7 @@ _logagg() {
   compopt -o filenames 2>/dev/null
   COMPREPLY=($(compgen -f -- "$cur"))
   if [[ $command == main && $COMP_CWORD -eq 1 ]]; then
-    COMPREPLY+=($(compgen -W "split merge" -- "$cur"))
+    COMPREPLY+=($(compgen -W "split merge detect" -- "$cur"))
   fi
 }
 complete -F _logagg logagg

@@ -1,9 +1,10 @@
-# fish completion for logagg: options of `logagg`, `logagg split` and `logagg merge`, values of
+# fish completion for logagg: options of `logagg`, `logagg split`, `logagg merge` and `logagg detect`, values of
 # --format, --bucket and --tz (zone names of the system's tzdata), and paths. Installed into share/fish/vendor_completions.d;
 # tests/e2e/docs_test.sh checks that its options are exactly those of --help.
-set -l main 'not __fish_seen_subcommand_from split merge'
+set -l main 'not __fish_seen_subcommand_from split merge detect'
 set -l split '__fish_seen_subcommand_from split'
 set -l merge '__fish_seen_subcommand_from merge'
+set -l detect '__fish_seen_subcommand_from detect'
 
 # Zone names for --tz: UTC, local, and the Area/City names of the tz database.
 function __logagg_zones
@@ -17,6 +18,7 @@ end
 
 complete -c logagg -n "$main; and __fish_is_first_arg" -a split -d 'Cut a log into line-aligned chunk files'
 complete -c logagg -n "$main; and __fish_is_first_arg" -a merge -d 'Add up --format json results'
+complete -c logagg -n "$main; and __fish_is_first_arg" -a detect -d 'Print the commands that would count a log'
 complete -c logagg -n $main -l per-second -d 'Rows per second (the default)'
 complete -c logagg -n $main -l per-minute -d 'Rows per minute'
 complete -c logagg -n $main -l per-hour -d 'Rows per hour'
@@ -49,7 +51,7 @@ complete -c logagg -n $main -l threads -x -d 'Worker threads'
 complete -c logagg -n $main -l app-field -x -d 'Field holding the application id'
 complete -c logagg -n $main -l time-field -x -d 'Field holding the timestamp'
 complete -c logagg -n $main -l app-pattern -x -d 'RE2 regex the app ids must match'
-complete -c logagg -n $main -l time-format -x -a 'rfc3339 unix unix-ms unix-us unix-ns clf' -d 'How the time field is written'
+complete -c logagg -n $main -l time-format -x -a 'rfc3339 unix unix-ms unix-us unix-ns clf auto' -d 'How the time field is written'
 complete -c logagg -n $main -l input-tz -x -d 'The zone of a time pattern without %z'
 complete -c logagg -n $main -l show-rejects -x -d 'Print the first N rejected lines'
 complete -c logagg -n $main -s q -l quiet -d 'No summary on stderr'
@@ -66,6 +68,9 @@ complete -c logagg -n $split -s q -l quiet -d 'No summary on stderr'
 complete -c logagg -n $split -s h -l help -d 'Print help and exit'
 
 complete -c logagg -n $merge -s h -l help -d 'Print help and exit'
+
+complete -c logagg -n $detect -l format -x -a 'text json' -d 'Output format'
+complete -c logagg -n $detect -s h -l help -d 'Print help and exit'
 
 # The report flags, alike for logagg and logagg merge (apps/logagg/report_flags.h).
 for cond in $main $merge

@@ -28,6 +28,7 @@
 
 #include "input/ascii.h"
 #include "input/lines.h"
+#include "parse/dotted_names.h"
 #include "parse/field_targets.h"
 #include "parse/json_tokens.h"
 
@@ -201,6 +202,7 @@ struct BlockParser::Impl {
   unsigned deeper = 0;
   bool has_app;                  // false with --app-field none
   std::optional<LineKeys> keys;  // --by, --where
+  NestedRetry<BlockParser> retry;  // a line missing a dotted field, again with its nested path
   // Whether stage 1 indexes each line of a block as it would the line alone:
   // true of simdjson's SIMD kernels, whose string scan stops at every raw
   // control character; its fallback kernel (a CPU without one) skips the byte
@@ -226,6 +228,7 @@ struct BlockParser::Impl {
         app_name(rules.has_app ? Name(rules.app.steps.front()) : Name::none()),
         time_name(rules.time.steps.front()),
         has_app(rules.has_app),
+        retry(rules, max_bytes),
         block_path(std::string_view(simdjson::get_active_implementation()->name()) != "fallback") {
     targets[kApp] = FieldTarget(rules.app);
     targets[kTime] = FieldTarget(rules.time);
@@ -266,6 +269,19 @@ struct BlockParser::Impl {
     const LineVerdict v =
         field_verdict(has_app ? &targets[kApp].seen : nullptr, targets[kTime].seen, app_pattern, time_format);
     return keys && v.status == LineStatus::kCounted ? keys->apply(v, targets) : v;
+  }
+
+  // Classifies `line` again, with a dotted field's nested path, if its
+  // verdict `v` says that field is missing (dotted_names.h); false if `v`
+  // stands. Kept out of the walk's loop, which it would otherwise grow past
+  // inlining the walk.
+  [[gnu::noinline]] bool retried(const Line& line, const LineVerdict& v,
+                                 absl::FunctionRef<void(const LineVerdict&)> emit) {
+    BlockParser* nested = retry.parser_for(v);
+    if (nested == nullptr) return false;
+    const size_t at = block_begin + line.begin;
+    nested->classify_lines(text.substr(at, line.end - line.begin), readable - at, emit);
+    return true;
   }
 
   // LineParser's verdict of a line of the block.
@@ -565,7 +581,8 @@ void BlockParser::Impl::walk_run(const char* run, size_t shift, size_t a, size_t
                                      : (backslash < end ? walk_line<true, false>(run, idx, t, line, shift)
                                                         : walk_line<false, false>(run, idx, t, line, shift));
     if (valid) {
-      emit(verdict());
+      const LineVerdict v = verdict();
+      if (v.status != LineStatus::kRejected || !retried(line, v, emit)) [[likely]] emit(v);
     } else {
       while (idx[t] < next) ++t;  // the rest of the line's tokens
       emit(LineVerdict::rejected(Reason::kInvalidJson));

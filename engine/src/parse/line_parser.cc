@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "input/ascii.h"
+#include "parse/dotted_names.h"
 #include "parse/field_targets.h"
 #include "parse/json_tokens.h"
 
@@ -86,10 +87,12 @@ LineRules LineRules::of(const Options& options) {
     throw std::invalid_argument(std::string("--time-format: ") + e.what());
   }
   rules.keys = KeyRules::of(options, rules.has_app ? &rules.app : nullptr, rules.time);
+  add_nested_forms(rules);
   return rules;
 }
 
 struct LineParser::Impl {
+  Impl(const LineRules& rules, size_t max_line_bytes) : retry(rules, max_line_bytes) {}
   std::string app_field;   // the first step of each field's path
   std::string time_field;
   FieldTarget targets[kMaxTargets];  // kApp, kTime, then the fields of --by and --where
@@ -110,6 +113,7 @@ struct LineParser::Impl {
   bool escapes = false;
   const char* line_end = nullptr;
   od::parser parser;
+  NestedRetry<LineParser> retry;  // a line missing a dotted field, again with its nested path
   std::vector<char> padded;  // copy of a line that lacks readable padding
   std::vector<Frame> stack;  // containers being walked, innermost last
 
@@ -417,7 +421,8 @@ struct LineParser::Impl {
   }
 };
 
-LineParser::LineParser(const LineRules& rules, size_t max_line_bytes) : impl_(std::make_unique<Impl>()) {
+LineParser::LineParser(const LineRules& rules, size_t max_line_bytes)
+    : impl_(std::make_unique<Impl>(rules, max_line_bytes)) {
   Impl& m = *impl_;
   m.targets[kApp] = FieldTarget(rules.app);
   m.targets[kTime] = FieldTarget(rules.time);
@@ -444,6 +449,7 @@ LineParser::LineParser(std::string_view app_field, std::string_view time_field, 
             LineRules rules;
             rules.app = parse_field_path(app_field);
             rules.time = parse_field_path(time_field);
+            add_nested_forms(rules);
             return rules;
           }(),
           max_line_bytes) {}
@@ -453,7 +459,11 @@ LineParser::LineParser(LineParser&&) noexcept = default;
 LineParser& LineParser::operator=(LineParser&&) noexcept = default;
 
 LineVerdict LineParser::classify(std::string_view line, size_t readable) {
-  return impl_->classify(line, readable);
+  const LineVerdict v = impl_->classify(line, readable);
+  if (v.status == LineStatus::kRejected) [[unlikely]] {
+    if (LineParser* nested = impl_->retry.parser_for(v)) return nested->classify(line, readable);
+  }
+  return v;
 }
 
 #define LOGAGG_STRINGIFY_(x) #x

@@ -30,6 +30,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -53,10 +54,14 @@ struct LineRules {
   AppPattern app_pattern = AppPattern::compile();
   TimeFormat time_format;  // rfc3339
   KeyRules keys;           // --by, --where
+  // A dotted plain name's nested path, looked for where the line's object
+  // lacks the name as a key (dotted_names.h); nullopt: none.
+  std::optional<FieldPath> app_nested, time_nested;
 
   // Throws std::invalid_argument, with a message naming the option, for a
   // field that is not a valid path, fields whose paths overlap, a pattern
   // that does not compile, or a time format (or input zone) it cannot use.
+  // Sets the nested forms of dotted names.
   static LineRules of(const Options& options);
 };
 
@@ -64,7 +69,8 @@ class LineParser {
  public:
   // `max_line_bytes`: longer lines are rejected as kLineTooLong without parsing.
   LineParser(const LineRules& rules, size_t max_line_bytes);
-  // The rules of two field names (plain names or pointers), for tests and tools.
+  // The rules of two field names (plain names or pointers, dotted names with
+  // their nested forms), for tests and tools.
   LineParser(std::string_view app_field, std::string_view time_field, size_t max_line_bytes);
   ~LineParser();
   LineParser(LineParser&&) noexcept;

@@ -3,6 +3,7 @@
 // spec again. Epoch numbers are floored from their digits, never a double.
 #include "parse/time_format.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "logagg/buckets.h"  // kSecondsPerDay
 #include "parse/byte_ranges.h"
 #include "parse/civil_time.h"
+#include "parse/common_date_time.h"
 #include "parse/time_zone.h"
 
 namespace logagg {
@@ -23,6 +25,15 @@ constexpr int64_t kLastSecond = days_from_civil(10000, 1, 1) * kSecondsPerDay - 
 constexpr int64_t kMaxSecondDigits = 12;
 // Exponents are read up to about this size; any larger is out of range too.
 constexpr int64_t kExponentCap = int64_t{1} << 48;
+// The epoch digits of auto: each number's unit from its magnitude.
+constexpr int kAutoDigits = -1;
+
+// The digits of a second auto reads a number in, from its magnitude: how
+// many digits it has before its decimal point (0 for |v| < 1). Seconds below
+// 1e11, milliseconds below 1e14, microseconds below 1e17, else nanoseconds.
+constexpr int auto_digits(int64_t magnitude) noexcept {
+  return magnitude <= 11 ? 0 : magnitude <= 14 ? 3 : magnitude <= 17 ? 6 : 9;
+}
 
 // The numbers a pattern reads.
 enum Field : uint8_t { kYear, kMonth, kDay, kYearDay, kHour, kMinute, kSecond, kFieldCount };
@@ -260,7 +271,8 @@ std::optional<int64_t> floor_units(uint64_t units, bool negative, const char* fr
 }
 
 // The floored second of the RFC 8259 number `text` counting units of
-// 10^-digits seconds, if it is one (`is_number`) and in the years 0000..9999.
+// 10^-digits seconds (kAutoDigits: the unit of its magnitude), if it is one
+// (`is_number`) and in the years 0000..9999.
 std::optional<int64_t> floor_epoch(std::string_view text, int digits, bool& is_number) noexcept {
   is_number = false;
   const char* p = text.data();
@@ -301,6 +313,7 @@ std::optional<int64_t> floor_epoch(std::string_view text, int digits, bool& is_n
 
   const int64_t int_digits = int_end - int_begin;
   if (!has_exponent && int_digits <= 19) {  // the usual case: a whole number of units, and maybe a fraction
+    if (digits == kAutoDigits) digits = auto_digits(int_value != 0 ? int_digits : 0);
     switch (digits) {                       // constant divisors, which compile to multiplications
       case 0:
         return floor_units<1>(int_value, negative, frac_begin, frac_end);
@@ -320,6 +333,7 @@ std::optional<int64_t> floor_epoch(std::string_view text, int digits, bool& is_n
   int64_t first_nonzero = 0;
   while (first_nonzero < n && digit(first_nonzero) == 0) ++first_nonzero;
   if (first_nonzero == n) return 0;  // zero, "-0" too
+  if (digits == kAutoDigits) digits = auto_digits(std::max<int64_t>(int_digits + exponent - first_nonzero, 0));
   const int64_t point = int_digits + exponent - digits;
   if (point - first_nonzero > kMaxSecondDigits) return std::nullopt;
   int64_t whole = 0;
@@ -331,6 +345,17 @@ std::optional<int64_t> floor_epoch(std::string_view text, int digits, bool& is_n
   }
   if (whole < kFirstSecond || whole > kLastSecond) return std::nullopt;
   return whole;
+}
+
+// The zone named `name`, its data loaded now, so that second() cannot meet a broken file.
+const TimeZone* loaded_zone(std::string_view name) {
+  const TimeZone* zone = find_time_zone(name);
+  try {
+    zone->utc_of_local(0);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument("time zone '" + std::string(name) + "' cannot be read: " + e.what());
+  }
+  return zone;
 }
 
 [[noreturn]] void refuse(std::string_view spec, const std::string& why) {
@@ -543,10 +568,16 @@ TimeFormat TimeFormat::compile(std::string_view spec, std::string_view input_zon
       return TimeFormat(Kind::kEpoch, epoch.digits, std::move(compiled));
     }
   }
+  constexpr std::string_view kClf = "%d/%b/%Y:%H:%M:%S %z";
   if (spec == "clf") {
     no_zone("its times carry their offset");
-    compiled->pattern = compile_pattern("%d/%b/%Y:%H:%M:%S %z", true);
+    compiled->pattern = compile_pattern(kClf, true);
     return TimeFormat(Kind::kPattern, 0, std::move(compiled));
+  }
+  if (spec == "auto") {  // clf is one of its forms; the zone is for the zone-less ones
+    compiled->pattern = compile_pattern(kClf, true);
+    if (!input_zone.empty()) compiled->zone = loaded_zone(input_zone);
+    return TimeFormat(Kind::kAuto, kAutoDigits, std::move(compiled));
   }
   if (spec.find('%') == std::string_view::npos) {
     throw std::invalid_argument("unknown time format '" + std::string(spec) +
@@ -560,12 +591,7 @@ TimeFormat TimeFormat::compile(std::string_view spec, std::string_view input_zon
     if (input_zone.empty()) {
       refuse(spec, "has no offset (%z), so it needs an input time zone: the zone its times are written in");
     }
-    compiled->zone = find_time_zone(input_zone);
-    try {  // loads the zone's data now, so that second() cannot meet a broken file
-      compiled->zone->utc_of_local(0);
-    } catch (const std::exception& e) {
-      throw std::invalid_argument("time zone '" + std::string(input_zone) + "' cannot be read: " + e.what());
-    }
+    compiled->zone = loaded_zone(input_zone);
   }
   return TimeFormat(Kind::kPattern, 0, std::move(compiled));
 }
@@ -588,6 +614,17 @@ std::optional<int64_t> TimeFormat::number_second(std::string_view token, bool& i
 
 std::optional<int64_t> TimeFormat::pattern_second(std::string_view text) const noexcept {
   return run_pattern(compiled_->pattern, compiled_->zone, text);
+}
+
+// RFC 3339 first (the most common, and the default's parser), then a number
+// (whose grammar fails at the first byte that is not one), clf, the common forms.
+std::optional<int64_t> TimeFormat::auto_second(std::string_view text) const noexcept {
+  if (const std::optional<int64_t> second = parse_rfc3339(text)) return second;
+  bool is_number;
+  const std::optional<int64_t> epoch = floor_epoch(text, kAutoDigits, is_number);
+  if (is_number) return epoch;
+  if (const std::optional<int64_t> second = run_pattern(compiled_->pattern, nullptr, text)) return second;
+  return parse_common_date_time(text, compiled_->zone);
 }
 
 }  // namespace logagg

@@ -16,6 +16,14 @@
 //   dd/Mon/yyyy:hh:mm:ss +hhmm, with or without '[' before and ']' after it
 //   (both or neither). Month abbreviations in English and in exactly the
 //   servers' case (Jan, Feb, ... Dec).
+// - "auto": each value in whichever of these forms it is written, so one
+//   field may mix them: a string in RFC 3339 (as rfc3339), then a JSON number
+//   or a string holding one (as unix*, the unit from the value's magnitude,
+//   read exactly from its decimal text: |v| < 1e11 seconds, up to 1e14
+//   milliseconds, up to 1e17 microseconds, from 1e17 nanoseconds; so each
+//   unit covers 1973-03-03T09:46:40Z to 5138-11-16T09:46:40Z, before 1970
+//   mirrored), then clf, then the common forms of common_date_time.h (local
+//   times in the input zone, or UTC without one).
 // - A pattern, any spec holding a '%': the whole text must match it, byte by
 //   byte for literal characters (a space matches one space), with the
 //   directives
@@ -37,7 +45,8 @@
 // the UTC instant may lie a day outside those years, as for RFC 3339.
 //
 // Time zones: rfc3339, clf and patterns with %z carry their own offset and
-// unix* times are UTC instants, so an input zone is refused for them. A
+// unix* times are UTC instants, so an input zone is refused for them; auto
+// takes one for its zone-less forms. A
 // pattern without %z needs one (compile throws without it): its local times
 // are converted in that zone (time_zone.h, the system's tz database). A local
 // time the zone skips (spring forward) does not match; one it shows twice
@@ -73,9 +82,9 @@ class TimeFormat {
   // field, a zone missing, refused or unknown.
   static TimeFormat compile(std::string_view spec, std::string_view input_zone = {});
 
-  // unix*: the time may be a JSON number (its token's text goes to second())
-  // as well as a string holding one.
-  bool numeric() const noexcept { return kind_ == Kind::kEpoch; }
+  // unix* and auto: the time may be a JSON number (its token's text goes to
+  // number_second()) as well as a string holding one.
+  bool numeric() const noexcept { return kind_ == Kind::kEpoch || kind_ == Kind::kAuto; }
   // rfc3339, the default.
   bool is_default() const noexcept { return kind_ == Kind::kRfc3339; }
   // The spec as given: "rfc3339", "unix-ms", "%Y-%m-%d %H:%M:%S".
@@ -96,19 +105,28 @@ class TimeFormat {
     if (kind_ == Kind::kRfc3339) [[likely]] {
       return parse_rfc3339(text);
     }
-    return kind_ == Kind::kEpoch ? epoch_second(text) : pattern_second(text);
+    switch (kind_) {
+      case Kind::kEpoch:
+        return epoch_second(text);
+      case Kind::kPattern:
+        return pattern_second(text);
+      default:
+        return auto_second(text);
+    }
   }
+
 
  private:
   struct Compiled;  // the name, reject text, zone and a pattern's steps (time_format.cc)
-  enum class Kind : uint8_t { kRfc3339, kEpoch, kPattern };
+  enum class Kind : uint8_t { kRfc3339, kEpoch, kPattern, kAuto };
   TimeFormat(Kind kind, int epoch_digits, std::shared_ptr<const Compiled> compiled) noexcept
       : kind_(kind), epoch_digits_(epoch_digits), compiled_(std::move(compiled)) {}
   std::optional<int64_t> epoch_second(std::string_view text) const noexcept;
   std::optional<int64_t> pattern_second(std::string_view text) const noexcept;
+  std::optional<int64_t> auto_second(std::string_view text) const noexcept;
 
   Kind kind_ = Kind::kRfc3339;
-  int epoch_digits_ = 0;                      // unix*: the decimal digits of a second (0, 3, 6, 9)
+  int epoch_digits_ = 0;  // unix*: the decimal digits of a second (0, 3, 6, 9); auto: -1, from each value
   std::shared_ptr<const Compiled> compiled_;  // nullptr for the default
 };
 

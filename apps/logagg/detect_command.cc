@@ -1,0 +1,131 @@
+// `logagg detect` (see detect_command.h): flags with CLI11, the sample, the
+// suggestions, printed as shell lines (a comment with the share, then the
+// command) or as one JSON document.
+#include "detect_command.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "detect/sample.h"   // sample_inputs: the lines looked at
+#include "detect/suggest.h"  // detect, shell_quoted: the suggestions and their command lines
+#include "logagg/terminal_text.h"
+#include "print_result.h"
+#include "report/report_text.h"  // append_json_string: JSON strings as logagg's result documents write them
+
+namespace logagg::cli {
+namespace {
+
+struct DetectConfig {
+  std::vector<std::string> inputs;
+  bool json = false;
+};
+
+int parse(int argc, char** argv, DetectConfig& config) {
+  CLI::App app{
+      "logagg detect: look at a sample of the inputs (their start and windows spread\n"
+      "through them, at most 4000 lines) and print the commands that would count them,\n"
+      "the best first, each after a comment with the share of the sampled lines it\n"
+      "counts, found by running logagg's own parser over them.",
+      "logagg detect"};
+  app.get_formatter()->column_width(24);
+  app.footer("Example: logagg detect access.log");
+  app.add_option("INPUT", config.inputs, "files, folders, or - for standard input")->required()->type_name("");
+  std::string format = "text";
+  app.add_option("--format", format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  app.set_help_flag("-h,--help", "Print this help and exit");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    print_usage_error(e.what(), "detect ");
+    return 2;
+  }
+  config.json = format == "json";
+  return -1;
+}
+
+// The command line of a suggestion: logagg, the inputs, its flags.
+std::string command_line(const std::vector<std::string>& inputs, const Suggestion& s) {
+  std::string line = "logagg";
+  for (const std::string& input : inputs) line += " " + shell_quoted(input);
+  for (const std::string& flag : s.flags) line += " " + shell_quoted(flag);
+  return line;
+}
+
+std::string percent(size_t part, size_t whole) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%.0f%%", whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+  return buf;
+}
+
+void print_text(const DetectConfig& config, const Detection& d) {
+  std::string out;
+  if (!d.not_json.empty()) {
+    out += "# not JSON lines: " + std::to_string(d.objects) + " of " + std::to_string(d.lines) +
+           " sampled lines are JSON objects; the first other line:\n# " + terminal_text(d.not_json) + "\n";
+  } else if (d.suggestions.empty()) {
+    out += "# no field of the " + std::to_string(d.objects) + " sampled JSON lines holds a time logagg reads\n";
+  }
+  for (const Suggestion& s : d.suggestions) {
+    out += "# " + std::to_string(s.counted) + " of " + std::to_string(d.lines) + " sampled lines (" +
+           percent(s.counted, d.lines) + "): " + terminal_text(s.what) + "\n";
+    out += terminal_text(command_line(config.inputs, s)) + "\n";
+  }
+  std::fputs(out.c_str(), stdout);
+}
+
+// A JSON array of strings.
+void append_json_strings(std::string& out, const std::vector<std::string>& strings) {
+  out += '[';
+  for (size_t i = 0; i < strings.size(); ++i) {
+    if (i > 0) out += ',';
+    append_json_string(out, strings[i]);
+  }
+  out += ']';
+}
+
+void print_json(const DetectConfig& config, const Sample& sample, const Detection& d) {
+  std::string out = "{\"files\":";
+  append_json_strings(out, sample.files);
+  out += ",\"sampled_lines\":" + std::to_string(d.lines) + ",\"json_objects\":" + std::to_string(d.objects) +
+         ",\"not_json\":";
+  if (d.not_json.empty()) {
+    out += "null";
+  } else {
+    append_json_string(out, d.not_json);
+  }
+  out += ",\"suggestions\":[";
+  for (size_t i = 0; i < d.suggestions.size(); ++i) {
+    const Suggestion& s = d.suggestions[i];
+    out += i > 0 ? ",{\"command\":" : "{\"command\":";
+    append_json_string(out, command_line(config.inputs, s));
+    out += ",\"flags\":";
+    append_json_strings(out, s.flags);
+    out += ",\"counted\":" + std::to_string(s.counted) + ",\"what\":";
+    append_json_string(out, s.what);
+    out += '}';
+  }
+  out += "]}\n";
+  std::fputs(out.c_str(), stdout);
+}
+
+}  // namespace
+
+int run_detect(int argc, char** argv) {
+  DetectConfig config;
+  if (const int code = parse(argc, argv, config); code >= 0) return code;
+  const Sample sample = sample_inputs(config.inputs);
+  for (const InputError& e : sample.errors) print_error(e.path, e.message);
+  const Detection d = detect(sample.lines);
+  if (config.json) {
+    print_json(config, sample, d);
+  } else {
+    print_text(config, d);
+  }
+  return d.suggestions.empty() ? 1 : 0;
+}
+
+}  // namespace logagg::cli

@@ -1,0 +1,53 @@
+// The summary's hint (see hint.h).
+#include "hint.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include "detect/fields.h"   // read_shape: the fields the sampled lines have
+#include "detect/sample.h"   // sample_inputs: lines of the files, as `logagg detect` reads them
+#include "detect/suggest.h"  // shell_quoted: the detect command as a shell reads it
+#include "logagg/terminal_text.h"
+
+namespace logagg::cli {
+namespace {
+
+// How many field names the hint shows.
+constexpr size_t kShownFields = 6;
+
+}  // namespace
+
+std::string hint_line(const Summary& summary, const std::vector<std::string>& paths) {
+  uint64_t unfit = 0;
+  for (const Reason r : {Reason::kMissingApp, Reason::kAppNotString, Reason::kBadApp, Reason::kMissingTime,
+                         Reason::kTimeNotString, Reason::kBadTime}) {
+    unfit += summary.rejected[static_cast<size_t>(r)];
+  }
+  if (unfit * 2 <= summary.lines - summary.blank) return {};
+  std::vector<std::string> files;
+  // Files and folders only: standard input and a FIFO were read to their end
+  // (and opening a FIFO again would wait for a writer).
+  std::copy_if(paths.begin(), paths.end(), std::back_inserter(files), [](const std::string& p) {
+    std::error_code error;
+    return p != "-" && (std::filesystem::is_regular_file(p, error) || std::filesystem::is_directory(p, error));
+  });
+  std::string line = "hint: " + std::to_string(unfit) + " of " + std::to_string(summary.lines - summary.blank) +
+                     " lines have no app or time field these options read";
+  if (!files.empty()) {
+    SampleShape shape = read_shape(sample_inputs(files).lines);
+    std::erase_if(shape.fields, [](const FieldValues& f) { return f.name.starts_with('/'); });  // top level only
+    std::stable_sort(shape.fields.begin(), shape.fields.end(),
+                     [](const FieldValues& a, const FieldValues& b) { return a.lines > b.lines; });
+    for (size_t i = 0; i < shape.fields.size() && i < kShownFields; ++i) {
+      line += (i == 0 ? "; they have " : ", ") + shape.fields[i].name;
+    }
+    if (shape.fields.size() > kShownFields) line += ", ...";
+  }
+  line += "; `logagg detect";
+  for (const std::string& file : files) line += " " + shell_quoted(file);
+  if (files.empty()) line += " FILE";
+  return terminal_text(line + "` prints the options that count them") + "\n";
+}
+
+}  // namespace logagg::cli

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""`logagg detect` end to end, on every file of data/recipes/:
+- its first suggestion is the recipe's command (README's list), or counts at
+  least as many lines as the recipe, both run on the whole file;
+- every command it prints runs as printed (through a shell, exit 0), and
+  counts what its comment says (the recipe files are small enough to be
+  sampled whole);
+- `--format json` holds the same commands as the text;
+- a gzip copy and standard input give the same first suggestion;
+- a file that is not JSON lines is said to be one, with exit status 1, and
+  a missing file is an error on stderr;
+- the hint (apps/logagg/hint.h) ends the summary of a run whose lines mostly
+  lack the app or time field, naming the fields they have and the detect
+  command, and is absent when the run counts (at least half of the lines
+  fit), with -q, and for lines that are not JSON; for standard input or a
+  FIFO it names no fields (they are not read again) and says FILE.
+
+    detect_test.py LOGAGG_BIN SOURCE_DIR
+"""
+import gzip
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+logagg, src = os.path.abspath(sys.argv[1]), sys.argv[2]
+failures = []
+
+
+def fail(message):
+    failures.append(message)
+    print("FAIL: " + message, file=sys.stderr)
+
+
+def run(command, stdin=None):
+    """Runs a printed command line from the source folder, `logagg` the binary under test."""
+    argv = shlex.split(command)
+    assert argv[0] == "logagg", command
+    return subprocess.run([logagg] + argv[1:], cwd=src, input=stdin, capture_output=True)
+
+
+def counted(command):
+    result = run(command)
+    if result.returncode != 0:
+        fail(f"exit {result.returncode}: {command}: {result.stderr.decode(errors='replace')}")
+        return -1
+    match = re.search(rb"^  counted +(\d+)$", result.stderr, re.M)
+    return int(match.group(1)) if match else -1
+
+
+def detect(*args, stdin=None):
+    return subprocess.run([logagg, "detect", *args], cwd=src, input=stdin, capture_output=True)
+
+
+readme = open(os.path.join(src, "README.md"), encoding="utf-8").read()
+recipes = re.findall(r"^\| \[[^]]+\]\([^)]+\) \| `(logagg data/recipes/[^`]+)` \|$", readme, re.M)
+files = sorted(f for f in os.listdir(os.path.join(src, "data/recipes")) if f.endswith(".log"))
+if len(recipes) != len(files):
+    fail(f"{len(recipes)} recipes in the README, {len(files)} files in data/recipes/")
+
+for recipe in recipes:
+    path = shlex.split(recipe)[1]
+    text = detect(path)
+    if text.returncode != 0:
+        fail(f"logagg detect {path}: exit {text.returncode}")
+        continue
+    lines = text.stdout.decode().splitlines()
+    commands = [line for line in lines if line.startswith("logagg ")]
+    comments = [line for line in lines if line.startswith("# ")]
+    if not commands or len(commands) != len(comments):
+        fail(f"logagg detect {path}: want a comment before each command, got {lines}")
+        continue
+    for comment, command in zip(comments, commands):
+        said = int(re.match(r"# (\d+) of \d+ sampled lines", comment).group(1))
+        got = counted(command)
+        if got != said:
+            fail(f"{command}: counts {got}, its comment says {said}")
+    first, wanted = counted(commands[0]), counted(recipe)
+    if commands[0] != recipe and first < wanted:
+        fail(f"{path}: the first suggestion counts {first}, the recipe {wanted}: {commands[0]}")
+    as_json = json.loads(detect("--format", "json", path).stdout)
+    if [s["command"] for s in as_json["suggestions"]] != commands:
+        fail(f"{path}: --format json holds other commands than the text")
+    if as_json["files"] != [path] or as_json["sampled_lines"] < 1:
+        fail(f"{path}: --format json: files {as_json['files']}, sampled_lines {as_json['sampled_lines']}")
+
+with tempfile.TemporaryDirectory() as work:
+    raw = open(os.path.join(src, "data/recipes/caddy.log"), "rb").read()
+    packed = os.path.join(work, "caddy.log.gz")
+    with gzip.open(packed, "wb") as out:
+        out.write(raw)
+    plain = detect("data/recipes/caddy.log").stdout.decode().splitlines()[1]
+    zipped = detect(packed).stdout.decode().splitlines()[1]
+    piped = detect("-", stdin=raw).stdout.decode().splitlines()[1]
+    if zipped != plain.replace("data/recipes/caddy.log", packed) or piped != plain.replace("data/recipes/caddy.log", "-"):
+        fail(f"gzip and stdin suggest otherwise than the file: {zipped} / {piped} / {plain}")
+
+    text_log = os.path.join(work, "access.log")
+    with open(text_log, "w") as out:
+        for i in range(20):
+            out.write(f'203.0.113.{i} - - [14/Nov/2023:22:13:20 +0000] "GET / HTTP/1.1" 200 512\n')
+    result = detect(text_log)
+    if result.returncode != 1 or not result.stdout.startswith(b"# not JSON lines: 0 of 20 sampled lines"):
+        fail(f"a text log: exit {result.returncode}, {result.stdout[:200]!r}")
+
+result = detect("no/such/file.log")
+if result.returncode != 1 or b"no/such/file.log: No such file or directory" not in result.stderr:
+    fail(f"a missing file: exit {result.returncode}, stderr {result.stderr!r}")
+if detect().returncode != 2:
+    fail("no input is a usage error")
+
+
+
+def last_stderr_line(*args, stdin=None):
+    result = subprocess.run([logagg, *args], cwd=src, input=stdin, capture_output=True)
+    lines = result.stderr.decode().splitlines()
+    return lines[-1] if lines else ""
+
+
+hint = last_stderr_line("data/recipes/caddy.log")
+if not (hint.startswith("hint: 13 of 13 lines have no app or time field these options read; they have level, ts,")
+        and hint.endswith("; `logagg detect data/recipes/caddy.log` prints the options that count them")):
+    fail(f"the hint of caddy.log with the defaults: {hint}")
+piped = last_stderr_line("-", stdin=raw)
+if not piped.startswith("hint: 13 of 13") or "`logagg detect FILE`" not in piped or "they have" in piped:
+    fail(f"the hint of standard input: {piped}")
+for args in (["data/sample.log"], ["data/recipes/caddy.log", "-q"], shlex.split(recipes[3])[1:]):
+    if "hint:" in subprocess.run([logagg, *args], cwd=src, capture_output=True).stderr.decode():
+        fail(f"a hint for logagg {' '.join(args)}")
+with tempfile.TemporaryDirectory() as work:
+    fifo = os.path.join(work, "fifo")
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", 'cat "$0" > "$1"', os.path.join(src, "data/recipes/caddy.log"), fifo])
+    fifo_hint = subprocess.run([logagg, fifo], cwd=src, capture_output=True, timeout=20).stderr.decode()
+    writer.wait()
+    if "hint: 13 of 13" not in fifo_hint or "`logagg detect FILE`" not in fifo_hint:
+        fail(f"the hint of a FIFO (not opened again): {fifo_hint}")
+good = b'{"app_id":"a","timestamp":"2023-11-14T22:13:20Z"}\n'
+bad_time = b'{"app_id":"a","timestamp":"yesterday"}\n'
+for log, shown in ((good + bad_time, False), (good + bad_time * 2, True), (good + b"{\n" * 3, False),
+                   (good + b'{"app_id":"a b","timestamp":1}\n' * 2 + b"\n" * 5, True)):
+    got = last_stderr_line("-", stdin=log).startswith("hint: ")
+    if got != shown:
+        fail(f"hint {'absent' if shown else 'shown'} for {log!r}")
+
+sys.exit(1 if failures else 0)
