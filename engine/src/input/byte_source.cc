@@ -1,10 +1,9 @@
 // Byte sources for the stream reader (see input.h): a file descriptor read as
-// is, or decompressed on the fly with zlib (gzip) or libzstd, chosen by the
-// magic numbers at the start of the data; and the first bytes of another
-// source (limit_bytes). Each keeps one input and one output
-// buffer, so memory is bounded whatever the size of the data.
+// is, or decompressed on the fly with the gzip decoder (inflater.h: ISA-L or
+// zlib) or libzstd, chosen by the magic numbers at the start of the data; and
+// the first bytes of another source (limit_bytes). Each keeps one input and
+// one output buffer, so memory is bounded whatever the size of the data.
 #include <unistd.h>
-#include <zlib.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "input/inflater.h"
 #include "input/input.h"
 
 namespace logagg {
@@ -92,36 +92,35 @@ class Decompressor : public ByteSource {
 class GzipSource final : public Decompressor {
  public:
   explicit GzipSource(std::unique_ptr<FdSource> raw) : Decompressor(std::move(raw)) {
-    if (inflateInit2(&z_, 15 + 16) != Z_OK) error_ = "gzip: cannot initialise zlib";  // 16: gzip wrapper
+    if (!inflater_.init_error().empty()) error_ = "gzip: " + inflater_.init_error();
   }
-  ~GzipSource() override { inflateEnd(&z_); }
 
   ptrdiff_t read(char* buf, size_t cap) override {
     if (!error_.empty()) return -1;
-    z_.next_out = reinterpret_cast<Bytef*>(buf);
-    z_.avail_out = static_cast<uInt>(std::min<size_t>(cap, 1u << 30));
-    while (z_.avail_out == static_cast<uInt>(std::min<size_t>(cap, 1u << 30))) {  // until some output
+    char* out = buf;
+    size_t out_left = cap;
+    while (out == buf) {  // until some output
       if (!refill()) return error_.empty() ? end_of_input(in_member_, "gzip") : -1;
       if (!in_member_) {  // a new member starts: the next bytes must be a gzip header
-        inflateReset(&z_);
+        inflater_.start_member();
         in_member_ = true;
       }
-      z_.next_in = reinterpret_cast<Bytef*>(in_.data() + in_pos_);
-      z_.avail_in = static_cast<uInt>(in_size_ - in_pos_);
-      const int rc = inflate(&z_, Z_NO_FLUSH);
-      in_pos_ = in_size_ - z_.avail_in;
-      if (rc == Z_STREAM_END) {
+      const char* in = in_.data() + in_pos_;
+      size_t in_left = in_size_ - in_pos_;
+      const Inflater::Status status = inflater_.inflate(in, in_left, out, out_left);
+      in_pos_ = in_size_ - in_left;
+      if (status == Inflater::Status::kMemberEnd) {
         in_member_ = false;  // concatenated members follow, or the end of the data
-      } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-        error_ = std::string("corrupt gzip data: ") + (z_.msg != nullptr ? z_.msg : zError(rc));
+      } else if (status == Inflater::Status::kCorrupt) {
+        error_ = "corrupt gzip data: " + inflater_.error();
         return -1;
       }
     }
-    return static_cast<ptrdiff_t>(reinterpret_cast<char*>(z_.next_out) - buf);
+    return out - buf;
   }
 
  private:
-  z_stream z_{};
+  Inflater inflater_;
   bool in_member_ = false;
 };
 
@@ -192,7 +191,7 @@ std::string_view compression_name(Compression c) noexcept {
   return "plain";
 }
 
-std::unique_ptr<ByteSource> open_byte_source(int fd) {
+std::unique_ptr<ByteSource> open_byte_source(int fd, Decompression how) {
   // Sniff the magic number; on a pipe a read may return fewer bytes than asked.
   std::string head(kZstdMagic.size(), '\0');
   size_t got = 0;
@@ -209,12 +208,14 @@ std::unique_ptr<ByteSource> open_byte_source(int fd) {
   head.resize(got);
   auto raw = std::make_unique<FdSource>(fd, head, error);
   if (error != 0) return raw;
+  std::unique_ptr<ByteSource> decompressed;
   switch (detect_compression(head)) {
-    case Compression::kGzip: return std::make_unique<GzipSource>(std::move(raw));
-    case Compression::kZstd: return std::make_unique<ZstdSource>(std::move(raw));
-    case Compression::kNone: break;
+    case Compression::kGzip: decompressed = std::make_unique<GzipSource>(std::move(raw)); break;
+    case Compression::kZstd: decompressed = std::make_unique<ZstdSource>(std::move(raw)); break;
+    case Compression::kNone: return raw;
   }
-  return raw;
+  if (how == Decompression::kAhead) return read_ahead_in_thread(std::move(decompressed));
+  return decompressed;
 }
 
 std::unique_ptr<ByteSource> limit_bytes(std::unique_ptr<ByteSource> source, uint64_t end) {
