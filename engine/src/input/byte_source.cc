@@ -66,12 +66,55 @@ class FdSource final : public ByteSource {
 };
 
 // The shared part of the decompressors: compressed input is pulled from the
-// raw source into one buffer; read() reports the raw source's errors and
-// byte count as its own.
+// raw source into one buffer and decoded unit by unit (gzip members, zstd
+// frames); read() reports the raw source's errors and byte count as its own.
+// Once the raw data has ended, the decoder is still asked for what it holds,
+// so what comes out never depends on the sizes of the reads.
 class Decompressor : public ByteSource {
- protected:
-  explicit Decompressor(std::unique_ptr<FdSource> raw) : raw_(std::move(raw)), in_(kInputBytes) {}
+ public:
+  ptrdiff_t read(char* buf, size_t cap) final {
+    if (!error_.empty()) return -1;
+    char* out = buf;
+    size_t out_left = cap;
+    while (out == buf) {  // until some output
+      const bool more = refill();
+      if (!more && !error_.empty()) return -1;
+      if (!more && !in_unit_) return 0;  // the data ended between units
+      if (!in_unit_) {  // a new unit starts: the next bytes must be its header
+        start_unit();
+        in_unit_ = true;
+      }
+      const char* in = in_.data() + in_pos_;
+      size_t in_left = in_size_ - in_pos_;
+      const Step step = decode(in, in_left, out, out_left);
+      in_pos_ = in_size_ - in_left;
+      if (step == Step::kCorrupt) {
+        error_ = "corrupt " + std::string(format_) + " data: " + words_;
+        return -1;
+      }
+      if (step == Step::kUnitEnd) {
+        in_unit_ = false;  // more units follow, or the end of the data
+      } else if (!more && out == buf) {
+        return end_of_input(true, format_);  // the decoder holds nothing more
+      }
+    }
+    return out - buf;
+  }
 
+ protected:
+  Decompressor(std::unique_ptr<FdSource> raw, std::string_view format)
+      : raw_(std::move(raw)), in_(kInputBytes), format_(format) {}
+
+  enum class Step { kMore, kUnitEnd, kCorrupt };
+  // The next bytes start a unit.
+  virtual void start_unit() {}
+  // Decodes from [in, in + in_len) into [out, out + out_len), moving both
+  // forward; kCorrupt with words_ set to say why.
+  virtual Step decode(const char*& in, size_t& in_len, char*& out, size_t& out_len) = 0;
+
+  std::string words_;
+
+ private:
   // Refills the input buffer when it is empty: false at the end of the raw
   // data or on an error (error_ set).
   bool refill() {
@@ -87,70 +130,55 @@ class Decompressor : public ByteSource {
   std::unique_ptr<FdSource> raw_;
   std::vector<char> in_;
   size_t in_pos_ = 0, in_size_ = 0;
+  std::string_view format_;
+  bool in_unit_ = false;
 };
 
 class GzipSource final : public Decompressor {
  public:
-  explicit GzipSource(std::unique_ptr<FdSource> raw) : Decompressor(std::move(raw)) {
+  explicit GzipSource(std::unique_ptr<FdSource> raw) : Decompressor(std::move(raw), "gzip") {
     if (!inflater_.init_error().empty()) error_ = "gzip: " + inflater_.init_error();
   }
 
-  ptrdiff_t read(char* buf, size_t cap) override {
-    if (!error_.empty()) return -1;
-    char* out = buf;
-    size_t out_left = cap;
-    while (out == buf) {  // until some output
-      if (!refill()) return error_.empty() ? end_of_input(in_member_, "gzip") : -1;
-      if (!in_member_) {  // a new member starts: the next bytes must be a gzip header
-        inflater_.start_member();
-        in_member_ = true;
-      }
-      const char* in = in_.data() + in_pos_;
-      size_t in_left = in_size_ - in_pos_;
-      const Inflater::Status status = inflater_.inflate(in, in_left, out, out_left);
-      in_pos_ = in_size_ - in_left;
-      if (status == Inflater::Status::kMemberEnd) {
-        in_member_ = false;  // concatenated members follow, or the end of the data
-      } else if (status == Inflater::Status::kCorrupt) {
-        error_ = "corrupt gzip data: " + inflater_.error();
-        return -1;
-      }
+ private:
+  void start_unit() override { inflater_.start_member(); }
+  Step decode(const char*& in, size_t& in_len, char*& out, size_t& out_len) override {
+    switch (inflater_.inflate(in, in_len, out, out_len)) {
+      case Inflater::Status::kMore: return Step::kMore;
+      case Inflater::Status::kMemberEnd: return Step::kUnitEnd;
+      case Inflater::Status::kCorrupt: break;
     }
-    return out - buf;
+    words_ = inflater_.error();
+    return Step::kCorrupt;
   }
 
- private:
   Inflater inflater_;
-  bool in_member_ = false;
 };
 
 class ZstdSource final : public Decompressor {
  public:
-  explicit ZstdSource(std::unique_ptr<FdSource> raw) : Decompressor(std::move(raw)), z_(ZSTD_createDStream()) {
+  explicit ZstdSource(std::unique_ptr<FdSource> raw) : Decompressor(std::move(raw), "zstd"), z_(ZSTD_createDStream()) {
     if (z_ == nullptr) error_ = "zstd: cannot create a decompression stream";
   }
   ~ZstdSource() override { ZSTD_freeDStream(z_); }
 
-  ptrdiff_t read(char* buf, size_t cap) override {
-    if (!error_.empty()) return -1;
-    ZSTD_outBuffer out{buf, cap, 0};
-    while (out.pos == 0) {
-      if (!refill()) return error_.empty() ? end_of_input(in_frame_, "zstd") : -1;
-      ZSTD_inBuffer in{in_.data(), in_size_, in_pos_};
-      const size_t rc = ZSTD_decompressStream(z_, &out, &in);
-      in_pos_ = in.pos;
-      if (ZSTD_isError(rc)) {
-        error_ = std::string("corrupt zstd data: ") + ZSTD_getErrorName(rc);
-        return -1;
-      }
-      in_frame_ = rc != 0;  // 0: a frame just ended
+ private:
+  Step decode(const char*& in, size_t& in_len, char*& out, size_t& out_len) override {
+    ZSTD_inBuffer i{in, in_len, 0};
+    ZSTD_outBuffer o{out, out_len, 0};
+    const size_t rc = ZSTD_decompressStream(z_, &o, &i);
+    in += i.pos;
+    in_len -= i.pos;
+    out += o.pos;
+    out_len -= o.pos;
+    if (ZSTD_isError(rc)) {
+      words_ = ZSTD_getErrorName(rc);
+      return Step::kCorrupt;
     }
-    return static_cast<ptrdiff_t>(out.pos);
+    return rc == 0 ? Step::kUnitEnd : Step::kMore;  // 0: a frame just ended
   }
 
- private:
   ZSTD_DStream* z_;
-  bool in_frame_ = false;
 };
 
 // The first `end` bytes of another source, which must reach that far.
