@@ -22,7 +22,7 @@ using Row = std::tuple<int64_t, std::string, uint64_t>;
 
 std::vector<Row> walk(const ReportRows& rows) {
   std::vector<Row> out;
-  rows.for_each([&](int64_t start, uint32_t app, uint64_t count) {
+  rows.for_each([&](int64_t start, uint32_t app, uint64_t count, const MeasureCell*) {
     out.emplace_back(start, rows.by_app() ? rows.apps()[app] : "", count);
   });
   return out;
@@ -81,7 +81,7 @@ TEST(ReportRows, FilledGapsAreWalkedNotStored) {
   uint64_t n = 0, sum = 0;
   int64_t previous = -1;
   bool ascending = true;
-  rows.for_each([&](int64_t start, uint32_t, uint64_t count) {
+  rows.for_each([&](int64_t start, uint32_t, uint64_t count, const MeasureCell*) {
     ascending = ascending && start == previous + 1;
     previous = start;
     ++n;
@@ -139,7 +139,7 @@ TEST(ReportRows, AnAppSpeltOtherIsNotTheOther) {
   EXPECT_FALSE(one.is_other(0)) << "the app (other), 5 lines, is the busiest";
   EXPECT_TRUE(one.is_other(1));
   std::vector<std::pair<uint64_t, bool>> rows;  // (count, is the synthetic one)
-  one.for_each([&](int64_t, uint32_t app, uint64_t count) { rows.emplace_back(count, one.is_other(app)); });
+  one.for_each([&](int64_t, uint32_t app, uint64_t count, const MeasureCell*) { rows.emplace_back(count, one.is_other(app)); });
   EXPECT_EQ(rows, (std::vector<std::pair<uint64_t, bool>>{{5, false}, {12, true}}));
   const ReportRows all(r, {"app_id"}, ReportOptions{});
   EXPECT_FALSE(all.is_other(0));

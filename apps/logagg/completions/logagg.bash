@@ -30,7 +30,7 @@ _logagg() {
       return;;
     --threads | --show-rejects | --app-field | --time-field | --app-pattern | --max-size | --piece-size | \
     --lines | --pattern | --since | --until | --include | --exclude | --range | --top | --max-apps | --late | \
-    --by | --by-status-class | --by-path-prefix | --where)
+    --by | --by-status-class | --by-path-prefix | --where | --sum | --quantiles | --percentiles | --count-if)
       COMPREPLY=()  # a value the user types
       return;;
   esac
@@ -43,7 +43,8 @@ _logagg() {
       options="--format --csv-safe --fill-gaps --stats --plot --top -h --help"
     else
       options="--format --csv-safe --per-second --per-minute --per-hour --per-day --bucket --tz --fill-gaps --stats --plot
-               --by-app --top --max-apps --by --by-status-class --by-path-prefix --where --since
+               --by-app --top --max-apps --by --by-status-class --by-path-prefix --where --sum --quantiles
+               --percentiles --count-if --since
                --until --include --exclude --list-inputs --piece-size --state --delta --delta-dir --follow --late --range --threads --app-field --time-field --app-pattern --time-format --input-tz --show-rejects
                -q --quiet -h --help --version"
     fi

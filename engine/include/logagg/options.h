@@ -106,8 +106,18 @@ struct Options {
   // fails), not rejected. aggregate() throws std::invalid_argument for one it
   // cannot read.
   std::vector<std::string> where;
+  // Measures of each row (measures.h): the exact sum of each `sum` field,
+  // the quantiles at `percentiles` (with exact min and max) of each
+  // `quantiles` field, the count of lines each `count_if` predicate (the
+  // --where grammar) holds for. A field in both is read once. A counted
+  // line without a usable number in a measured field still counts; the
+  // field's n(F) column and Summary::no_measure say so.
+  std::vector<std::string> sum, quantiles, count_if;
+  std::vector<std::string> percentiles = {"50", "90", "99"};  // each 0..100, as written ("99.9")
 
   bool has_app() const { return app_field != kNoAppField; }
+  // Whether rows carry measures (--sum, --quantiles, --count-if).
+  bool measured() const { return !sum.empty() || !quantiles.empty() || !count_if.empty(); }
   // Whether lines are counted per key tuple (by_app or --by).
   bool keyed() const { return by_app || !by.empty(); }
   // The key columns' names, in order: "app_id" with by_app, then each --by key's.

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "logagg/measures.h"
 #include "logagg/options.h"
 
 namespace logagg {
@@ -76,6 +77,9 @@ struct Summary {
   // Counted lines without a value for each Options::by key (indexed as it;
   // empty without --by): they count under kNoKey.
   std::vector<uint64_t> no_value;
+  // Counted lines without a usable number in each measured field (indexed
+  // as MeasureSpec::fields; empty without measures): not in its n(F).
+  std::vector<uint64_t> no_measure;
   double elapsed_seconds = 0;
 
   uint64_t rejected_total() const noexcept {
@@ -100,6 +104,7 @@ struct Summary {
     for (size_t i = 0; i < kReasonCount; ++i) rejected[i] += o.rejected[i];
     add_each(filtered_by, o.filtered_by);
     add_each(no_value, o.no_value);
+    add_each(no_measure, o.no_measure);
     elapsed_seconds += o.elapsed_seconds;
   }
 
@@ -147,6 +152,9 @@ struct Result {
   std::vector<std::string> apps;
   std::vector<AppCount> app_counts;
   bool apps_capped = false;  // more than Options::max_apps ids: some counted as kOtherApp
+  // With Options::measured(): the measures of each row, one cell per
+  // element of app_counts when keyed, else of counts (same order).
+  std::vector<MeasureCell> cells;
   Summary summary;
   std::vector<InputError> errors;     // in input order
   std::vector<RejectSample> rejects;  // the first Options::max_reject_samples, in input order

@@ -352,22 +352,41 @@ std::vector<RejectSample> collect_rejects(const std::vector<std::unique_ptr<Sour
 // Fills the --by-app part of `result` and, from it, the per-second counts:
 // the apps numbered in name order, "(other)" last.
 void take_app_counts(SharedCounts& shared, const AppTable& apps, Result& result) {
-  const std::vector<std::string>& names = apps.names();
-  std::vector<uint32_t> by_name(names.size());
-  for (uint32_t i = 0; i < by_name.size(); ++i) by_name[i] = i;
-  std::sort(by_name.begin(), by_name.end(), [&](uint32_t a, uint32_t b) { return app_before(names[a], names[b]); });
-  std::vector<uint32_t> order(names.size());  // table number -> number in name order
-  for (uint32_t i = 0; i < by_name.size(); ++i) {
-    order[by_name[i]] = i;
-    result.apps.push_back(names[by_name[i]]);
-  }
-  const auto other = static_cast<uint32_t>(names.size());
+  result.apps = apps.names();
+  const std::vector<uint32_t> order = name_order(result.apps);  // table number -> number in name order
+  const auto other = static_cast<uint32_t>(order.size());
   result.app_counts = shared.take_app_sorted(order, other);
   result.apps_capped = apps.capped();
   for (const AppCount& c : result.app_counts) {
     if (c.app == other && result.apps.size() == other) result.apps.emplace_back(kOtherApp);
   }
   sum_app_counts_per_second(result);
+}
+
+// Fills `result` from measured cells: the key tuples numbered in name order
+// ("(other)" last) when keyed, the rows and their cells, and from them the
+// per-second counts.
+void take_cells(SharedMeasures& shared, const AppTable* apps, Result& result) {
+  std::vector<uint32_t> order;  // table number -> number in name order
+  auto other = uint32_t{0};
+  if (apps != nullptr) {
+    result.apps = apps->names();
+    order = name_order(result.apps);
+    other = static_cast<uint32_t>(order.size());
+    result.apps_capped = apps->capped();
+  }
+  std::vector<std::pair<CellKey, MeasureCell>> cells = shared.take_sorted(order, other);
+  result.cells.reserve(cells.size());
+  for (auto& [key, cell] : cells) {
+    if (apps != nullptr) {
+      result.app_counts.push_back({key.second, key.app, cell.count});
+      if (key.app == other && result.apps.size() == other) result.apps.emplace_back(kOtherApp);
+    } else {
+      result.counts.push_back({key.second, cell.count});
+    }
+    result.cells.push_back(std::move(cell));
+  }
+  if (apps != nullptr) sum_app_counts_per_second(result);
 }
 
 // Runs the workers over `sources` (paths to open, or the caller's buffer:
@@ -379,13 +398,17 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
   const size_t walk_errors = errors.size();  // paths that could not be expanded: unreadable
   const unsigned threads = resolve_threads(options.threads);
   SharedCounts shared;
+  SharedMeasures shared_measures;
   AppTable apps(options.max_apps);
   const LineRules rules = LineRules::of(options);
+  const MeasureSpec spec = MeasureSpec::of(options);
+  const bool measured = !spec.empty();
   std::vector<Worker> workers;
   for (unsigned t = 0; t < threads; ++t) {
     workers.push_back({BlockParser(rules, options.max_line_bytes),
                        Counter(shared, options.since.value_or(INT64_MIN), options.until.value_or(INT64_MAX),
-                               options.keyed() ? &apps : nullptr),
+                               options.keyed() ? &apps : nullptr, Counter::kDefaultMaxSeconds,
+                               measured ? &shared_measures : nullptr, &spec),
                        {}, progress});
   }
   WorkQueue queue(sources.size());
@@ -436,7 +459,10 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
   for (const Worker& w : workers) result.summary.add(w.counter.tally());
   result.summary.filtered_by.resize(options.where.size());
   result.summary.no_value.resize(options.by.size());
-  if (options.keyed()) {
+  result.summary.no_measure.resize(spec.fields.size());
+  if (measured) {
+    take_cells(shared_measures, options.keyed() ? &apps : nullptr, result);
+  } else if (options.keyed()) {
     take_app_counts(shared, apps, result);
   } else {
     result.counts = shared.take_sorted();

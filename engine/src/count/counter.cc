@@ -186,6 +186,7 @@ std::vector<AppCount> SharedCounts::take_app_sorted(const std::vector<uint32_t>&
 }
 
 void Counter::spill() {
+  if (measures_) measures_->spill();
   end_run();
   shared_->add(per_second_);
   SecondMap().swap(per_second_);

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "count/app_table.h"
+#include "count/measure_counter.h"
 #include "logagg/result.h"  // Summary, SecondCount, AppCount
 #include "parse/line_verdict.h"
 
@@ -80,10 +81,17 @@ class Counter {
 
   // Counted lines outside [since, until) are tallied as outside the range.
   // With `apps` (--by-app), lines are counted per (second, app) instead.
+  // With `measures` (MeasureSpec not empty), lines are counted into the
+  // cells of measure_counter.h instead, with their measures.
   explicit Counter(SharedCounts& shared, int64_t since = INT64_MIN, int64_t until = INT64_MAX,
-                   AppTable* apps = nullptr, size_t max_seconds = kDefaultMaxSeconds)
+                   AppTable* apps = nullptr, size_t max_seconds = kDefaultMaxSeconds,
+                   SharedMeasures* measures = nullptr, const MeasureSpec* spec = nullptr)
       : shared_(&shared), since_(since), until_(until), max_seconds_(max_seconds) {
     if (apps != nullptr) apps_.emplace(*apps);
+    if (measures != nullptr) {
+      measures_.emplace(*measures, *spec);
+      tally_.no_measure.resize(spec->fields.size());
+    }
   }
 
   void record(const LineVerdict& v) {
@@ -96,6 +104,10 @@ class Counter {
         }
         ++tally_.counted;
         if (v.no_value != 0) [[unlikely]] tally_no_value(v.no_value);
+        if (measures_) [[unlikely]] {
+          measures_->add(v.second, apps_ ? apps_->id(v.app) : 0, *v.measures, tally_);
+          break;
+        }
         if (apps_) [[unlikely]] {
           count_app(v.second, apps_->id(v.app));
           break;
@@ -187,6 +199,7 @@ class Counter {
   int64_t run_second_ = 0;
   uint64_t run_lines_ = 0;
   std::optional<AppCache> apps_;  // with --by-app
+  std::optional<MeasureCounter> measures_;  // with measures
   OpenSecond open_[2];  // --by-app: the most recent first
   AppPairs app_pairs_;
   Summary tally_;

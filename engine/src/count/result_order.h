@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -25,6 +26,22 @@ inline bool app_before(std::string_view a, std::string_view b) {
     return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[i]);
   }
   return a.size() < b.size();
+}
+
+// Puts `names` (key tuples by table number) in name order, and returns
+// each table number's new number.
+inline std::vector<uint32_t> name_order(std::vector<std::string>& names) {
+  std::vector<uint32_t> by_name(names.size());
+  for (uint32_t i = 0; i < by_name.size(); ++i) by_name[i] = i;
+  std::sort(by_name.begin(), by_name.end(), [&](uint32_t a, uint32_t b) { return app_before(names[a], names[b]); });
+  std::vector<uint32_t> order(names.size());
+  std::vector<std::string> sorted(names.size());
+  for (uint32_t i = 0; i < by_name.size(); ++i) {
+    order[by_name[i]] = i;
+    sorted[i] = std::move(names[by_name[i]]);
+  }
+  names = std::move(sorted);
+  return order;
 }
 
 // Rows in one order: by second, then app (rows without an app have app 0).

@@ -41,7 +41,7 @@ std::string FollowWriter::rows(const std::vector<FollowRow>& rows) const {
         row_cells[c] = &cells[c];
       }
     }
-    writer->row(out, starts.of(r.start), row_cells, r.count, r.correction);
+    writer->row(out, starts.of(r.start), row_cells, r.count, nullptr, r.correction);
   }
   return out;
 }

@@ -3,10 +3,12 @@
 #include "logagg/merge.h"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
 #include "count/result_order.h"
+#include "merge/measured_rows.h"
 #include "parse/rfc3339.h"
 
 namespace logagg {
@@ -97,8 +99,21 @@ void merge_into(Partial& into, const Partial& other) {
   }
   if (a.by != b.by) differ("--by", listed(a.key_columns()), listed(b.key_columns()));
   if (a.where != b.where) differ("--where", listed(a.where), listed(b.where));
+  if (a.sum != b.sum) differ("--sum", listed(a.sum), listed(b.sum));
+  if (a.quantiles != b.quantiles) differ("--quantiles", listed(a.quantiles), listed(b.quantiles));
+  if (a.percentiles != b.percentiles) differ("--percentiles", listed(a.percentiles), listed(b.percentiles));
+  if (a.count_if != b.count_if) differ("--count-if", listed(a.count_if), listed(b.count_if));
 
-  if (a.keyed()) {
+  if (a.measured()) {  // rows with their cells, added up (apps numbered anew when keyed)
+    if (other.result.apps_capped) {
+      into.options.max_apps = into.result.apps_capped ? std::max(a.max_apps, b.max_apps) : b.max_apps;
+    }
+    std::vector<MeasuredRow> rows = measured_rows(into.result, a.keyed());
+    std::vector<MeasuredRow> more = measured_rows(other.result, a.keyed());
+    rows.insert(rows.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+    set_measured_rows(std::move(rows), a.keyed(), into.result);
+    into.result.apps_capped = into.result.apps_capped || other.result.apps_capped;
+  } else if (a.keyed()) {
     // The cap to name is that of the results that hit theirs.
     if (other.result.apps_capped) {
       into.options.max_apps = into.result.apps_capped ? std::max(a.max_apps, b.max_apps) : b.max_apps;

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "count/result_order.h"
+#include "merge/measured_rows.h"
+#include "parse/measure_value.h"
 #include "parse/app_pattern.h"
 #include "parse/civil_time.h"
 #include "parse/rfc3339.h"
@@ -120,14 +122,14 @@ std::vector<KeyField> key_fields(const object& doc) {
   return keys;
 }
 
-// "where": the --where filters of a version 2 document.
-std::vector<std::string> filters(const object& doc) {
+// A list of strings of a version 2 document ("where", "sum", ...): empty when absent.
+std::vector<std::string> strings(const object& doc, const char* key) {
   std::vector<std::string> out;
-  simdjson::dom::array where;
-  if (doc["where"].get(where) != simdjson::SUCCESS) return out;
-  for (const element filter : where) {
+  simdjson::dom::array items;
+  if (doc[key].get(items) != simdjson::SUCCESS) return out;
+  for (const element item : items) {
     std::string_view text;
-    if (filter.get(text) != simdjson::SUCCESS) fail("a \"where\" filter is not a string");
+    if (item.get(text) != simdjson::SUCCESS) fail(std::string("an item of \"") + key + "\" is not a string");
     out.emplace_back(text);
   }
   return out;
@@ -159,7 +161,17 @@ void read_settings(const object& doc, Partial& p) {
   bool by_app = false;
   if (doc["by_app"].get(by_app) == simdjson::SUCCESS && by_app) p.options.by_app = true;
   p.options.by = key_fields(doc);
-  p.options.where = filters(doc);
+  p.options.where = strings(doc, "where");
+  p.options.sum = strings(doc, "sum");
+  p.options.quantiles = strings(doc, "quantiles");
+  p.options.percentiles = strings(doc, "percentiles");
+  if (p.options.quantiles.empty()) p.options.percentiles = Options().percentiles;
+  p.options.count_if = strings(doc, "count_if");
+  try {
+    MeasureSpec::of(p.options);
+  } catch (const std::invalid_argument& e) {
+    fail(e.what());
+  }
   if (p.options.keyed()) {
     if (doc["top"].error() != simdjson::NO_SUCH_FIELD) {
       fail("made with --top, whose (other) hides different apps in each result: "
@@ -196,12 +208,92 @@ bool row_key(const element& row, const std::vector<std::string>& columns, std::s
   return true;
 }
 
+// A row's measures (measure_text.h's columns and json's sketches), checked:
+// a sum an exact decimal (null: overflowed), min and max present when n is
+// not 0, a sketch's buckets ascending and adding up to n.
+MeasureCell read_cell(const element& row, const MeasureSpec& spec, uint64_t count) {
+  MeasureCell cell;
+  cell.count = count;
+  const auto whole = [&](const std::string& column) {
+    uint64_t n = 0;
+    if (row[column].get(n) != simdjson::SUCCESS) fail("a \"counts\" row has no " + column);
+    return n;
+  };
+  for (const std::string& expression : spec.count_if) cell.matched.push_back(whole("count(" + expression + ")"));
+  for (const MeasureSpec::Field& field : spec.fields) {
+    FieldMeasure& f = cell.fields.emplace_back();
+    f.n = whole("n(" + field.name + ")");
+    if (field.summed) {
+      const std::string column = "sum(" + field.name + ")";
+      std::string_view text;
+      if (row[column].is_null()) {
+        f.sum = FixedSum::of_units(FixedSum::kOverflow);
+      } else if (row[column].get(text) == simdjson::SUCCESS && read_measure(text)) {
+        const MeasureValue v = *read_measure(text);
+        const size_t point = text.find('.');
+        f.sum = v.fixed;
+        f.digits = static_cast<uint8_t>(point == std::string_view::npos ? 0 : text.size() - point - 1);
+        if (text.find_first_of("eE") != std::string_view::npos || f.digits > FixedSum::kFractionDigits) {
+          fail("a \"counts\" row's " + column + " is not a plain decimal");
+        }
+      } else {
+        fail("a \"counts\" row's " + column + " is not a decimal in a string, or null");
+      }
+    }
+    if (!field.quantiled || f.n == 0) continue;
+    const std::string min = "min(" + field.name + ")", max = "max(" + field.name + ")";
+    if (row[min].get(f.min) != simdjson::SUCCESS || row[max].get(f.max) != simdjson::SUCCESS || f.min > f.max) {
+      fail("a \"counts\" row has no " + min + " and " + max);
+    }
+    simdjson::dom::array buckets;
+    if (row["sketch(" + field.name + ")"].get(buckets) != simdjson::SUCCESS) {
+      fail("a \"counts\" row has no sketch(" + field.name + ")");
+    }
+    int64_t previous = INT64_MIN;
+    for (const element bucket : buckets) {
+      simdjson::dom::array pair;
+      int64_t key = 0;
+      uint64_t n = 0;
+      if (bucket.get(pair) != simdjson::SUCCESS || pair.size() != 2 || pair.at(0).get(key) != simdjson::SUCCESS ||
+          pair.at(1).get(n) != simdjson::SUCCESS || key <= previous || n == 0 || !LogSketch::valid_key(key)) {
+        fail("sketch(" + field.name + ") is not [[key, count], ...] ascending by key");
+      }
+      previous = key;
+      f.sketch.add_key(static_cast<int32_t>(key), n);
+    }
+    if (f.sketch.total() != f.n) fail("sketch(" + field.name + ") does not add up to n(" + field.name + ")");
+  }
+  return cell;
+}
+
+// The "counts" rows of a measured document, cells and all, into the result.
+void read_measured_counts(const simdjson::dom::array& counts, Partial& p) {
+  const bool keyed = p.options.keyed();
+  const std::vector<std::string> key_columns = p.options.key_columns();
+  const std::string column = p.report.bucketing.column();
+  const MeasureSpec spec = MeasureSpec::of(p.options);
+  std::vector<MeasuredRow> rows;
+  std::string tuple;
+  for (const element row : counts) {
+    std::string_view start;
+    uint64_t count = 0;
+    if (row[column].get(start) != simdjson::SUCCESS || row["count"].get(count) != simdjson::SUCCESS ||
+        (keyed && !row_key(row, key_columns, tuple))) {
+      fail("a \"counts\" row has no " + column + ", count or key");
+    }
+    if (count == 0) continue;  // rows of --fill-gaps add nothing
+    rows.push_back({instant(start, column), keyed ? tuple : std::string(), read_cell(row, spec, count)});
+  }
+  set_measured_rows(std::move(rows), keyed, p.result);
+}
+
 // The "counts" rows, ascending, into the result (per key with --by-app or --by).
 void read_counts(const object& doc, Partial& p) {
   const bool by_app = p.options.keyed();
   const std::vector<std::string> key_columns = p.options.key_columns();
   simdjson::dom::array counts;
   if (doc["counts"].get(counts) != simdjson::SUCCESS) fail("no \"counts\" array");
+  if (p.options.measured()) return read_measured_counts(counts, p);
   const std::string column = p.report.bucketing.column();
   std::string row_shape = "{\"" + column + "\": TIME, ";
   for (const std::string& key : key_columns) row_shape += "\"" + key + "\": KEY, ";
@@ -274,6 +366,7 @@ void read_summary(const object& doc, Partial& p) {
   if (number(s, "rejected") != sum.rejected_total()) fail("summary.rejected is not the sum of its reasons");
   sum.filtered_by = listed_lines(s, "filtered_by", "where", p.options.where.size());
   sum.no_value = listed_lines(s, "no_value", "key", p.options.by.size());
+  sum.no_measure = listed_lines(s, "no_measure", "field", MeasureSpec::of(p.options).fields.size());
   if (!p.options.where.empty() && number(s, "filtered") != sum.filtered()) {
     fail("summary.filtered is not the sum of its filters");
   }

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "input/ascii.h"
+#include "logagg/measures.h"
 
 namespace logagg {
 
@@ -101,6 +102,15 @@ KeyRules KeyRules::of(const Options& options, const FieldPath* app, const FieldP
     const int target = target_of("--where", filter.field(), app, time, rules.fields);
     rules.filters.emplace_back(target, std::move(filter));
   }
+  for (const MeasureSpec::Field& field : MeasureSpec::of(options).fields) {
+    rules.measures.push_back(target_of(field.summed ? "--sum" : "--quantiles", field.name, app, time, rules.fields));
+  }
+  if (options.count_if.size() > 64) throw std::invalid_argument("--count-if: at most 64 predicates");
+  for (const std::string& expression : options.count_if) {
+    Filter predicate = Filter::parse(expression);
+    const int target = target_of("--count-if", predicate.field(), app, time, rules.fields);
+    rules.count_if.emplace_back(target, std::move(predicate));
+  }
   return rules;
 }
 
@@ -148,6 +158,7 @@ LineVerdict LineKeys::apply(LineVerdict v, const FieldTarget* targets) {
     const auto& [target, filter] = rules_.filters[i];
     if (!filter.holds(targets[target].seen)) return LineVerdict::filtered(static_cast<uint8_t>(i));
   }
+  if (rules_.measured()) v.measures = &read_measures(targets);
   const std::vector<KeyRules::Key>& keys = rules_.keys;
   if (keys.empty()) return v;
   if (keys.size() == 1 && !rules_.key_app) {  // one key: the tuple is its text, not copied
@@ -166,6 +177,20 @@ LineVerdict LineKeys::apply(LineVerdict v, const FieldTarget* targets) {
   }
   v.app = tuple_;
   return v;
+}
+
+const LineMeasures& LineKeys::read_measures(const FieldTarget* targets) {
+  measures_.values.resize(rules_.measures.size());
+  for (size_t i = 0; i < rules_.measures.size(); ++i) {
+    const std::optional<std::string_view> text = targets[rules_.measures[i]].seen.value();
+    measures_.values[i] = text ? read_measure(*text) : std::nullopt;
+  }
+  measures_.matched = 0;
+  for (size_t i = 0; i < rules_.count_if.size(); ++i) {
+    const auto& [target, predicate] = rules_.count_if[i];
+    if (predicate.holds(targets[target].seen)) measures_.matched |= uint64_t{1} << i;
+  }
+  return measures_;
 }
 
 }  // namespace logagg

@@ -1,5 +1,6 @@
-// The keys and filters of a line (--by, --by-status-class, --by-path-prefix,
-// --where): which fields they read, compiled once from the Options, and,
+// The keys, filters and measures of a line (--by, --by-status-class,
+// --by-path-prefix, --where, --sum, --quantiles, --count-if): which fields
+// they read, compiled once from the Options, and,
 // from what the walk of a line found in those fields, the line's verdict:
 // filtered out by the first filter that fails, or counted under its key
 // tuple (logagg/result.h). Shared by both line parsers, so both give the
@@ -23,6 +24,7 @@
 #include "parse/field_path.h"
 #include "parse/field_targets.h"
 #include "parse/line_verdict.h"
+#include "parse/measure_value.h"
 #include "parse/where.h"
 
 namespace logagg {
@@ -39,8 +41,11 @@ struct KeyRules {
   std::vector<Key> keys;  // --by keys, in order
   bool key_app = false;   // --by-app beside --by: the app id is the tuple's first part
   std::vector<std::pair<int, Filter>> filters;  // (target, filter), in --where order
+  std::vector<int> measures;                     // MeasureSpec::fields' targets, in order
+  std::vector<std::pair<int, Filter>> count_if;  // (target, predicate), in --count-if order
 
-  bool active() const { return !keys.empty() || !filters.empty(); }
+  bool active() const { return !keys.empty() || !filters.empty() || measured(); }
+  bool measured() const { return !measures.empty() || !count_if.empty(); }
 
   // Throws std::invalid_argument, naming the option, for a field that is not
   // a valid path, one whose path overlaps another's without being the same
@@ -56,13 +61,16 @@ class LineKeys {
   const KeyRules& rules() const { return rules_; }
 
   // The verdict of a line counted as `v` (its app id, if any, in v.app),
-  // given what the walk found for every target. The tuple is valid until
-  // the next call.
+  // given what the walk found for every target. The tuple and the measures
+  // are valid until the next call.
   LineVerdict apply(LineVerdict v, const FieldTarget* targets);
 
  private:
+  const LineMeasures& read_measures(const FieldTarget* targets);
+
   KeyRules rules_;
   std::string tuple_;
+  LineMeasures measures_;
 };
 
 // The key of one part derived from a field's value (nullopt: kNoKey).

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "logagg/result.h"  // Reason
+#include "parse/measure_value.h"
 
 namespace logagg {
 
@@ -25,6 +26,9 @@ struct LineVerdict {
   // --by the key tuple (result.h). It points into the line or the parser's
   // buffers: valid until the parser's next line.
   std::string_view app;
+  // Meaningful only when status == kCounted with measures: what they read
+  // from the line, in the parser's scratch (valid until its next line).
+  const LineMeasures* measures = nullptr;
 
   static constexpr LineVerdict counted(int64_t s, std::string_view app = {}) {
     return {LineStatus::kCounted, Reason{}, 0, 0, s, app};

@@ -49,9 +49,11 @@ void write_report(const Result& result, const Options& options, const ReportOpti
   Output out(sink);
   switch (report.format) {
     case Format::kCsv:
-    case Format::kTable:
-      write_report_rows(rows, report, result.summary.counted, out);
+    case Format::kTable: {
+      const MeasureSpec spec = MeasureSpec::of(options);
+      write_report_rows(rows, report, result.summary.counted, &spec, out);
       break;
+    }
     case Format::kJson:
       write_result_json(result, rows, options, report, out);
       break;
@@ -110,6 +112,10 @@ std::string format_summary(const Summary& s, const Options& counted_with, const 
   row(2, "counted", s.counted);
   for (size_t i = 0; i < counted_with.by.size() && i < s.no_value.size(); ++i) {  // under (none)
     if (s.no_value[i] != 0) row(4, "no " + terminal_text(counted_with.by[i].column()), s.no_value[i]);
+  }
+  const MeasureSpec spec = MeasureSpec::of(counted_with);
+  for (size_t i = 0; i < spec.fields.size() && i < s.no_measure.size(); ++i) {  // not in n(F)
+    if (s.no_measure[i] != 0) row(4, "no number in " + terminal_text(spec.fields[i].name), s.no_measure[i]);
   }
   if (s.outside_range != 0) row(2, "outside --since/--until", s.outside_range);
   row(2, "blank", s.blank);

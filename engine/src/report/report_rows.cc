@@ -2,6 +2,7 @@
 #include "report/report_rows.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "report/stats.h"
 
@@ -35,11 +36,14 @@ std::vector<std::string> choose_apps(const Result& result, size_t top, std::vect
 }
 
 // Sums (second, app) counts, ascending by second, into (bucket, shown app)
-// rows, ascending by bucket then app.
+// rows, ascending by bucket then app; with `cells` (one per count), their
+// cells into `out_cells` alike.
 std::vector<AppCount> bucket_apps(const std::vector<AppCount>& counts, const std::vector<uint32_t>& shown_as,
-                                  size_t shown, const Bucketing& bucketing) {
+                                  size_t shown, const Bucketing& bucketing, const std::vector<MeasureCell>* cells,
+                                  std::vector<MeasureCell>& out_cells) {
   std::vector<AppCount> out;
   std::vector<uint64_t> current(shown, 0);  // the current bucket's count per shown app
+  std::vector<MeasureCell> current_cells(cells != nullptr ? shown : 0);
   std::vector<uint32_t> touched;            // which of them are non-zero
   int64_t start = 0, end = 0;
   const auto flush = [&] {
@@ -47,10 +51,12 @@ std::vector<AppCount> bucket_apps(const std::vector<AppCount>& counts, const std
     for (const uint32_t app : touched) {
       out.push_back({start, app, current[app]});
       current[app] = 0;
+      if (cells != nullptr) out_cells.push_back(std::exchange(current_cells[app], MeasureCell{}));
     }
     touched.clear();
   };
-  for (const AppCount& c : counts) {
+  for (size_t i = 0; i < counts.size(); ++i) {
+    const AppCount& c = counts[i];
     if (touched.empty() || c.second >= end) {
       flush();
       start = bucketing.start_of(c.second);
@@ -59,8 +65,25 @@ std::vector<AppCount> bucket_apps(const std::vector<AppCount>& counts, const std
     const uint32_t app = shown_as[c.app];
     if (current[app] == 0) touched.push_back(app);
     current[app] += c.count;
+    if (cells != nullptr) current_cells[app].add((*cells)[i]);
   }
   flush();
+  return out;
+}
+
+// The cells of per-second rows (`counts`, one cell each) added up into the
+// buckets of rebucket(counts).
+std::vector<MeasureCell> bucket_cells(const std::vector<SecondCount>& counts, const std::vector<MeasureCell>& cells,
+                                      const Bucketing& bucketing) {
+  std::vector<MeasureCell> out;
+  int64_t end = 0;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    if (out.empty() || counts[i].second >= end) {
+      out.emplace_back();
+      end = bucketing.next(bucketing.start_of(counts[i].second));
+    }
+    out.back().add(cells[i]);
+  }
   return out;
 }
 
@@ -71,17 +94,25 @@ ReportRows::ReportRows(const Result& result, std::vector<std::string> key_column
       fill_gaps_(report.fill_gaps),
       key_columns_(std::move(key_columns)),
       buckets_(&result.counts) {
+  const bool measured = !result.cells.empty();
+  if (measured) cells_ = &result.cells;
   if (bucketing_ != Bucketing{}) {
     owned_ = rebucket(result.counts, bucketing_);
     buckets_ = &owned_;
+    if (measured && !by_app()) {
+      owned_cells_ = bucket_cells(result.counts, result.cells, bucketing_);
+      cells_ = &owned_cells_;
+    }
   }
   if (by_app()) {
     std::vector<uint32_t> shown_as;
     apps_ = choose_apps(result, report.top, shown_as);
     app_buckets_ = &result.app_counts;
     if (bucketing_ != Bucketing{} || apps_ != result.apps) {  // buckets or apps to sum
-      owned_app_buckets_ = bucket_apps(result.app_counts, shown_as, apps_.size(), bucketing_);
+      owned_app_buckets_ = bucket_apps(result.app_counts, shown_as, apps_.size(), bucketing_,
+                                       measured ? &result.cells : nullptr, owned_cells_);
       app_buckets_ = &owned_app_buckets_;
+      if (measured) cells_ = &owned_cells_;
     }
     other_shown_ = !apps_.empty() && apps_.back() == kOtherApp;
     if (other_shown_) apps_.back() = kOtherAppName;

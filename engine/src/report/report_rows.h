@@ -41,9 +41,11 @@ class ReportRows {
   std::string_view key(uint32_t app) const { return is_other(app) ? kOtherApp : std::string_view(apps_[app]); }
   const std::vector<AppCount>& app_buckets() const { return *app_buckets_; }
 
-  // Calls emit(bucket_start, app, count) for every row, ascending by start
-  // then app; `app` is an index into apps(), 0 without --by-app. With gaps filled, every bucket
-  // from the first to the last has a row (with --by-app: a row per app shown).
+  // Calls emit(bucket_start, app, count, cell) for every row, ascending by
+  // start then app; `app` is an index into apps(), 0 without --by-app;
+  // `cell` the row's measures (nullptr without measures, and for the empty
+  // rows of filled gaps). With gaps filled, every bucket from the first to
+  // the last has a row (with --by-app: a row per app shown).
   template <typename Emit>
   void for_each(Emit&& emit) const {
     by_app() ? for_each_app(emit) : for_each_total(emit);
@@ -56,17 +58,20 @@ class ReportRows {
     for (size_t i = 0; i < b.size(); ++i) {
       if (fill_gaps_ && i > 0) {
         for (int64_t start = bucketing_.next(b[i - 1].second); start < b[i].second; start = bucketing_.next(start)) {
-          emit(start, uint32_t{0}, uint64_t{0});
+          emit(start, uint32_t{0}, uint64_t{0}, kNoCell);
         }
       }
-      emit(b[i].second, uint32_t{0}, b[i].count);
+      emit(b[i].second, uint32_t{0}, b[i].count, cell(i));
     }
   }
 
   template <typename Emit>
   void for_each_app(Emit& emit) const {
     if (!fill_gaps_) {
-      for (const AppCount& c : *app_buckets_) emit(c.second, c.app, c.count);
+      for (size_t r = 0; r < app_buckets_->size(); ++r) {
+        const AppCount& c = (*app_buckets_)[r];
+        emit(c.second, c.app, c.count, cell(r));
+      }
       return;
     }
     const std::vector<SecondCount>& b = *buckets_;
@@ -77,11 +82,19 @@ class ReportRows {
       for (int64_t start = from; start <= b[i].second; start = bucketing_.next(start)) {
         for (uint32_t app = 0; app < apps_.size(); ++app) {
           const bool has = row < rows.size() && rows[row].second == start && rows[row].app == app;
-          emit(start, app, has ? rows[row++].count : uint64_t{0});
+          if (has) {
+            emit(start, app, rows[row].count, cell(row));
+            ++row;
+          } else {
+            emit(start, app, uint64_t{0}, kNoCell);
+          }
         }
       }
     }
   }
+
+  static constexpr const MeasureCell* kNoCell = nullptr;
+  const MeasureCell* cell(size_t row) const { return cells_ != nullptr ? &(*cells_)[row] : kNoCell; }
 
   Bucketing bucketing_;
   bool fill_gaps_;
@@ -92,6 +105,10 @@ class ReportRows {
   bool other_shown_ = false;  // apps_.back() is kOtherApp's row
   const std::vector<AppCount>* app_buckets_ = nullptr;  // result.app_counts itself when nothing is summed
   std::vector<AppCount> owned_app_buckets_;
+  // With measures: the cells of the rows (of buckets_ without keys, of
+  // app_buckets_ with them); result.cells itself when nothing is summed.
+  const std::vector<MeasureCell>* cells_ = nullptr;
+  std::vector<MeasureCell> owned_cells_;
 };
 
 }  // namespace logagg

@@ -100,7 +100,8 @@ void write_settings(const Result& r, const ReportRows& rows, const Options& opti
                     std::string& out) {
   // Version 2: a document with keys or filters (--by, --where, --app-field
   // none), which a reader of version 1 must not take for a plain one.
-  const bool v2 = !options.by.empty() || !options.where.empty() || !options.has_app();
+  // Measures (--sum, --quantiles, --count-if) make version 2 too.
+  const bool v2 = !options.by.empty() || !options.where.empty() || !options.has_app() || options.measured();
   out.append(v2 ? "{\n  \"logagg\": 2" : "{\n  \"logagg\": 1");
   out.append(",\n  \"bucket\": \"").append(rows.bucketing().name()).append("\",\n  \"app_field\": ");
   append_json_string(out, options.app_field);
@@ -131,14 +132,22 @@ void write_settings(const Result& r, const ReportRows& rows, const Options& opti
       append_number(out, options.max_apps);
     }
   }
-  if (!options.where.empty()) {
-    out.append(",\n  \"where\": [");
-    for (size_t i = 0; i < options.where.size(); ++i) {
+  // Only when given: the filters and the measures, so merges can refuse others.
+  const std::vector<std::string> none;
+  for (const auto& [key, values] :
+       {std::pair{"where", &options.where}, std::pair{"sum", &options.sum},
+        std::pair{"quantiles", &options.quantiles},
+        std::pair{"percentiles", options.quantiles.empty() ? &none : &options.percentiles},
+        std::pair{"count_if", &options.count_if}}) {
+    if (values->empty()) continue;
+    out.append(",\n  \"").append(key).append("\": [");
+    for (size_t i = 0; i < values->size(); ++i) {
       if (i > 0) out.append(", ");
-      append_json_string(out, options.where[i]);
+      append_json_string(out, (*values)[i]);
     }
     out.push_back(']');
   }
+  if (!options.quantiles.empty()) out.append(",\n  \"quantile_accuracy\": 0.01");
   // Only with --since / --until: the range, so merges can refuse others.
   for (const auto& [key, bound] : {std::pair{"since", options.since}, std::pair{"until", options.until}}) {
     if (!bound) continue;
@@ -199,6 +208,13 @@ void write_summary(const Summary& s, const Options& options, std::string& out) {
     for (const KeyField& key : options.by) columns.push_back(key.column());
     append_lines_list(out, "no_value", "key", columns, s.no_value);
   }
+  // With measures: the counted lines without a usable number in each field.
+  const MeasureSpec spec = MeasureSpec::of(options);
+  if (!spec.fields.empty()) {
+    std::vector<std::string> fields;
+    for (const MeasureSpec::Field& f : spec.fields) fields.push_back(f.name);
+    append_lines_list(out, "no_measure", "field", fields, s.no_measure);
+  }
   out.append("\n  },\n");
 }
 
@@ -208,7 +224,8 @@ void write_result_json(const Result& r, const ReportRows& rows, const Options& o
                        Output& o) {
   write_settings(r, rows, options, report, o.text());
   o.text().append(",\n");
-  write_report_rows(rows, report, r.summary.counted, o);  // the "counts" array, handed to the sink as it grows
+  const MeasureSpec spec = MeasureSpec::of(options);
+  write_report_rows(rows, report, r.summary.counted, &spec, o);  // the "counts" array, handed to the sink as it grows
   write_summary(r.summary, options, o.text());
   std::string& out = o.text();
   append_json_stats(out, report_stats(r, rows.by_app(), rows.buckets(), rows.bucketing(), report.top), options);

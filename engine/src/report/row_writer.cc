@@ -3,6 +3,7 @@
 #include "report/row_writer.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "report/csv_field.h"
@@ -37,20 +38,32 @@ class CsvRows final : public RowWriter {
       out.push_back(',');
       append_csv_field(out, column, false);
     }
-    out.append(",count\n");
+    out.append(",count");
+    if (s_.measures != nullptr) {
+      for (const std::string& column : s_.measures->columns()) {
+        out.push_back(',');
+        append_csv_field(out, column, false);
+      }
+    }
+    out.push_back('\n');
   }
   void row(std::string& out, std::string_view start, std::span<const KeyCell* const> cells, uint64_t count,
-           bool) override {
+           const MeasureCell* measures, bool) override {
     out.append(start);
     out.push_back(',');
     append_cells(out, cells);
     append_number(out, count);
+    if (s_.measures != nullptr) {
+      s_.measures->values(measures, count, values_);
+      for (const MeasureText::Value& v : values_) out.append(",").append(v.text);  // absent: empty
+    }
     out.push_back('\n');
   }
   void footer(std::string&, uint64_t) override {}
 
  private:
   const RowSettings s_;
+  std::vector<MeasureText::Value> values_;
 };
 
 class JsonRows final : public RowWriter {
@@ -78,13 +91,14 @@ class JsonRows final : public RowWriter {
     if (!s_.stream) out.append("  \"counts\": [");
   }
   void row(std::string& out, std::string_view start, std::span<const KeyCell* const> cells, uint64_t count,
-           bool correction) override {
+           const MeasureCell* measures, bool correction) override {
     if (!s_.stream) out.append(rows_ == 0 ? "\n    " : ",\n    ");
     ++rows_;
     out.append(row_start_).append(start).push_back('"');
     append_cells(out, cells);
     out.append(", \"count\": ");
     append_number(out, count);
+    if (s_.measures != nullptr) append_measures(out, measures, count);
     out.append(correction ? ", \"correction\": true}" : "}");
     if (s_.stream) out.push_back('\n');
   }
@@ -93,9 +107,45 @@ class JsonRows final : public RowWriter {
   }
 
  private:
+  // The measures' columns, null where absent, then each quantiled field's
+  // sketch as [[bucket key, count], ...] ascending, so that merge adds rows
+  // up exactly (an empty bucket's row has none).
+  void append_measures(std::string& out, const MeasureCell* cell, uint64_t count) {
+    const MeasureText& m = *s_.measures;
+    m.values(cell, count, values_);
+    for (size_t c = 0; c < values_.size(); ++c) {
+      out.append(", ");
+      append_json_string(out, m.columns()[c]);
+      out.append(": ");
+      if (!values_[c].present) {
+        out.append("null");
+      } else if (values_[c].sum) {
+        out.append("\"").append(values_[c].text).push_back('"');
+      } else {
+        out.append(values_[c].text);
+      }
+    }
+    if (cell == nullptr) return;
+    for (size_t i = 0; i < m.spec().fields.size(); ++i) {
+      if (!m.spec().fields[i].quantiled) continue;
+      out.append(", ");
+      append_json_string(out, "sketch(" + m.spec().fields[i].name + ")");
+      out.append(": [");
+      const std::vector<LogSketch::Bucket> buckets = cell->fields[i].sketch.buckets();
+      for (size_t b = 0; b < buckets.size(); ++b) {
+        out.append(b == 0 ? "[" : ", [");
+        out.append(std::to_string(buckets[b].key)).append(", ");
+        append_number(out, buckets[b].count);
+        out.push_back(']');
+      }
+      out.push_back(']');
+    }
+  }
+
   const RowSettings s_;
   std::string row_start_;  // {"COLUMN": "
   uint64_t rows_ = 0;
+  std::vector<MeasureText::Value> values_;
 };
 
 class TableRows final : public RowWriter {
@@ -121,13 +171,19 @@ class TableRows final : public RowWriter {
       for (size_t c = 0; c < key_widths_.size(); ++c) append_padded(out, s_.key_columns[c], key_widths_[c] + 2, false);
     }
     append_padded(out, "count", count_width_, true);
+    if (s_.measures != nullptr) {
+      for (size_t c = 0; c < s_.measure_widths.size(); ++c) {
+        out.append("  ");
+        append_padded(out, s_.measures->columns()[c], s_.measure_widths[c], true);
+      }
+    }
     if (s_.stream) {
       for (const std::string& column : s_.key_columns) out.append("  ").append(column);
     }
     out.push_back('\n');
   }
   void row(std::string& out, std::string_view start, std::span<const KeyCell* const> cells, uint64_t count,
-           bool correction) override {
+           const MeasureCell* measures, bool correction) override {
     append_padded(out, start, start_width_, false);
     out.append("  ");
     if (!s_.stream) {
@@ -136,6 +192,13 @@ class TableRows final : public RowWriter {
       }
     }
     append_padded(out, std::to_string(count), count_width_, true);
+    if (s_.measures != nullptr) {
+      s_.measures->values(measures, count, values_);
+      for (size_t c = 0; c < values_.size(); ++c) {
+        out.append("  ");
+        append_padded(out, values_[c].present ? std::string_view(values_[c].text) : "-", s_.measure_widths[c], true);
+      }
+    }
     if (s_.stream) append_cells(out, cells);
     out.append(correction ? "  (correction)\n" : "\n");
   }
@@ -157,6 +220,7 @@ class TableRows final : public RowWriter {
   size_t start_width_;
   size_t count_width_;
   std::vector<size_t> key_widths_;  // each key column's: its name's, or its widest cell's
+  std::vector<MeasureText::Value> values_;
 };
 
 }  // namespace
@@ -175,13 +239,37 @@ std::unique_ptr<RowWriter> make_row_writer(const RowSettings& settings) {
   throw std::invalid_argument("--format html has no rows");
 }
 
-void write_report_rows(const ReportRows& rows, const ReportOptions& report, uint64_t counted, Output& o) {
+namespace {
+
+// Each measure column's width in a table: its name's, or its widest value's
+// ("-" for an absent one), from a first pass over the rows.
+std::vector<size_t> measure_widths(const ReportRows& rows, const MeasureText& measures) {
+  std::vector<size_t> widths;
+  for (const std::string& column : measures.columns()) widths.push_back(std::max<size_t>(display_width(column), 1));
+  std::vector<MeasureText::Value> values;
+  rows.for_each([&](int64_t, uint32_t, uint64_t count, const MeasureCell* cell) {
+    measures.values(cell, count, values);
+    for (size_t c = 0; c < values.size(); ++c) widths[c] = std::max(widths[c], values[c].text.size());
+  });
+  return widths;
+}
+
+}  // namespace
+
+void write_report_rows(const ReportRows& rows, const ReportOptions& report, uint64_t counted,
+                       const MeasureSpec* measure_spec, Output& o) {
   RowSettings settings;
   settings.format = report.format;
   settings.bucketing = rows.bucketing();
   settings.csv_neutralise_formulas = report.csv_neutralise_formulas;
   settings.widest_count = counted;
   settings.key_columns = rows.key_columns();
+  std::optional<MeasureText> measures;
+  if (measure_spec != nullptr && !measure_spec->empty()) {
+    measures.emplace(*measure_spec);
+    settings.measures = &*measures;
+    if (report.format == Format::kTable) settings.measure_widths = measure_widths(rows, *measures);
+  }
   const size_t columns = settings.key_columns.size();
   const std::unique_ptr<RowWriter> writer = make_row_writer(settings);
   // Each key tuple's cells, column by column, made before the header, which a table sizes by them.
@@ -194,9 +282,9 @@ void write_report_rows(const ReportRows& rows, const ReportOptions& report, uint
   std::string& out = o.text();
   writer->header(out);
   StartTexts starts(rows.bucketing());
-  rows.for_each([&](int64_t start, uint32_t app, uint64_t count) {
+  rows.for_each([&](int64_t start, uint32_t app, uint64_t count, const MeasureCell* cell) {
     for (size_t c = 0; c < columns; ++c) row_cells[c] = &cells[app * columns + c];
-    writer->row(out, starts.of(start), row_cells, count, false);
+    writer->row(out, starts.of(start), row_cells, count, cell, false);
     o.row_done();
   });
   writer->footer(out, counted);

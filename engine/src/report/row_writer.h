@@ -3,8 +3,8 @@
 // so `logagg merge` and --state), and --follow's FollowWriter — so a column
 // is defined once for all of them.
 //
-// A row is a bucket start, the row's keys (the app id with --by-app), a count
-// and, for --follow, whether it corrects a row written before. Each key is
+// A row is a bucket start, the row's keys (the app id with --by-app), a
+// count, its measures' columns (measure_text.h) and, for --follow, whether it corrects a row written before. Each key is
 // shown through a cell: the key's text as the format writes it (csv quoted,
 // json escaped, table made terminal-safe and aligned), made once per distinct
 // key by key_cell() and handed back to row() for each row that has it.
@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "logagg/report.h"
+#include "report/measure_text.h"
 #include "report/report_output.h"
 #include "report/report_rows.h"
 
@@ -36,6 +37,10 @@ struct RowSettings {
   // column as the widest cell made for it before the header is written.
   bool stream = false;
   uint64_t widest_count = 0;  // table, not streamed
+  // With measures: their columns after count, and for the table each
+  // column's widest value (measure_text.h).
+  const MeasureText* measures = nullptr;
+  std::vector<size_t> measure_widths;
 };
 
 // A key as a row shows it: its text, and the terminal columns that text
@@ -55,9 +60,10 @@ class RowWriter {
   // The text before the first row: csv "COLUMN[,KEY...],count"; the table's
   // column names; json's opening of the "counts" array (nothing streamed).
   virtual void header(std::string& out) = 0;
-  // One row, its bucket start as text and its key cells in column order.
+  // One row, its bucket start as text, its key cells in column order, its
+  // count and its measures (nullptr: none, or an empty bucket's row).
   virtual void row(std::string& out, std::string_view start, std::span<const KeyCell* const> cells,
-                   uint64_t count, bool correction) = 0;
+                   uint64_t count, const MeasureCell* measures, bool correction) = 0;
   // The text after the last row: the table's total line; json's closing of
   // the "counts" array (nothing streamed); nothing for csv.
   virtual void footer(std::string& out, uint64_t total) = 0;
@@ -68,7 +74,8 @@ std::unique_ptr<RowWriter> make_row_writer(const RowSettings& settings);
 
 // The batch report's rows in `report.format` (csv or table: the whole text;
 // json: the "counts" array), each key's cell made once; `counted` is the
-// total line's count.
-void write_report_rows(const ReportRows& rows, const ReportOptions& report, uint64_t counted, Output& out);
+// total line's count; `measures` the measures' columns (nullptr or empty: none).
+void write_report_rows(const ReportRows& rows, const ReportOptions& report, uint64_t counted,
+                       const MeasureSpec* measures, Output& out);
 
 }  // namespace logagg

@@ -1,0 +1,166 @@
+// What --sum, --quantiles and --count-if keep for the lines of one row (a
+// second, or a bucket, and a key tuple): plain values that add up exactly, so
+// a row's measures are the same whatever the thread count, the segment size
+// or the order partial results are merged in (threads, --range, merge).
+//
+// - FixedSum: the exact sum of decimal numbers, in 128-bit fixed point with
+//   18 fraction digits: values and totals within +-1.7e20 (2^127 units of
+//   10^-18); a value's digits past the 18th fraction digit are rounded half
+//   to even; a total past the range is marked overflowed, never wrapped.
+// - LogSketch: the DDSketch construction. A value x != 0 goes to the bucket
+//   i = ceil(log_gamma |x|) of its sign, gamma = (1 + a) / (1 - a); every
+//   value in a bucket is within relative accuracy `a` of the bucket's
+//   representative 2 gamma^i / (gamma + 1). Zero has a count of its own.
+//   Sketches add bucket by bucket. The bucket index of a value is computed
+//   once, the same way on every path, so the same values make the same
+//   sketch however they were split.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "logagg/options.h"
+
+namespace logagg {
+
+__extension__ typedef __int128 FixedUnits;            // units of 10^-18
+__extension__ typedef unsigned __int128 FixedMagnitude;  // a FixedUnits' magnitude
+
+class FixedSum {
+ public:
+  static constexpr int kFractionDigits = 18;
+  // The sum of an overflowed total: the one value no exact total reaches,
+  // since totals stay within +-(2^127 - 1) units.
+  static constexpr FixedUnits kOverflow = static_cast<FixedUnits>(FixedMagnitude{1} << 127);
+
+  constexpr FixedSum() = default;
+  static constexpr FixedSum of_units(FixedUnits units) {
+    FixedSum s;
+    s.units_ = units;
+    return s;
+  }
+  constexpr bool overflowed() const { return units_ == kOverflow; }
+  constexpr FixedUnits units() const { return units_; }
+
+  void add(FixedSum other) {
+    FixedUnits total;
+    if (overflowed() || other.overflowed() || __builtin_add_overflow(units_, other.units_, &total) ||
+        total == kOverflow) {
+      units_ = kOverflow;
+      return;
+    }
+    units_ = total;
+  }
+
+  // The sum as a decimal with `digits` fraction digits (0..18), no exponent:
+  // exact when every value added had at most `digits` fraction digits.
+  // Precondition: not overflowed.
+  void append(std::string& out, int digits) const;
+
+  friend constexpr bool operator==(const FixedSum&, const FixedSum&) = default;
+
+ private:
+  FixedUnits units_ = 0;
+};
+
+// The relative accuracy of every quantile (--quantiles): 1 %.
+inline constexpr double kSketchAccuracy = 0.01;
+
+class LogSketch {
+ public:
+  // The key of a nonzero value's bucket: ascending with the value (negative
+  // values' buckets below zero's key 0, positive above), so walking keys in
+  // order walks the values in order.
+  static int32_t key_of(double value);
+  // The representative value of a bucket key (0 for key 0).
+  static double value_of(int32_t key);
+  // Whether `key` is the key of some double's bucket (for documents read back).
+  static bool valid_key(int64_t key);
+
+  void add_key(int32_t key, uint64_t count = 1);
+  void add(const LogSketch& other);
+
+  // The value of rank `rank` (1-based, 1 <= rank <= total()) among those
+  // added: its bucket's representative.
+  double at_rank(uint64_t rank) const;
+  uint64_t total() const;
+
+  // (key, count) pairs ascending by key, for the result document.
+  struct Bucket {
+    int32_t key;
+    uint64_t count;
+    friend bool operator==(const Bucket&, const Bucket&) = default;
+  };
+  std::vector<Bucket> buckets() const;
+  size_t bucket_count() const { return packed_.size(); }
+  size_t bytes() const { return packed_.capacity() * sizeof(uint64_t); }
+
+  friend bool operator==(const LogSketch&, const LogSketch&) = default;
+
+ private:
+  // Each bucket as one word, its biased key in the high 20 bits and its count
+  // in the low 44, ascending: a sketch of few values takes few words.
+  static constexpr int kCountBits = 44;
+  static constexpr uint64_t kCountMask = (uint64_t{1} << kCountBits) - 1;
+  static constexpr int32_t kKeyBias = 1 << 19;
+  std::vector<uint64_t> packed_;
+};
+
+// One measured field in one row.
+struct FieldMeasure {
+  uint64_t n = 0;      // lines with a usable value
+  uint8_t digits = 0;  // --sum: the most fraction digits a value had (the sum's precision)
+  FixedSum sum;        // --sum
+  double min = std::numeric_limits<double>::infinity();
+  double max = -std::numeric_limits<double>::infinity();
+  LogSketch sketch;  // --quantiles
+
+  void add(const FieldMeasure& other);
+  friend bool operator==(const FieldMeasure&, const FieldMeasure&) = default;
+};
+
+// The measures of one row: its line count, the lines that matched each
+// --count-if predicate, and each measured field's values.
+struct MeasureCell {
+  uint64_t count = 0;
+  std::vector<uint64_t> matched;     // indexed as Options::count_if
+  std::vector<FieldMeasure> fields;  // indexed as MeasureSpec::fields
+
+  void add(const MeasureCell& other);
+  friend bool operator==(const MeasureCell&, const MeasureCell&) = default;
+};
+
+// A percentile of --percentiles: p = numerator / 10^scale percent.
+struct Percentile {
+  std::string text;  // as written, without a leading "p": "99.9"
+  uint64_t numerator = 0;
+  int scale = 0;
+  // Its nearest rank among n > 0 values: ceil(p / 100 * n), at least 1.
+  uint64_t rank(uint64_t n) const;
+};
+
+// What the measures of a run are, from its Options.
+struct MeasureSpec {
+  struct Field {
+    std::string name;  // as written in --sum / --quantiles
+    bool summed = false, quantiled = false;
+  };
+  std::vector<Field> fields;  // distinct, in the order first named (--sum's, then --quantiles')
+  std::vector<Percentile> percentiles;
+  std::vector<std::string> count_if;
+
+  // Throws std::invalid_argument, naming the option, for a percentile that
+  // is not a decimal 0..100 of at most 6 fraction digits, or no percentile.
+  static MeasureSpec of(const Options& options);
+  bool empty() const { return fields.empty() && count_if.empty(); }
+  // The columns after "count": count(EXPR) and ratio(EXPR) for each
+  // --count-if, then for each field n(F), with --sum sum(F), with
+  // --quantiles min(F), max(F) and pP(F) for each percentile.
+  std::vector<std::string> columns() const;
+};
+
+}  // namespace logagg

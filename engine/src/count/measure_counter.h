@@ -1,0 +1,107 @@
+// Counting with measures (--sum, --quantiles, --count-if): each counted line
+// goes into the cell (logagg/measures.h) of its (second, key number), which
+// holds the line count beside the measures, so a measured run counts through
+// here alone. Each worker owns a MeasureCounter; a worker whose map of cells
+// reaches its cap adds it into the one SharedMeasures (under a mutex), so
+// memory grows with the distinct (second, key) cells, not threads x cells.
+// Cells add up exactly (sums in fixed point, sketches bucket by bucket), so
+// the merged cells are the same whichever worker counted which line.
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "logagg/measures.h"
+#include "logagg/result.h"
+#include "parse/measure_value.h"
+
+namespace logagg {
+
+struct CellKey {
+  int64_t second;
+  uint32_t app;  // the key tuple's number (AppTable), 0 without keys
+  bool operator==(const CellKey&) const = default;
+  template <typename H>
+  friend H AbslHashValue(H h, const CellKey& k) {
+    return H::combine(std::move(h), k.second, k.app);
+  }
+};
+
+using CellMap = absl::flat_hash_map<CellKey, MeasureCell>;
+
+// The merged cells of all workers.
+class SharedMeasures {
+ public:
+  // Adds every cell of `cells` and leaves it empty. Thread-safe.
+  void add(CellMap& cells);
+  // The cells, the key numbers renumbered by `order` (old number -> new;
+  // AppTable::kOther -> other_app; without keys: empty, numbers kept),
+  // ascending by (second, new number); leaves this empty.
+  std::vector<std::pair<CellKey, MeasureCell>> take_sorted(const std::vector<uint32_t>& order, uint32_t other_app);
+
+ private:
+  std::mutex mu_;
+  CellMap cells_;
+};
+
+class MeasureCounter {
+ public:
+  static constexpr size_t kDefaultMaxCells = size_t{1} << 18;
+
+  MeasureCounter(SharedMeasures& shared, const MeasureSpec& spec, size_t max_cells = kDefaultMaxCells);
+
+  // A counted line of `second` under key number `app`, with what its
+  // measures read; tallies its fields without a usable value in `tally`.
+  void add(int64_t second, uint32_t app, const LineMeasures& line, Summary& tally) {
+    if (last_ == nullptr || last_key_.second != second || last_key_.app != app) [[unlikely]] {
+      switch_to({second, app});
+    }
+    MeasureCell& cell = *last_;
+    ++cell.count;
+    for (uint64_t m = line.matched; m != 0; m &= m - 1) ++cell.matched[static_cast<size_t>(__builtin_ctzll(m))];
+    for (size_t i = 0; i < fields_.size(); ++i) {
+      if (!line.values[i]) {
+        ++tally.no_measure[i];
+        continue;
+      }
+      add_value(cell.fields[i], fields_[i], *line.values[i]);
+    }
+  }
+
+  // Moves the remaining cells into the shared ones (at the end).
+  void spill();
+
+ private:
+  struct Field {
+    bool summed, quantiled;
+  };
+  static void add_value(FieldMeasure& f, Field how, const MeasureValue& v) {
+    ++f.n;
+    if (how.summed) {
+      f.sum.add(v.fixed);
+      f.digits = std::max(f.digits, static_cast<uint8_t>(v.digits));
+    }
+    if (how.quantiled) {
+      f.min = std::min(f.min, v.real);
+      f.max = std::max(f.max, v.real);
+      f.sketch.add_key(LogSketch::key_of(v.real));
+    }
+  }
+  void switch_to(CellKey key);
+
+  SharedMeasures* shared_;
+  std::vector<Field> fields_;
+  size_t count_if_;
+  size_t max_cells_;
+  CellMap cells_;
+  CellKey last_key_{0, 0};
+  MeasureCell* last_ = nullptr;  // the cell of last_key_: stable until the next insertion
+};
+
+}  // namespace logagg

@@ -1,0 +1,130 @@
+// A row's measure columns as text (see measure_text.h).
+#include "report/measure_text.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <cmath>
+#include <cstdlib>
+#include <string_view>
+
+#include "report/report_text.h"
+
+namespace logagg {
+
+namespace {
+
+// An integer past 64 bits gets a fraction, so that JSON readers take it as
+// a number (simdjson refuses such integers as too big). `v` is what `out`
+// holds from `at` on.
+void mark_big_integer(std::string& out, size_t at, double v) {
+  if (std::fabs(v) >= 0x1p64 && out.find('.', at) == std::string::npos) out.append(".0");
+}
+
+}  // namespace
+
+void append_plain_double(std::string& out, double v) {
+  if (v == 0) {  // -0 too
+    out.push_back('0');
+    return;
+  }
+  char buf[400];  // the longest fixed-notation double (-1.8e308, or 4.9e-324's 327 fraction digits) fits
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
+  const size_t at = out.size();
+  out.append(buf, r.ptr);
+  mark_big_integer(out, at, v);
+}
+
+void append_rounded_double(std::string& out, double v, int significant) {
+  if (v == 0) {
+    out.push_back('0');
+    return;
+  }
+  // d.ddddddde±X, then the point moved by X and the trailing zeros dropped.
+  char sci[64];
+  const int n = std::snprintf(sci, sizeof sci, "%.*e", significant - 1, v);
+  const std::string_view s(sci, static_cast<size_t>(n));
+  const size_t e = s.find('e');
+  const bool negative = s[0] == '-';
+  std::string digits;
+  for (const char c : s.substr(negative, e - negative)) {
+    if (c != '.') digits.push_back(c);
+  }
+  const int exponent = std::atoi(sci + e + 1);
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  if (negative) out.push_back('-');
+  const int point = exponent + 1;  // digits before the point
+  if (point <= 0) {
+    out.append("0.").append(static_cast<size_t>(-point), '0').append(digits);
+  } else if (static_cast<size_t>(point) >= digits.size()) {
+    const size_t at = out.size();
+    out.append(digits).append(static_cast<size_t>(point) - digits.size(), '0');
+    mark_big_integer(out, at, v);
+  } else {
+    out.append(digits, 0, static_cast<size_t>(point)).append(".").append(digits, static_cast<size_t>(point));
+  }
+}
+
+namespace {
+
+// matched / count rounded half up to 4 decimals, in integers. count > 0.
+void append_ratio(std::string& out, uint64_t matched, uint64_t count) {
+  const auto scaled = static_cast<uint64_t>((static_cast<FixedMagnitude>(matched) * 20000 + count) / (2 * count));
+  append_number(out, scaled / 10000);
+  char frac[8];
+  std::snprintf(frac, sizeof frac, ".%04llu", static_cast<unsigned long long>(scaled % 10000));
+  out.append(frac);
+}
+
+constexpr int kQuantileDigits = 7;
+
+}  // namespace
+
+MeasureText::MeasureText(MeasureSpec spec) : spec_(std::move(spec)), columns_(spec_.columns()) {}
+
+void MeasureText::values(const MeasureCell* cell, uint64_t count, std::vector<Value>& out) const {
+  out.resize(columns_.size());
+  size_t c = 0;
+  const auto next = [&](bool present, bool sum = false) -> std::string& {
+    Value& v = out[c++];
+    v.text.clear();
+    v.present = present;
+    v.sum = sum;
+    return v.text;
+  };
+  for (size_t i = 0; i < spec_.count_if.size(); ++i) {
+    const uint64_t matched = cell != nullptr ? cell->matched[i] : 0;
+    append_number(next(true), matched);
+    std::string& ratio = next(count > 0);
+    if (count > 0) append_ratio(ratio, matched, count);
+  }
+  for (size_t i = 0; i < spec_.fields.size(); ++i) {
+    const MeasureSpec::Field& field = spec_.fields[i];
+    static const FieldMeasure kNone;
+    const FieldMeasure& f = cell != nullptr ? cell->fields[i] : kNone;
+    append_number(next(true), f.n);
+    if (field.summed) {
+      std::string& sum = next(!f.sum.overflowed(), true);
+      if (!f.sum.overflowed()) f.sum.append(sum, f.digits);
+    }
+    if (!field.quantiled) continue;
+    const bool any = f.n > 0;
+    std::string& min = next(any);
+    if (any) append_plain_double(min, f.min);
+    std::string& max = next(any);
+    if (any) append_plain_double(max, f.max);
+    for (const Percentile& p : spec_.percentiles) {
+      std::string& q = next(any);
+      if (!any) continue;
+      // The least and the greatest rank are min and max, exactly.
+      const uint64_t rank = p.rank(f.n);
+      if (rank == 1 || rank == f.n) {
+        append_plain_double(q, rank == 1 ? f.min : f.max);
+      } else {
+        append_rounded_double(q, std::clamp(f.sketch.at_rank(rank), f.min, f.max), kQuantileDigits);
+      }
+    }
+  }
+}
+
+}  // namespace logagg

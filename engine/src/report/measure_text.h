@@ -1,0 +1,53 @@
+// A row's measure columns as text (MeasureSpec::columns(): count(EXPR),
+// ratio(EXPR), n(F), sum(F), min(F), max(F), pP(F)): one definition for
+// every row writer, so csv, json and the table print the same digits.
+//
+// Every value is a plain decimal, never with an exponent: counts as
+// integers; a sum exactly, with as many fraction digits as the most precise
+// value it added (0.004 + 0.5 = 0.504); min and max as the shortest decimal
+// that reads back as the same double (any value written with up to 15
+// significant digits prints as written; an integer past 2^64 ends in ".0",
+// which JSON readers need to take it as a number); a quantile of the least
+// or greatest rank as min or max, any other as its bucket's representative,
+// clamped to [min, max], to 7 significant digits; a ratio
+// rounded half up to 4 decimals. json writes a sum as a string holding
+// that decimal, so that no JSON reader rounds it. A value the row does not have (no line, no
+// usable value, a sum past its range) is absent: csv leaves the field empty,
+// json writes null, the table "-".
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "logagg/measures.h"
+
+namespace logagg {
+
+class MeasureText {
+ public:
+  explicit MeasureText(MeasureSpec spec);
+  const MeasureSpec& spec() const { return spec_; }
+  const std::vector<std::string>& columns() const { return columns_; }
+
+  struct Value {
+    std::string text;
+    bool present = false;
+    bool sum = false;  // an exact sum: json writes it as a string, which no reader rounds
+  };
+  // The values of a row of `count` lines whose measures are `cell` (nullptr:
+  // an empty bucket of --fill-gaps), one per column, in `out` (resized).
+  void values(const MeasureCell* cell, uint64_t count, std::vector<Value>& out) const;
+
+ private:
+  MeasureSpec spec_;
+  std::vector<std::string> columns_;
+};
+
+// `v` as the shortest plain decimal that reads back as `v` ("0.004", "1e21"
+// as "1000000000000000000000").
+void append_plain_double(std::string& out, double v);
+// `v` rounded to `significant` digits, as a plain decimal without trailing zeros.
+void append_rounded_double(std::string& out, double v, int significant);
+
+}  // namespace logagg

@@ -1,0 +1,214 @@
+// Differential tests of --sum, --quantiles and --count-if (issue 32): logs of
+// uniform, log-normal, bimodal, constant, all-zero, negative and huge-range
+// values (numbers and numeric strings, with lines that have none or a
+// non-numeric one) go through the engine at threads 1, 2, 3 and 8 with
+// several segment sizes, and through json documents of two halves added up
+// by merge: the csv output must be byte-identical on every path, and against
+// an exact reference (every value kept and sorted) each row's n, sum (to the
+// last digit), min and max must be exact and each printed quantile within
+// 1 % of the nearest-rank value.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "logagg/aggregate.h"
+#include "logagg/measures.h"
+#include "logagg/merge.h"
+#include "logagg/report.h"
+#include "report/measure_text.h"
+#include "support/report_as.h"
+
+namespace logagg {
+namespace {
+
+__extension__ typedef __int128 Micro;  // the reference's sums: the values are written with 6 fraction digits
+
+struct RefRow {
+  uint64_t count = 0, errors = 0;
+  std::vector<double> lat;
+  Micro lat_sum = 0, bytes_sum = 0;
+  uint64_t bytes_n = 0;
+};
+
+struct Log {
+  std::string text;
+  std::map<std::pair<int64_t, std::string>, RefRow> rows;  // (second, status)
+  bool huge = false;  // values past the sum's range: quantiles only
+};
+
+std::string micro_text(Micro v) {
+  const bool negative = v < 0;
+  if (negative) v = -v;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%s%llu.%06llu", negative ? "-" : "", static_cast<unsigned long long>(v / 1000000),
+                static_cast<unsigned long long>(v % 1000000));
+  return buf;
+}
+
+Log make_log(const std::function<double(std::mt19937_64&)>& draw, bool huge, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Log log;
+  log.huge = huge;
+  const char* statuses[] = {"200", "404", "503"};
+  for (int i = 0; i < 3000; ++i) {
+    const int64_t second = 1700000000 + i / 200;
+    const std::string status = statuses[rng() % 3];
+    RefRow& row = log.rows[{second, status}];
+    ++row.count;
+    row.errors += status == "503";
+    std::string line = "{\"app_id\":\"a\",\"timestamp\":\"2023-11-14T22:" + std::to_string(13 + (i / 200) / 60) + ":" +
+                       (((20 + (i / 200)) % 60) < 10 ? "0" : "") + std::to_string((20 + (i / 200)) % 60) +
+                       "Z\",\"status\":" + status;
+    const int shape = static_cast<int>(rng() % 10);
+    if (shape == 0) {
+      line += ",\"lat\":\" 5\"";  // a numeric string with a space: not a number
+    } else if (shape != 1) {    // shape 1: no lat field
+      const double v = draw(rng);
+      char text[64];
+      if (huge) {
+        std::snprintf(text, sizeof text, "%.6e", v);
+        row.lat.push_back(std::strtod(text, nullptr));
+      } else {
+        std::snprintf(text, sizeof text, "%.6f", v);
+        const double written = std::strtod(text, nullptr);
+        row.lat.push_back(written);
+        row.lat_sum += static_cast<Micro>(std::llround(written * 1e6));
+      }
+      line += shape % 2 == 0 ? ",\"lat\":\"" + std::string(text) + "\"" : ",\"lat\":" + std::string(text);
+    }
+    if (rng() % 7 != 0) {
+      const uint64_t bytes = rng() % 100000;
+      line += ",\"bytes\":" + std::to_string(bytes);
+      row.bytes_sum += static_cast<Micro>(bytes) * 1000000;
+      ++row.bytes_n;
+    }
+    log.text += line + "}\n";
+  }
+  return log;
+}
+
+Options measured(bool huge) {
+  Options o;
+  o.by = {{"status", KeyField::Kind::kValue, 0}};
+  o.sum = huge ? std::vector<std::string>{"bytes"} : std::vector<std::string>{"bytes", "lat"};
+  o.quantiles = {"lat"};
+  o.percentiles = {"0", "50", "90", "99", "99.9", "100"};
+  o.count_if = {"status>=500"};
+  return o;
+}
+
+// The printed quantile `p` (an index into spec.percentiles) of the lat field.
+std::string quantile_text(const MeasureSpec& spec, const MeasureCell& cell, ptrdiff_t p) {
+  const MeasureText text(spec);
+  std::vector<MeasureText::Value> values;
+  text.values(&cell, cell.count, values);
+  const auto column = std::find(text.columns().begin(), text.columns().end(), "p" + spec.percentiles[p].text + "(lat)");
+  return values[static_cast<size_t>(column - text.columns().begin())].text;
+}
+
+// Checks one result against the reference, row by row.
+void check_against_reference(const Log& log, const Result& r, const Options& o) {
+  const MeasureSpec spec = MeasureSpec::of(o);
+  ASSERT_EQ(r.app_counts.size(), log.rows.size());
+  size_t i = 0;
+  for (const auto& [key, ref] : log.rows) {
+    const AppCount& c = r.app_counts[i];
+    const MeasureCell& cell = r.cells[i++];
+    ASSERT_EQ(c.second, key.first);
+    ASSERT_EQ(r.apps[c.app], key.second);
+    EXPECT_EQ(cell.count, ref.count);
+    EXPECT_EQ(cell.matched[0], ref.errors);
+    const FieldMeasure& bytes = cell.fields[0];
+    const FieldMeasure& lat = cell.fields[1];
+    EXPECT_EQ(bytes.n, ref.bytes_n);
+    EXPECT_TRUE(bytes.sum.units() == ref.bytes_sum * 1000000000000) << "bytes sum";
+    EXPECT_EQ(lat.n, ref.lat.size());
+    if (!log.huge) {
+      std::string printed;
+      lat.sum.append(printed, lat.digits);
+      EXPECT_EQ(printed, micro_text(ref.lat_sum));
+    }
+    std::vector<double> sorted = ref.lat;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted.empty()) continue;
+    EXPECT_EQ(lat.min, sorted.front());
+    EXPECT_EQ(lat.max, sorted.back());
+    for (const Percentile& p : spec.percentiles) {
+      const double exact = sorted[p.rank(sorted.size()) - 1];
+      const std::string text = quantile_text(spec, cell, &p - spec.percentiles.data());
+      const double got = std::strtod(text.c_str(), nullptr);
+      EXPECT_LE(std::fabs(got - exact), kSketchAccuracy * std::fabs(exact))
+          << "p" << p.text << " of " << sorted.size() << " values: " << text << " vs " << exact;
+    }
+  }
+}
+
+void check_every_path(const Log& log) {
+  const Options base = measured(log.huge);
+  const Result one = aggregate_buffer(log.text, [&] {
+    Options o = base;
+    o.threads = 1;
+    return o;
+  }());
+  check_against_reference(log, one, base);
+  const std::string csv = format_report(one, base, as(Format::kCsv));
+  uint64_t lat_values = 0;
+  for (const MeasureCell& c : one.cells) lat_values += c.fields[1].n;
+  EXPECT_EQ(one.summary.no_measure[1], one.summary.counted - lat_values);  // lines without a usable lat
+  for (const unsigned threads : {2u, 3u, 8u}) {
+    for (const size_t segment : {size_t{0}, size_t{64}, size_t{4096}}) {
+      Options o = base;
+      o.threads = threads;
+      o.segment_bytes = segment;
+      EXPECT_EQ(format_report(aggregate_buffer(log.text, o), base, as(Format::kCsv)), csv)
+          << threads << " threads, segments of " << segment;
+    }
+  }
+  // Two halves as json documents, added up by merge, and per minute.
+  const size_t cut = log.text.find('\n', log.text.size() / 3) + 1;
+  Partial a = parse_partial(format_report(aggregate_buffer(log.text.substr(0, cut), base), base, as(Format::kJson)));
+  const Partial b = parse_partial(format_report(aggregate_buffer(log.text.substr(cut), base), base, as(Format::kJson)));
+  merge_into(a, b);
+  EXPECT_EQ(format_report(a.result, a.options, as(Format::kCsv)), csv);
+  ReportOptions minutes = as(Format::kCsv);
+  minutes.bucketing = Bucketing::of_seconds(60);
+  Options o = base;
+  o.threads = 3;
+  EXPECT_EQ(format_report(a.result, a.options, minutes), format_report(aggregate_buffer(log.text, o), base, minutes));
+}
+
+TEST(MeasuresDifferential, EveryDistributionOnEveryPath) {
+  const std::vector<std::pair<const char*, std::function<double(std::mt19937_64&)>>> shapes = {
+      {"uniform", [](std::mt19937_64& g) { return std::uniform_real_distribution<double>(0, 1000)(g); }},
+      {"log-normal", [](std::mt19937_64& g) { return std::lognormal_distribution<double>(2, 1.5)(g); }},
+      {"bimodal",
+       [](std::mt19937_64& g) {
+         return g() % 2 ? std::normal_distribution<double>(5, 1)(g) : std::normal_distribution<double>(900, 50)(g);
+       }},
+      {"constant", [](std::mt19937_64&) { return 42.5; }},
+      {"all-zero", [](std::mt19937_64&) { return 0.0; }},
+      {"negative", [](std::mt19937_64& g) { return -std::lognormal_distribution<double>(1, 2)(g); }},
+  };
+  uint64_t seed = 1;
+  for (const auto& [name, draw] : shapes) {
+    SCOPED_TRACE(name);
+    check_every_path(make_log(draw, false, seed++));
+  }
+  SCOPED_TRACE("huge range");
+  check_every_path(make_log(
+      [](std::mt19937_64& g) {
+        const double v = std::exp(std::uniform_real_distribution<double>(-700, 700)(g));
+        return g() % 2 ? v : -v;
+      },
+      true, seed));
+}
+
+}  // namespace
+}  // namespace logagg
