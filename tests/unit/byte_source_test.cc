@@ -5,8 +5,9 @@
 // - a truncated or corrupt archive is an error naming the file and the
 //   format, and the lines before the damage stay counted and accounted;
 // - reads of any size, by the reader's thread or ahead of it, give the same
-//   content and the same verdict (padded or cut data, members, frames): a
-//   cut archive gives all that its decoder can decode, whatever the reads;
+//   content and the same verdict (padded, cut or corrupt data, members,
+//   frames): a damaged archive gives all that its decoder decoded before the
+//   damage, whatever the reads;
 // - many small files, plain and compressed, spread over the workers, give the
 //   same result as their concatenation, for any thread count.
 #include <fcntl.h>
@@ -175,12 +176,15 @@ TEST_F(CompressedInput, ReadsOfAnySizeInlineOrAheadGiveTheContentAndTheSameVerdi
   std::string cut_gz = gzip(log), cut_zst = zstd(log);
   cut_gz.resize(cut_gz.size() / 2);
   cut_zst.resize(cut_zst.size() / 2);
+  std::string bad_crc_gz = gzip(log);
+  bad_crc_gz[bad_crc_gz.size() - 8] = static_cast<char>(bad_crc_gz[bad_crc_gz.size() - 8] ^ 1);
   for (const auto& [name, bytes, error] : std::vector<std::tuple<std::string, std::string, std::string>>{
            {"members.gz", gzip(log.substr(0, 1000)) + gzip("") + gzip(log.substr(1000)), ""},
            {"frames.zst", zstd(log.substr(0, 5000)) + zstd(log.substr(5000)), ""},
            {"padded.gz", gzip(log) + std::string(100, '\0'), "corrupt gzip data: incorrect header check"},
            {"cut.gz", cut_gz, "gzip data truncated (unexpected end of file)"},
            {"cut.zst", cut_zst, "zstd data truncated (unexpected end of file)"},
+           {"bad-crc.gz", bad_crc_gz, "corrupt gzip data: incorrect data check"},
        }) {
     const std::string path = write(name, bytes);
     std::optional<std::string> first;  // what the first way of reading gave: every way gives the same

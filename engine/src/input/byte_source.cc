@@ -69,7 +69,8 @@ class FdSource final : public ByteSource {
 // raw source into one buffer and decoded unit by unit (gzip members, zstd
 // frames); read() reports the raw source's errors and byte count as its own.
 // Once the raw data has ended, the decoder is still asked for what it holds,
-// so what comes out never depends on the sizes of the reads.
+// and what it decoded before a fault is handed out before the error, so what
+// comes out never depends on the sizes of the reads.
 class Decompressor : public ByteSource {
  public:
   ptrdiff_t read(char* buf, size_t cap) final {
@@ -88,9 +89,9 @@ class Decompressor : public ByteSource {
       size_t in_left = in_size_ - in_pos_;
       const Step step = decode(in, in_left, out, out_left);
       in_pos_ = in_size_ - in_left;
-      if (step == Step::kCorrupt) {
+      if (step == Step::kCorrupt) {  // what was decoded before the fault first, the error next
         error_ = "corrupt " + std::string(format_) + " data: " + words_;
-        return -1;
+        return out == buf ? -1 : out - buf;
       }
       if (step == Step::kUnitEnd) {
         in_unit_ = false;  // more units follow, or the end of the data
