@@ -5,6 +5,8 @@
 
 #include <date/date.h>
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <zlib.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -499,6 +501,88 @@ std::optional<logagg::Result> run_engine(std::string_view data, const Run& run, 
   return logagg::aggregate_buffer(data, options);
 }
 
+// What zlib makes of gzip members one after another: their bytes, or nullopt
+// if the data is corrupt or ends inside a member.
+std::optional<std::string> zlib_gunzip(std::string_view data) {
+  z_stream z{};
+  if (inflateInit2(&z, 15 + 16) != Z_OK) return std::nullopt;
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  std::string out;
+  char buf[16384];
+  int rc = Z_OK;
+  while (rc == Z_OK || (rc == Z_STREAM_END && z.avail_in > 0)) {
+    if (rc == Z_STREAM_END) inflateReset(&z);
+    z.next_out = reinterpret_cast<Bytef*>(buf);
+    z.avail_out = sizeof buf;
+    rc = inflate(&z, Z_NO_FLUSH);
+    out.append(buf, sizeof buf - z.avail_out);
+  }
+  inflateEnd(&z);
+  if (rc != Z_STREAM_END) return std::nullopt;
+  return out;
+}
+
+// What a byte source gives, read to its end in reads of 1 to `max_read` bytes.
+struct SourceRead {
+  std::string bytes, error;
+  uint64_t bytes_in = 0;
+  bool operator==(const SourceRead&) const = default;
+};
+
+// `source` read to its end in reads of 1 to `max_read` bytes, their sizes drawn from `h`.
+SourceRead read_source(std::unique_ptr<logagg::ByteSource> source, size_t max_read, uint64_t h) {
+  SourceRead r;
+  std::vector<char> buf(max_read);
+  for (ptrdiff_t n; (n = source->read(buf.data(), 1 + (h = h * 6364136223846793005ull + 1) % max_read)) > 0;) {
+    r.bytes.append(buf.data(), static_cast<size_t>(n));
+  }
+  r.error = source->error();
+  r.bytes_in = source->bytes_in();
+  return r;
+}
+
+// The decompression part of check_engine (checks.h), for compressed-looking data.
+std::string check_decompression(std::string_view data, uint64_t h) {
+  const int fd = ::memfd_create("logagg-fuzz", MFD_CLOEXEC);
+  if (fd < 0) return {};
+  std::string problem;
+  if (::write(fd, data.data(), data.size()) == static_cast<ssize_t>(data.size())) {
+    auto opened = [&](logagg::Decompression how) {
+      ::lseek(fd, 0, SEEK_SET);
+      return logagg::open_byte_source(fd, how);
+    };
+    const size_t max_read = 1 + h % 300;
+    const SourceRead inline_read = read_source(opened(logagg::Decompression::kInline), max_read, h);
+    const SourceRead ahead = read_source(opened(logagg::Decompression::kAhead), max_read, h);
+    const SourceRead small_buffers = read_source(
+        logagg::read_ahead_in_thread(opened(logagg::Decompression::kInline), 1 + (h >> 12) % 3, 1 + (h >> 16) % 64),
+        max_read, h);
+    // A decoder that meets a fault in the middle of the data may hold bytes
+    // it decoded before it, more or fewer with the room it was given to
+    // write into: then the error must be the same and the bytes one's a
+    // prefix of the other's. Otherwise they must be the same.
+    const bool mid_fault = inline_read.error.starts_with("corrupt");
+    auto alike = [&](const SourceRead& r) {
+      if (!mid_fault) return r == inline_read;
+      const size_t n = std::min(r.bytes.size(), inline_read.bytes.size());
+      return r.error == inline_read.error && r.bytes.compare(0, n, inline_read.bytes, 0, n) == 0;
+    };
+    if (!alike(ahead) || !alike(small_buffers)) {
+      problem = "decompressed ahead != inline: error " + shown(ahead.error) + " / " + shown(small_buffers.error) +
+                " vs " + shown(inline_read.error);
+    } else if (logagg::detect_compression(data.substr(0, 4)) == logagg::Compression::kGzip) {
+      const std::optional<std::string> zlib = zlib_gunzip(data);
+      if (zlib && (inline_read.bytes != *zlib || !inline_read.error.empty())) {
+        problem = "gzip that zlib decodes cleanly: " + shown(inline_read.error) + ", " +
+                  std::to_string(inline_read.bytes.size()) + " bytes vs zlib's " + std::to_string(zlib->size());
+      }
+    }
+  }
+  ::close(fd);
+  return problem;
+}
+
 }  // namespace
 
 std::string check_rfc3339(std::string_view text) {
@@ -543,6 +627,9 @@ std::string check_engine(std::string_view input) {
       // Streams that start with a gzip or zstd magic number are decompressed,
       // which the reference does not do: only the accounting is checked.
       if (run.stream && logagg::detect_compression(data.substr(0, 4)) != logagg::Compression::kNone) {
+        if (std::string problem = check_decompression(data, h); !problem.empty()) {
+          return problem + "; input " + shown(input);
+        }
         const logagg::Summary& s = got->summary;
         if (s.lines != s.counted + s.blank + s.rejected_total() + s.filtered()) {
           return run_text(run, options) + " on compressed-looking input: lines not accounted; input " +

@@ -57,6 +57,15 @@ std::string check_rfc3339(std::string_view input);
 //   texts are valid UTF-8 with no raw control but LF, no DEL, C1 or bidi
 //   control, and its html page (in builds with it) has its own three scripts
 //   and two style sheets and no element an id could smuggle in.
+// - a log that starts with a gzip or zstd magic number is also read through
+//   logagg::open_byte_source from a file, decompressed by the reader's
+//   thread and ahead of it by a thread of its own (read_ahead_in_thread, with
+//   buffers and reads of sizes the hash chooses): both give the same bytes,
+//   error and byte count (corrupt data: the same error, and one's bytes a
+//   prefix of the other's, as a decoder may hold some it decoded before the
+//   fault, more or fewer with its room to write); and gzip that zlib (the oracle; the build's decoder
+//   may be ISA-L's) decodes cleanly, members one after another, decodes to
+//   zlib's bytes without an error.
 // Segment sizes, the thread count of each run and the tight limit are derived
 // from a hash of the whole input, so each input gets its own reproducible cuts.
 std::string check_engine(std::string_view input);

@@ -6,7 +6,9 @@
 #   then the performance targets, each with its measured
 #   value and pass or fail: the per-core speed against those, cold files
 #   (logagg and wc -l on the evicted corpus), --by-app's CPU time against the
-#   plain run's, and the RFC 3339 micro-benchmark.
+#   plain run's, compressed files (one .gz, one .zst, a folder of 8 .gz parts)
+#   against their decompressors and one thread, and the RFC 3339
+#   micro-benchmark.
 # Each command runs once to warm up, then RUNS times; the table shows medians.
 # The targets that compare two runs (2 threads vs 1, cold vs warm, --by-app vs
 # plain) take their ratio within each of RUNS rounds of the commands run in
@@ -127,6 +129,32 @@ fi
 target "cold, $threads threads, time vs max(wc -l cold, warm)" "$(median_of '$1 / ($3 > $5 ? $3 : $5)')" "at most" 1.15 x
 all_cold=$(median_of '$1') wc_cold=$(median_of '$3') all_warm=$(median_of '$5')
 
+# Compressed files, each beside its floor, in turns: one .gz (gzip -6, as
+# logrotate writes it) against `igzip -d -c`, one .zst (zstd -3) against
+# `zstd -d -c` (each to /dev/null: the decompressor's time alone), and a folder
+# of the corpus in 8 .gz parts on all threads against one thread. The
+# compressed copies are made once beside the corpus (CORPUS.gz, CORPUS.zst,
+# CORPUS.parts/) and reused; the rows are skipped without igzip (Debian's
+# isal) or zstd.
+if command -v igzip > /dev/null && command -v zstd > /dev/null; then
+  [ -f "$corpus.gz" ] || gzip -6 -c "$corpus" > "$corpus.gz"
+  [ -f "$corpus.zst" ] || zstd -q -3 -c "$corpus" > "$corpus.zst"
+  if [ ! -d "$corpus.parts" ]; then
+    "$bin" split --max-size "$(( bytes / 8 + (1 << 20) ))" "$corpus" "$corpus.parts" > /dev/null  # 8 parts: cuts come before the limit
+    for part in "$corpus.parts"/*; do gzip -6 "$part"; done
+  fi
+  logagg=("$bin" -q --format csv --threads)
+  "$measure" "$runs" --turns igzip -d -c "$corpus.gz" --next "${logagg[@]}" "$threads" "$corpus.gz" \
+    --next zstd -d -c "$corpus.zst" --next "${logagg[@]}" "$threads" "$corpus.zst" \
+    --next "${logagg[@]}" 1 "$corpus.parts" --next "${logagg[@]}" "$threads" "$corpus.parts" > "$rounds"
+  target "one .gz, $threads threads, time vs igzip -d -c" "$(median_of '$3 / $1')" "at most" 1.15 x
+  target "one .zst, $threads threads, time vs zstd -d -c" "$(median_of '$7 / $5')" "at most" 1.15 x
+  target "8 .gz parts, $threads threads, time vs 1 thread" "$(median_of '$11 / $9')" "at most" 0.6 x
+  compressed_medians="igzip -d -c $(median_of '$1') s, logagg .gz $(median_of '$3') s; zstd -d -c $(median_of '$5') s, logagg .zst $(median_of '$7') s; 8 .gz parts: 1 thread $(median_of '$9') s, $threads threads $(median_of '$11') s"
+else
+  compressed_medians="compressed rows skipped: no igzip (Debian's isal) or zstd"
+fi
+
 # --by-app: CPU time (user + system) against the plain run's, one thread.
 "$measure" "$runs" --turns "${plain[@]}" --next "${plain[@]}" --by-app > "$rounds"
 target "--by-app, CPU vs the plain run" "$(median_of '$4 / $2')" "at most" 1.2 x
@@ -153,6 +181,7 @@ rfc3339_ns=$(build/release/profiling/micro_bench --benchmark_filter='^BM_Rfc3339
   awk -F, '$1 ~ /_median"?$/ { print $4 }')
 target "RFC 3339 parse, mixed formats" "$rfc3339_ns" "at most" 12 " ns"
 echo
+echo "$compressed_medians"
 echo "wc -l cold $(awk -v s="$wc_cold" 'BEGIN { printf "%.3f", s }') s, logagg --threads $threads cold $(awk -v s="$all_cold" 'BEGIN { printf "%.3f", s }') s, warm $(awk -v s="$all_warm" 'BEGIN { printf "%.3f", s }') s; CPU one thread $(awk -v s="$plain_cpu" 'BEGIN { printf "%.3f", s }') s, --by-app $(awk -v s="$by_app_cpu" 'BEGIN { printf "%.3f", s }') s"
 
 # DuckDB beside logagg --by status, all threads each, on the same file, and

@@ -5,7 +5,7 @@
 set -eu
 packages="cmake ninja-build g++ libsimdjson-dev libabsl-dev libcli11-dev \
 libhowardhinnant-date-dev libgtest-dev libgmock-dev libbenchmark-dev \
-zlib1g-dev libzstd-dev libre2-dev pkg-config help2man dpkg-dev file man-db"
+zlib1g-dev libisal-dev libzstd-dev libre2-dev pkg-config help2man dpkg-dev file man-db"
 packages="$packages nlohmann-json3-dev"  # the profiling walkthrough's naive stage
 packages="$packages tzdata"  # the zones of --tz (libdate-tz3 reads /usr/share/zoneinfo)
 packages="$packages python3-distributed"  # apps/logagg-dask and its test (Dask distributed)
@@ -14,9 +14,10 @@ packages="$packages python3-distributed"  # apps/logagg-dask and its test (Dask 
 command -v npm >/dev/null || packages="$packages npm"
 packages="$packages chromium"  # the html_report test opens --format html pages headless
 # With --profiling, also what profiling/walkthrough.sh runs: perf and Python
-# (and Chromium, above, to check that a flame graph renders).
+# (and Chromium, above, to check that a flame graph renders), and the floors
+# of profiling/bench.sh's compressed rows: igzip (isal) and zstd.
 if [ "${1:-}" = "--profiling" ]; then
-  packages="$packages linux-perf python3"
+  packages="$packages linux-perf python3 isal zstd"
 fi
 if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive

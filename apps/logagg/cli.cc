@@ -202,10 +202,11 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
   app.add_option("--segment-bytes", o.segment_bytes, "Nominal segment size (for tests)")
       ->check(CLI::PositiveNumber)
       ->group("");
-  app.set_help_flag("-h,--help", "Print this help and exit; --version: version and JSON parser kernel");
+  app.set_help_flag("-h,--help", "Print this help and exit; --version: version, JSON parser kernel, gzip decoder");
   app.set_version_flag("--version",
-                       std::string("logagg ") + std::string(kVersion) + " (" + json_parser_description() + ")",
-                       "Print the version and the JSON parser's kernel for this CPU")
+                       std::string("logagg ") + std::string(kVersion) + " (" + json_parser_description() +
+                           "; gzip: " + std::string(kGzipDecoder) + ")",
+                       "Print the version, the JSON parser's kernel for this CPU and the gzip decoder")
       ->group("");  // on --help's line
 }
 

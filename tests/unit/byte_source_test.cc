@@ -4,12 +4,19 @@
 //   exactly like the plain text, from files and from standard input;
 // - a truncated or corrupt archive is an error naming the file and the
 //   format, and the lines before the damage stay counted and accounted;
+// - reads of any size, by the reader's thread or ahead of it, give the same
+//   content and the same verdict (padded, cut or corrupt data, members,
+//   frames): a damaged archive gives all that its decoder decoded before the
+//   damage, whatever the reads;
 // - many small files, plain and compressed, spread over the workers, give the
 //   same result as their concatenation, for any thread count.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -143,6 +150,56 @@ TEST_F(CompressedInput, TruncatedOrCorruptArchivesAreErrorsAndTheLinesBeforeStay
     EXPECT_LT(r.summary.counted, 2 * whole.summary.counted) << "nothing after the damage is";
     EXPECT_EQ(r.summary.files, 2u);
     EXPECT_EQ(r.summary.unreadable, 0u);
+  }
+}
+
+// Reads the content of the file at `path` through open_byte_source in reads
+// of 1 to `max_cap` bytes; `error` gets its error, if any.
+std::string read_through_source(const std::string& path, Decompression how, size_t max_cap, std::string& error) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  EXPECT_GE(fd, 0);
+  std::string out;
+  {
+    const std::unique_ptr<ByteSource> source = open_byte_source(fd, how);
+    std::vector<char> buf(max_cap);
+    std::mt19937_64 rng(max_cap);
+    ptrdiff_t n;
+    while ((n = source->read(buf.data(), 1 + rng() % max_cap)) > 0) out.append(buf.data(), static_cast<size_t>(n));
+    error = source->error();
+  }
+  ::close(fd);
+  return out;
+}
+
+TEST_F(CompressedInput, ReadsOfAnySizeInlineOrAheadGiveTheContentAndTheSameVerdict) {
+  const std::string log = make_log(4000, 9);
+  std::string cut_gz = gzip(log), cut_zst = zstd(log);
+  cut_gz.resize(cut_gz.size() / 2);
+  cut_zst.resize(cut_zst.size() / 2);
+  std::string bad_crc_gz = gzip(log);
+  bad_crc_gz[bad_crc_gz.size() - 8] = static_cast<char>(bad_crc_gz[bad_crc_gz.size() - 8] ^ 1);
+  for (const auto& [name, bytes, error] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"members.gz", gzip(log.substr(0, 1000)) + gzip("") + gzip(log.substr(1000)), ""},
+           {"frames.zst", zstd(log.substr(0, 5000)) + zstd(log.substr(5000)), ""},
+           {"padded.gz", gzip(log) + std::string(100, '\0'), "corrupt gzip data: incorrect header check"},
+           {"cut.gz", cut_gz, "gzip data truncated (unexpected end of file)"},
+           {"cut.zst", cut_zst, "zstd data truncated (unexpected end of file)"},
+           {"bad-crc.gz", bad_crc_gz, "corrupt gzip data: incorrect data check"},
+       }) {
+    const std::string path = write(name, bytes);
+    std::optional<std::string> first;  // what the first way of reading gave: every way gives the same
+    for (const Decompression how : {Decompression::kInline, Decompression::kAhead}) {
+      for (const size_t max_cap : {size_t{1}, size_t{7}, size_t{70000}}) {
+        SCOPED_TRACE(name + (how == Decompression::kAhead ? " ahead" : " inline") + ", reads up to " +
+                     std::to_string(max_cap));
+        std::string got_error;
+        const std::string got = read_through_source(path, how, max_cap, got_error);
+        EXPECT_EQ(got_error, error);
+        if (error.empty()) EXPECT_TRUE(got == log) << got.size() << " bytes of " << log.size();
+        if (!first) first = got;
+        EXPECT_TRUE(got == *first) << got.size() << " bytes, first " << first->size() << " bytes";
+      }
+    }
   }
 }
 

@@ -143,8 +143,8 @@ unsigned resolve_threads(unsigned requested) {
 }
 
 // Reads a stream (plain or compressed) to its end.
-void scan_stream(Source& src, int fd, Worker& w, const Options& options) {
-  std::unique_ptr<ByteSource> bytes = open_byte_source(fd);
+void scan_stream(Source& src, int fd, Worker& w, const Options& options, Decompression how) {
+  std::unique_ptr<ByteSource> bytes = open_byte_source(fd, how);
   if (src.stream_end) bytes = limit_bytes(std::move(bytes), *src.stream_end);
   ScanLog& log = src.logs.emplace_back(ScanLog(options.max_reject_samples));
   if (!discard(*bytes, src.skip, w.stream_buffer)) {
@@ -325,7 +325,11 @@ void open_input(Source& src, Worker& w, const Options& options, unsigned threads
     if (!is_stdin) ::close(fd);
     return;
   }
-  scan_stream(src, fd, w, options);  // small, not mappable, or compressed: read it
+  // A large compressed file is decompressed by a thread of its own while this
+  // worker parses, unless one thread was asked for; a small one is not worth
+  // a thread.
+  const bool ahead = compressed && !small && threads > 1;
+  scan_stream(src, fd, w, options, ahead ? Decompression::kAhead : Decompression::kInline);
   if (!is_stdin) ::close(fd);
 }
 

@@ -1,10 +1,9 @@
 // Byte sources for the stream reader (see input.h): a file descriptor read as
-// is, or decompressed on the fly with zlib (gzip) or libzstd, chosen by the
-// magic numbers at the start of the data; and the first bytes of another
-// source (limit_bytes). Each keeps one input and one output
-// buffer, so memory is bounded whatever the size of the data.
+// is, or decompressed on the fly with the gzip decoder (inflater.h: ISA-L or
+// zlib) or libzstd, chosen by the magic numbers at the start of the data; and
+// the first bytes of another source (limit_bytes). Each keeps one input and
+// one output buffer, so memory is bounded whatever the size of the data.
 #include <unistd.h>
-#include <zlib.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "input/inflater.h"
 #include "input/input.h"
 
 namespace logagg {
@@ -66,12 +66,56 @@ class FdSource final : public ByteSource {
 };
 
 // The shared part of the decompressors: compressed input is pulled from the
-// raw source into one buffer; read() reports the raw source's errors and
-// byte count as its own.
+// raw source into one buffer and decoded unit by unit (gzip members, zstd
+// frames); read() reports the raw source's errors and byte count as its own.
+// Once the raw data has ended, the decoder is still asked for what it holds,
+// and what it decoded before a fault is handed out before the error, so what
+// comes out never depends on the sizes of the reads.
 class Decompressor : public ByteSource {
- protected:
-  explicit Decompressor(std::unique_ptr<FdSource> raw) : raw_(std::move(raw)), in_(kInputBytes) {}
+ public:
+  ptrdiff_t read(char* buf, size_t cap) final {
+    if (!error_.empty()) return -1;
+    char* out = buf;
+    size_t out_left = cap;
+    while (out == buf) {  // until some output
+      const bool more = refill();
+      if (!more && !error_.empty()) return -1;
+      if (!more && !in_unit_) return 0;  // the data ended between units
+      if (!in_unit_) {  // a new unit starts: the next bytes must be its header
+        start_unit();
+        in_unit_ = true;
+      }
+      const char* in = in_.data() + in_pos_;
+      size_t in_left = in_size_ - in_pos_;
+      const Step step = decode(in, in_left, out, out_left);
+      in_pos_ = in_size_ - in_left;
+      if (step == Step::kCorrupt) {  // what was decoded before the fault first, the error next
+        error_ = "corrupt " + std::string(format_) + " data: " + words_;
+        return out == buf ? -1 : out - buf;
+      }
+      if (step == Step::kUnitEnd) {
+        in_unit_ = false;  // more units follow, or the end of the data
+      } else if (!more && out == buf) {
+        return end_of_input(true, format_);  // the decoder holds nothing more
+      }
+    }
+    return out - buf;
+  }
 
+ protected:
+  Decompressor(std::unique_ptr<FdSource> raw, std::string_view format)
+      : raw_(std::move(raw)), in_(kInputBytes), format_(format) {}
+
+  enum class Step { kMore, kUnitEnd, kCorrupt };
+  // The next bytes start a unit.
+  virtual void start_unit() {}
+  // Decodes from [in, in + in_len) into [out, out + out_len), moving both
+  // forward; kCorrupt with words_ set to say why.
+  virtual Step decode(const char*& in, size_t& in_len, char*& out, size_t& out_len) = 0;
+
+  std::string words_;
+
+ private:
   // Refills the input buffer when it is empty: false at the end of the raw
   // data or on an error (error_ set).
   bool refill() {
@@ -87,71 +131,55 @@ class Decompressor : public ByteSource {
   std::unique_ptr<FdSource> raw_;
   std::vector<char> in_;
   size_t in_pos_ = 0, in_size_ = 0;
+  std::string_view format_;
+  bool in_unit_ = false;
 };
 
 class GzipSource final : public Decompressor {
  public:
-  explicit GzipSource(std::unique_ptr<FdSource> raw) : Decompressor(std::move(raw)) {
-    if (inflateInit2(&z_, 15 + 16) != Z_OK) error_ = "gzip: cannot initialise zlib";  // 16: gzip wrapper
-  }
-  ~GzipSource() override { inflateEnd(&z_); }
-
-  ptrdiff_t read(char* buf, size_t cap) override {
-    if (!error_.empty()) return -1;
-    z_.next_out = reinterpret_cast<Bytef*>(buf);
-    z_.avail_out = static_cast<uInt>(std::min<size_t>(cap, 1u << 30));
-    while (z_.avail_out == static_cast<uInt>(std::min<size_t>(cap, 1u << 30))) {  // until some output
-      if (!refill()) return error_.empty() ? end_of_input(in_member_, "gzip") : -1;
-      if (!in_member_) {  // a new member starts: the next bytes must be a gzip header
-        inflateReset(&z_);
-        in_member_ = true;
-      }
-      z_.next_in = reinterpret_cast<Bytef*>(in_.data() + in_pos_);
-      z_.avail_in = static_cast<uInt>(in_size_ - in_pos_);
-      const int rc = inflate(&z_, Z_NO_FLUSH);
-      in_pos_ = in_size_ - z_.avail_in;
-      if (rc == Z_STREAM_END) {
-        in_member_ = false;  // concatenated members follow, or the end of the data
-      } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-        error_ = std::string("corrupt gzip data: ") + (z_.msg != nullptr ? z_.msg : zError(rc));
-        return -1;
-      }
-    }
-    return static_cast<ptrdiff_t>(reinterpret_cast<char*>(z_.next_out) - buf);
+  explicit GzipSource(std::unique_ptr<FdSource> raw) : Decompressor(std::move(raw), "gzip") {
+    if (!inflater_.init_error().empty()) error_ = "gzip: " + inflater_.init_error();
   }
 
  private:
-  z_stream z_{};
-  bool in_member_ = false;
+  void start_unit() override { inflater_.start_member(); }
+  Step decode(const char*& in, size_t& in_len, char*& out, size_t& out_len) override {
+    switch (inflater_.inflate(in, in_len, out, out_len)) {
+      case Inflater::Status::kMore: return Step::kMore;
+      case Inflater::Status::kMemberEnd: return Step::kUnitEnd;
+      case Inflater::Status::kCorrupt: break;
+    }
+    words_ = inflater_.error();
+    return Step::kCorrupt;
+  }
+
+  Inflater inflater_;
 };
 
 class ZstdSource final : public Decompressor {
  public:
-  explicit ZstdSource(std::unique_ptr<FdSource> raw) : Decompressor(std::move(raw)), z_(ZSTD_createDStream()) {
+  explicit ZstdSource(std::unique_ptr<FdSource> raw) : Decompressor(std::move(raw), "zstd"), z_(ZSTD_createDStream()) {
     if (z_ == nullptr) error_ = "zstd: cannot create a decompression stream";
   }
   ~ZstdSource() override { ZSTD_freeDStream(z_); }
 
-  ptrdiff_t read(char* buf, size_t cap) override {
-    if (!error_.empty()) return -1;
-    ZSTD_outBuffer out{buf, cap, 0};
-    while (out.pos == 0) {
-      if (!refill()) return error_.empty() ? end_of_input(in_frame_, "zstd") : -1;
-      ZSTD_inBuffer in{in_.data(), in_size_, in_pos_};
-      const size_t rc = ZSTD_decompressStream(z_, &out, &in);
-      in_pos_ = in.pos;
-      if (ZSTD_isError(rc)) {
-        error_ = std::string("corrupt zstd data: ") + ZSTD_getErrorName(rc);
-        return -1;
-      }
-      in_frame_ = rc != 0;  // 0: a frame just ended
+ private:
+  Step decode(const char*& in, size_t& in_len, char*& out, size_t& out_len) override {
+    ZSTD_inBuffer i{in, in_len, 0};
+    ZSTD_outBuffer o{out, out_len, 0};
+    const size_t rc = ZSTD_decompressStream(z_, &o, &i);
+    in += i.pos;
+    in_len -= i.pos;
+    out += o.pos;
+    out_len -= o.pos;
+    if (ZSTD_isError(rc)) {
+      words_ = ZSTD_getErrorName(rc);
+      return Step::kCorrupt;
     }
-    return static_cast<ptrdiff_t>(out.pos);
+    return rc == 0 ? Step::kUnitEnd : Step::kMore;  // 0: a frame just ended
   }
 
- private:
   ZSTD_DStream* z_;
-  bool in_frame_ = false;
 };
 
 // The first `end` bytes of another source, which must reach that far.
@@ -192,7 +220,7 @@ std::string_view compression_name(Compression c) noexcept {
   return "plain";
 }
 
-std::unique_ptr<ByteSource> open_byte_source(int fd) {
+std::unique_ptr<ByteSource> open_byte_source(int fd, Decompression how) {
   // Sniff the magic number; on a pipe a read may return fewer bytes than asked.
   std::string head(kZstdMagic.size(), '\0');
   size_t got = 0;
@@ -209,12 +237,14 @@ std::unique_ptr<ByteSource> open_byte_source(int fd) {
   head.resize(got);
   auto raw = std::make_unique<FdSource>(fd, head, error);
   if (error != 0) return raw;
+  std::unique_ptr<ByteSource> decompressed;
   switch (detect_compression(head)) {
-    case Compression::kGzip: return std::make_unique<GzipSource>(std::move(raw));
-    case Compression::kZstd: return std::make_unique<ZstdSource>(std::move(raw));
-    case Compression::kNone: break;
+    case Compression::kGzip: decompressed = std::make_unique<GzipSource>(std::move(raw)); break;
+    case Compression::kZstd: decompressed = std::make_unique<ZstdSource>(std::move(raw)); break;
+    case Compression::kNone: return raw;
   }
-  return raw;
+  if (how == Decompression::kAhead) return read_ahead_in_thread(std::move(decompressed));
+  return decompressed;
 }
 
 std::unique_ptr<ByteSource> limit_bytes(std::unique_ptr<ByteSource> source, uint64_t end) {

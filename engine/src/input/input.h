@@ -129,11 +129,28 @@ class ByteSource {
   uint64_t bytes_in_ = 0;
 };
 
+// How compressed data is decompressed: by the thread that reads the source,
+// or ahead of it by a thread of its own (read_ahead_in_thread), so that the
+// two overlap. Plain data is always read by the reader's thread.
+enum class Decompression { kInline, kAhead };
+
 // The content of `fd` (not owned; left open), read from its current position:
 // its first bytes are read to detect the compression, then it is decompressed
 // on the fly if it is gzip (any number of concatenated members) or zstd (any
 // number of frames). Memory stays bounded whatever the size of the data.
-std::unique_ptr<ByteSource> open_byte_source(int fd);
+// kAhead only for a descriptor whose reads end (a regular file): the
+// decompressing thread is joined when the source is destroyed.
+std::unique_ptr<ByteSource> open_byte_source(int fd, Decompression how = Decompression::kInline);
+
+// `source` read by a thread of its own into `buffers` reused buffers of
+// `buffer_bytes`, ahead of the caller's reads; what it reads and its end or
+// error are handed out unchanged. Destroying it stops and joins the thread,
+// after the read it is in, if any.
+inline constexpr size_t kReadAheadBuffers = 4;
+inline constexpr size_t kReadAheadBufferBytes = size_t{256} << 10;
+std::unique_ptr<ByteSource> read_ahead_in_thread(std::unique_ptr<ByteSource> source,
+                                                 size_t buffers = kReadAheadBuffers,
+                                                 size_t buffer_bytes = kReadAheadBufferBytes);
 
 // The first `end` bytes of `source`: its end there, an error (-1) if it
 // ends or fails before.
