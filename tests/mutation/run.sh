@@ -67,7 +67,10 @@ if [ -z "$scratch" ]; then
   trap 'rm -rf "$scratch"' EXIT
 fi
 src=$scratch/src
-build=$scratch/build
+# Laid out as the tree's own release build (build/release in the copy), so
+# that a compiler cache whose base directory holds both (ccache's
+# CCACHE_BASEDIR, as .ci/run sets it) finds the objects the tree's build made.
+build=$src/build/release
 mkdir -p "$src"
 # Copy the tree; a file whose bytes are already there is left alone, so a
 # kept scratch build stays incremental.
