@@ -208,6 +208,15 @@ bool row_key(const element& row, const std::vector<std::string>& columns, std::s
   return true;
 }
 
+// A "counts" row's bucket start (in `column`) and count, and with
+// `key_columns` its key tuple; false if one of them is missing or of
+// another type.
+bool row_head(const element& row, const std::string& column, const std::vector<std::string>* key_columns,
+              std::string_view& start, uint64_t& count, std::string& tuple) {
+  return row[column].get(start) == simdjson::SUCCESS && row["count"].get(count) == simdjson::SUCCESS &&
+         (key_columns == nullptr || row_key(row, *key_columns, tuple));
+}
+
 // A row's measures (measure_text.h's columns and json's sketches), checked:
 // a sum an exact decimal (null: overflowed), min and max present when n is
 // not 0, a sketch's buckets ascending and adding up to n.
@@ -228,10 +237,10 @@ MeasureCell read_cell(const element& row, const MeasureSpec& spec, uint64_t coun
       std::string_view text;
       if (row[column].is_null()) {
         f.sum = FixedSum::of_units(FixedSum::kOverflow);
-      } else if (row[column].get(text) == simdjson::SUCCESS && read_measure(text)) {
-        const MeasureValue v = *read_measure(text);
+      } else if (std::optional<MeasureValue> v;
+                 row[column].get(text) == simdjson::SUCCESS && (v = read_measure(text))) {
         const size_t point = text.find('.');
-        f.sum = v.fixed;
+        f.sum = v->fixed;
         f.digits = static_cast<uint8_t>(point == std::string_view::npos ? 0 : text.size() - point - 1);
         if (text.find_first_of("eE") != std::string_view::npos || f.digits > FixedSum::kFractionDigits) {
           fail("a \"counts\" row's " + column + " is not a plain decimal");
@@ -277,8 +286,7 @@ void read_measured_counts(const simdjson::dom::array& counts, Partial& p) {
   for (const element row : counts) {
     std::string_view start;
     uint64_t count = 0;
-    if (row[column].get(start) != simdjson::SUCCESS || row["count"].get(count) != simdjson::SUCCESS ||
-        (keyed && !row_key(row, key_columns, tuple))) {
+    if (!row_head(row, column, keyed ? &key_columns : nullptr, start, count, tuple)) {
       fail("a \"counts\" row has no " + column + ", count or key");
     }
     if (count == 0) continue;  // rows of --fill-gaps add nothing
@@ -306,8 +314,7 @@ void read_counts(const object& doc, Partial& p) {
   for (const element row : counts) {
     std::string_view start;
     uint64_t count = 0;
-    if (row[column].get(start) != simdjson::SUCCESS || row["count"].get(count) != simdjson::SUCCESS ||
-        (by_app && !row_key(row, key_columns, tuple))) {
+    if (!row_head(row, column, by_app ? &key_columns : nullptr, start, count, tuple)) {
       fail("a \"counts\" row is not " + row_shape);
     }
     const int64_t second = instant(start, column);
