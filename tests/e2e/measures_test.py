@@ -181,6 +181,28 @@ class Measures(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("different --sum", r.stderr.decode())
 
+    def test_stats_give_the_measures_of_every_counted_line(self):
+        doc = json.loads(run(self.log, *ARGS, "--stats", "--format", "json", "-q").stdout)
+        got = doc["stats"]["measures"]
+        errors = sum(f["status"] >= 500 for _, f in self.lines)
+        size = [v for v in (value(f, "bytes") for _, f in self.lines) if v is not None]
+        lat = [v for v in (value(f, "latency_ms") for _, f in self.lines) if v is not None]
+        self.assertEqual(got["count(status>=500)"], errors)
+        self.assertEqual(Decimal(str(got["ratio(status>=500)"])),
+                         (Decimal(errors) / len(self.lines)).quantize(Decimal("0.0001"), "ROUND_HALF_UP"))
+        self.assertEqual((got["n(bytes)"], got["sum(bytes)"]), (len(size), str(sum(size, Decimal(0)))))
+        self.assertEqual(got["sum(latency_ms)"], str(sum(lat, Decimal("0.000"))))
+        self.assertEqual(Decimal(str(got["max(latency_ms)"])), max(lat))
+        for p in PERCENTILES:
+            exact = nearest_rank(lat, p)
+            self.assertLessEqual(abs(Decimal(str(got[f"p{p}(latency_ms)"])) - exact), Decimal("0.01") * abs(exact))
+        # The text block prints the same values, and at any thread count.
+        text = run(self.log, *ARGS, "--stats", "-q", "--threads", "3").stderr.decode()
+        block = text[text.index("  measures of all counted lines:\n"):]
+        self.assertIn(f"    sum(bytes)", block)
+        self.assertIn(str(sum(size, Decimal(0))) + "\n", block)
+        self.assertEqual(run(self.log, *ARGS, "--stats", "-q", "--threads", "1").stderr.decode(), text)
+
     def test_state_keeps_running_totals_and_deltas(self):
         log, state = self.path("state.log"), self.path("s.state")
         first, second = self.lines[:1500], self.lines[1500:]

@@ -127,4 +127,14 @@ void MeasureText::values(const MeasureCell* cell, uint64_t count, std::vector<Va
   }
 }
 
+void MeasureText::append_json(std::string& out, const Value& v) {
+  if (!v.present) {
+    out.append("null");
+  } else if (v.sum) {
+    out.append("\"").append(v.text).push_back('"');
+  } else {
+    out.append(v.text);
+  }
+}
+
 }  // namespace logagg

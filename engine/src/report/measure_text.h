@@ -38,6 +38,8 @@ class MeasureText {
   // The values of a row of `count` lines whose measures are `cell` (nullptr:
   // an empty bucket of --fill-gaps), one per column, in `out` (resized).
   void values(const MeasureCell* cell, uint64_t count, std::vector<Value>& out) const;
+  // `v` as a json value: null when absent, a sum as a string, others as numbers.
+  static void append_json(std::string& out, const Value& v);
 
  private:
   MeasureSpec spec_;

@@ -135,7 +135,9 @@ std::string format_summary(const Summary& s, const Options& counted_with, const 
 
 std::string format_stats(const Result& result, const Options& options, const ReportOptions& report) {
   const ReportRows rows(result, options.key_columns(), report);
-  const ReportStats stats = report_stats(result, options.keyed(), rows.buckets(), rows.bucketing(), report.top);
+  const MeasureSpec measures = MeasureSpec::of(options);
+  const ReportStats stats =
+      report_stats(result, options.keyed(), rows.buckets(), rows.bucketing(), report.top, &measures);
   const BucketStats& st = stats.buckets;
   std::string out = "logagg: stats per " + rows.bucketing().name();
   if (st.buckets == 0) return out + ": no counted lines\n";
@@ -156,6 +158,12 @@ std::string format_stats(const Result& result, const Options& options, const Rep
   row("total", std::to_string(st.total));
   row("peak at " + stats.peak, std::to_string(st.max));
   for (const auto& [name, value] : stats.figures) row(name, value);
+  if (!stats.measures.empty()) {
+    out.append("  measures of all counted lines:\n");
+    for (const auto& [column, value] : stats.measures) {
+      row("  " + terminal_text(column), value.present ? value.text : "-");
+    }
+  }
   if (options.keyed()) {
     out.append(options.by.empty() ? "  top apps by lines:\n" : "  top keys by lines:\n");
     const size_t parts = options.key_columns().size();

@@ -48,7 +48,18 @@ void append_json_stats(std::string& out, const ReportStats& stats, const Options
   for (size_t i = 0; i < stats.figures.size(); ++i) {
     const std::string& value = stats.figures[i].second;
     field(stats.figures[i].first, [&] { out.append(value); },
-          i + 1 == stats.figures.size() && !by_app);
+          i + 1 == stats.figures.size() && !by_app && stats.measures.empty());
+  }
+  if (!stats.measures.empty()) {
+    // The measures of every counted line, keyed by column as in the rows.
+    out.append("    \"measures\": {");
+    for (size_t i = 0; i < stats.measures.size(); ++i) {
+      out.append(i == 0 ? "" : ", ");
+      append_json_string(out, stats.measures[i].first);
+      out.append(": ");
+      MeasureText::append_json(out, stats.measures[i].second);
+    }
+    out.append(by_app ? "},\n" : "}\n");
   }
   if (by_app) {
     // "top_apps" of app ids alone; with --by "top_keys", each with its key columns (null: no value).
@@ -228,7 +239,7 @@ void write_result_json(const Result& r, const ReportRows& rows, const Options& o
   write_report_rows(rows, report, r.summary.counted, &spec, o);  // the "counts" array, handed to the sink as it grows
   write_summary(r.summary, options, o.text());
   std::string& out = o.text();
-  append_json_stats(out, report_stats(r, rows.by_app(), rows.buckets(), rows.bucketing(), report.top), options);
+  append_json_stats(out, report_stats(r, rows.by_app(), rows.buckets(), rows.bucketing(), report.top, &spec), options);
   out.append("}\n");
 }
 

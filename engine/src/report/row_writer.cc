@@ -117,13 +117,7 @@ class JsonRows final : public RowWriter {
       out.append(", ");
       append_json_string(out, m.columns()[c]);
       out.append(": ");
-      if (!values_[c].present) {
-        out.append("null");
-      } else if (values_[c].sum) {
-        out.append("\"").append(values_[c].text).push_back('"');
-      } else {
-        out.append(values_[c].text);
-      }
+      MeasureText::append_json(out, values_[c]);
     }
     if (cell == nullptr) return;
     for (size_t i = 0; i < m.spec().fields.size(); ++i) {

@@ -13,7 +13,8 @@
 // 1), always a count that some bucket has; the median is the 50th percentile.
 //
 // With --by-app, top_apps ranks the apps by their lines over the whole run;
-// report_stats gathers both for the report formats.
+// report_stats gathers both, and the measures of the whole run, for the
+// report formats.
 //
 // Pure and thread-safe; fails only by std::bad_alloc.
 #pragma once
@@ -25,7 +26,9 @@
 #include <vector>
 
 #include "logagg/buckets.h"
+#include "logagg/measures.h"
 #include "logagg/result.h"
+#include "report/measure_text.h"
 
 namespace logagg {
 
@@ -80,9 +83,13 @@ struct ReportStats {
     std::string percent;  // of all counted lines, 3 decimals
   };
   std::vector<RankedApp> ranked_apps;  // empty unless counted per app
+  // With measures: each measure column (count(E), ratio(E), n(F), sum(F),
+  // min(F), max(F), pP(F)) over every counted line, the cells of all rows
+  // added, written as a row writes it.
+  std::vector<std::pair<std::string, MeasureText::Value>> measures;
 };
 ReportStats report_stats(const Result& result, bool by_app, const std::vector<SecondCount>& buckets,
-                         const Bucketing& bucketing, size_t top);
+                         const Bucketing& bucketing, size_t top, const MeasureSpec* measures = nullptr);
 
 // The nearest-rank p-th percentile (0 < p <= 100) of a series made of `zeros`
 // zero counts and the counts in `sorted_nonzero` (ascending).
