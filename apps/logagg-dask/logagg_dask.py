@@ -109,6 +109,8 @@ def parse_args(argv):
     g.add_argument("--percentiles", metavar="P,...", help="the quantiles --quantiles shows (default 50,90,99)")
     g.add_argument("--count-if", metavar="EXPR", action="append", default=[], dest="count_if",
                    help="also count the lines where EXPR holds, and their ratio")
+    g.add_argument("--unit", metavar="FIELD=UNIT", action="append", default=[],
+                   help="the table prints FIELD's values (durations in s, ms, us, ns) as 12.3 ms")
     g.add_argument("--since", metavar="TIME", help="count lines from TIME (RFC 3339) on")
     g.add_argument("--until", metavar="TIME", help="count lines before TIME")
     g.add_argument("--include", metavar="GLOB", action="append", default=[], help="only folder files matching GLOB")
@@ -493,7 +495,7 @@ def main(argv):
         sys.stdout.flush()
         cmd = [logagg, "merge"] + (["--plot"] if a.plot else ["--format", a.format]) + \
             (["--fill-gaps"] if a.fill_gaps else []) + (["--stats"] if a.stats else []) + \
-            (["--top", str(a.top)] if a.top else []) + names
+            (["--top", str(a.top)] if a.top else []) + ["--unit=" + u for u in a.unit] + names
         r = subprocess.run(cmd)
         if r.returncode != 0:
             status = 1

@@ -142,7 +142,7 @@ void add_report_options(CLI::App& app, Config& config, RawFlags& raw) {
       ->group("");  // on --by's line
   app.add_option("--where", config.options.where, "Count only lines where FIELD OP VALUE: == != < <= > >= ~ !~, exists F")
       ->type_name("EXPR");
-  app.add_option("--sum", config.options.sum, "Exact sum of FIELD per row; --quantiles F, --percentiles 50,99.9, --count-if EXPR")
+  app.add_option("--sum", config.options.sum, "Exact sum of FIELD per row; --quantiles F, --percentiles 50,99.9, --count-if EXPR, --unit F=ms")
       ->type_name("FIELD");
   app.add_option("--quantiles", config.options.quantiles, "Quantiles (within 1%), exact min and max of FIELD per row")
       ->type_name("FIELD")
@@ -154,6 +154,7 @@ void add_report_options(CLI::App& app, Config& config, RawFlags& raw) {
   app.add_option("--count-if", config.options.count_if, "Also count the lines where EXPR (--where's grammar) holds, and their ratio")
       ->type_name("EXPR")
       ->group("");  // on --sum's line
+  add_unit_option(app, config.report)->group("");  // on --sum's line
 }
 
 // What to read and count, then the rest.
@@ -244,6 +245,18 @@ void check_measure_flags(const Config& config) {
   if (config.report.format == Format::kHtml) refuse("--format html");
 }
 
+// --unit names a field --sum or --quantiles measures.
+void check_units(const Config& config) {
+  const Options& o = config.options;
+  for (const auto& [field, unit] : config.report.units) {
+    if (std::find(o.sum.begin(), o.sum.end(), field) == o.sum.end() &&
+        std::find(o.quantiles.begin(), o.quantiles.end(), field) == o.quantiles.end()) {
+      throw CLI::ValidationError("--unit " + field + "=" + std::string(unit_name(unit)) +
+                                 ": not a field of --sum or --quantiles");
+    }
+  }
+}
+
 // Checks what CLI11 cannot check alone and fills what needs more than one flag.
 void apply_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
   Options& o = config.options;
@@ -261,6 +274,7 @@ void apply_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
     throw CLI::ValidationError(e.what());
   }
   if (o.measured()) check_measure_flags(config);
+  check_units(config);
   if (app.count("--tz") > 0) {
     try {
       config.report.bucketing = config.report.bucketing.in_zone(find_time_zone(raw.tz));

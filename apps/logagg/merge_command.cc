@@ -45,6 +45,7 @@ int parse(int argc, char** argv, MergeConfig& config) {
   add_plot_flag(app, config.print.plot);
   std::string top;
   add_top_option(app, top);
+  add_unit_option(app, config.report);
   app.set_help_flag("-h,--help", "Print this help and exit");
   try {
     app.parse(argc, argv);

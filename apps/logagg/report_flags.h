@@ -1,6 +1,6 @@
 // The flags that say how a result is shown, defined once for `logagg` and
 // `logagg merge`, so that both accept and describe them alike: --format
-// (and --csv-safe), --fill-gaps, --stats, --plot and --top, and the checks
+// (and --csv-safe), --fill-gaps, --stats, --plot, --top and --unit, and the checks
 // made after parsing (whole-number values that name their flag, --plot
 // refused beside --format). Each add_* returns the option, for the caller to
 // place in its --help.
@@ -11,7 +11,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "logagg/report.h"
 
@@ -45,6 +48,29 @@ inline CLI::Option* add_stats_flag(CLI::App& app, bool& stats) {
 
 inline CLI::Option* add_plot_flag(CLI::App& app, bool& plot) {
   return app.add_flag("--plot", plot, "A chart of the counts on stdout instead of rows, as wide as the terminal");
+}
+
+// --unit FIELD=UNIT (repeatable): FIELD's values are durations in UNIT, which
+// the table prints readably (ReportOptions::units). The last '=' separates,
+// so a field name may hold one.
+inline CLI::Option* add_unit_option(CLI::App& app, ReportOptions& report) {
+  return app
+      .add_option_function<std::vector<std::string>>(
+          "--unit",
+          [&report](const std::vector<std::string>& values) {
+            for (const std::string& v : values) {
+              const size_t eq = v.rfind('=');
+              try {
+                if (eq == std::string::npos || eq == 0) throw std::invalid_argument("want FIELD=UNIT (latency=ms)");
+                report.units.emplace_back(v.substr(0, eq), parse_duration_unit(std::string_view(v).substr(eq + 1)));
+              } catch (const std::invalid_argument& e) {
+                throw CLI::ValidationError("--unit " + v + ": " + e.what());
+              }
+            }
+          },
+          "The table prints FIELD's values (durations in s, ms, us, ns) as 12.3 ms")
+      ->allow_extra_args(false)  // a value a use: the paths after it stay paths
+      ->type_name("FIELD=UNIT");
 }
 
 // --top N, its text checked by check_report_flags so that a bad value names the flag.

@@ -151,7 +151,9 @@ class DaskTest(unittest.TestCase):
                      ["--app-field", "none", "--where", "path~/api/.*", "--by", "method", "--top", "2", "--format",
                       "csv"],
                      ["--by-status-class", "status", "--sum", "bytes", "--quantiles", "latency_ms", "--percentiles",
-                      "50,99.9", "--count-if", "status>=500", "--per-minute", "--format", "json"]):
+                      "50,99.9", "--count-if", "status>=500", "--per-minute", "--format", "json"],
+                     ["--sum", "latency_ms", "--quantiles", "latency_ms", "--unit", "latency_ms=ms", "--per-hour",
+                      "--stats"]):
             with self.subTest(args=args):
                 self.assert_same(*args, self.logs)
         self.assert_same("--format", "csv", big, gz)  # files named one by one

@@ -203,6 +203,30 @@ class Measures(unittest.TestCase):
         self.assertIn(str(sum(size, Decimal(0))) + "\n", block)
         self.assertEqual(run(self.log, *ARGS, "--stats", "-q", "--threads", "1").stderr.decode(), text)
 
+    def test_units_change_the_table_only(self):
+        plain = ["--sum", "latency_ms", "--quantiles", "latency_ms", "--per-minute", "-q"]
+        units = [*plain, "--unit", "latency_ms=ms"]
+        for fmt in ["csv", "json"]:
+            self.assertEqual(run(self.log, *units, "--format", fmt).stdout, run(self.log, *plain, "--format", fmt).stdout)
+        header, *rows = run(self.log, *units).stdout.decode().splitlines()
+        for line in rows[:-1]:  # the last is the total
+            self.assertRegex(line, r" ms| s| µs")
+        first_minute = [f for _, f in self.lines if f["timestamp"] < "2024-03-01T10:01"]
+        lat = [v for v in (value(f, "latency_ms") for f in first_minute) if v is not None]
+        first = rows[0]
+        self.assertIn(f"{sum(lat, Decimal('0.000'))} ms", first)  # the sum exactly, in its unit
+        p99 = nearest_rank(lat, "99")
+        shown = first.split()[-2:]  # "1.23 s" or "123 ms"
+        scale = {"s": Decimal(1000), "ms": Decimal(1), "µs": Decimal("0.001")}[shown[1]]
+        self.assertLessEqual(abs(Decimal(shown[0]) * scale - p99), Decimal("0.015") * p99)  # 1 % and 3 digits
+        r = run(self.log, *plain, "--unit", "bytes=ms", check=False)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("not a field of --sum or --quantiles", r.stderr.decode())
+        piece = self.path("piece.json")
+        with open(piece, "wb") as f:
+            f.write(run(self.log, *plain, "--format", "json").stdout)
+        self.assertEqual(run("merge", "--unit", "latency_ms=ms", piece).stdout, run(self.log, *units).stdout)  # the path stays a path
+
     def test_state_keeps_running_totals_and_deltas(self):
         log, state = self.path("state.log"), self.path("s.state")
         first, second = self.lines[:1500], self.lines[1500:]

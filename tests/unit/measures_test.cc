@@ -154,6 +154,53 @@ TEST(MeasureText, PlainDecimalsWithoutExponents) {
   EXPECT_EQ(out, "250000000000000000000.0");
 }
 
+TEST(MeasureText, DurationsInTheUnitThatReadsBest) {
+  const auto duration = [](double v, DurationUnit unit) {
+    std::string out;
+    append_duration(out, v, unit);
+    return out;
+  };
+  EXPECT_EQ(duration(12.3456, DurationUnit::kMillis), "12.3 ms");
+  EXPECT_EQ(duration(0.0123456, DurationUnit::kSeconds), "12.3 ms");
+  EXPECT_EQ(duration(999.7, DurationUnit::kMillis), "1 s") << "rounds up into the next unit";
+  EXPECT_EQ(duration(999.4, DurationUnit::kMillis), "999 ms");
+  EXPECT_EQ(duration(1234.6, DurationUnit::kSeconds), "1235 s") << "whole seconds are never cut";
+  EXPECT_EQ(duration(1500, DurationUnit::kNanos), "1.5 µs");
+  EXPECT_EQ(duration(0.25, DurationUnit::kNanos), "0.25 ns") << "less than a nanosecond stays in ns";
+  EXPECT_EQ(duration(-2.5, DurationUnit::kMicros), "-2.5 µs");
+  EXPECT_EQ(duration(0, DurationUnit::kMillis), "0 ms");
+  EXPECT_EQ(parse_duration_unit("us"), DurationUnit::kMicros);
+  EXPECT_EQ(parse_duration_unit("µs"), DurationUnit::kMicros);
+  EXPECT_THROW(parse_duration_unit("h"), std::invalid_argument);
+}
+
+TEST(MeasureText, UnitsApplyToTheirFieldOnly) {
+  Options o;
+  o.sum = {"latency"};
+  o.quantiles = {"latency", "bytes"};
+  o.percentiles = {"50"};
+  const MeasureText text(MeasureSpec::of(o), {{"latency", DurationUnit::kMillis}});
+  MeasureCell cell;
+  cell.count = 2;
+  cell.fields.resize(2);
+  for (const double v : {12.5, 2500.0}) {
+    FieldMeasure& f = cell.fields[0];
+    ++f.n;
+    f.sum.add(FixedSum::of_units(static_cast<FixedUnits>(v * 10) * 100'000'000'000'000'000));
+    f.digits = 1;
+    f.min = std::min(f.min, v);
+    f.max = std::max(f.max, v);
+    f.sketch.add_key(LogSketch::key_of(v));
+    cell.fields[1] = f;
+  }
+  std::vector<MeasureText::Value> values;
+  text.values(&cell, 2, values);
+  std::vector<std::string> texts;
+  for (const MeasureText::Value& v : values) texts.push_back(v.text);
+  EXPECT_EQ(texts, (std::vector<std::string>{"2", "2512.5 ms", "12.5 ms", "2.5 s", "12.5 ms", "2", "12.5", "2500",
+                                             "12.5"}));
+}
+
 TEST(MeasureText, ColumnsAndAbsentValues) {
   Options o;
   o.sum = {"bytes"};

@@ -34,7 +34,7 @@ _logagg() {
       return;;
     --threads | --show-rejects | --app-field | --time-field | --app-pattern | --max-size | --piece-size | \
     --lines | --pattern | --since | --until | --include | --exclude | --range | --top | --max-apps | --late | \
-    --by | --by-status-class | --by-path-prefix | --where | --sum | --quantiles | --percentiles | --count-if)
+    --by | --by-status-class | --by-path-prefix | --where | --sum | --quantiles | --percentiles | --count-if | --unit)
       COMPREPLY=()  # a value the user types
       return;;
   esac
@@ -46,11 +46,11 @@ _logagg() {
     elif [[ $command == detect ]]; then
       options="--format -h --help"
     elif [[ $command == merge ]]; then
-      options="--format --csv-safe --fill-gaps --stats --plot --top -h --help"
+      options="--format --csv-safe --fill-gaps --stats --plot --top --unit -h --help"
     else
       options="--format --csv-safe --per-second --per-minute --per-hour --per-day --bucket --tz --fill-gaps --stats --plot
                --by-app --top --max-apps --by --by-status-class --by-path-prefix --where --sum --quantiles
-               --percentiles --count-if --since
+               --percentiles --count-if --unit --since
                --until --include --exclude --list-inputs --piece-size --state --delta --delta-dir --follow --late --range --threads --app-field --time-field --app-pattern --time-format --input-tz --show-rejects
                -q --quiet -h --help --version"
     fi

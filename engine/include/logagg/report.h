@@ -14,9 +14,11 @@
 // for Format::kHtml.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "logagg/buckets.h"
@@ -28,6 +30,13 @@ namespace logagg {
 enum class Format { kTable, kCsv, kJson, kHtml };
 
 // How a result is shown; counting never depends on these.
+// A unit of time a measured field is written in (--unit): s, ms, µs or ns.
+enum class DurationUnit : uint8_t { kSeconds, kMillis, kMicros, kNanos };
+// "s", "ms", "us" (or "µs") and "ns" as written; throws std::invalid_argument otherwise.
+DurationUnit parse_duration_unit(std::string_view text);
+// "s", "ms", "µs", "ns".
+std::string_view unit_name(DurationUnit unit);
+
 struct ReportOptions {
   Bucketing bucketing;     // rows per bucket (and the zone they are aligned to); default one second, UTC
   bool fill_gaps = false;  // zero rows for empty buckets between the first and the last
@@ -36,6 +45,11 @@ struct ReportOptions {
   // csv: an app id starting with =, +, -, @, TAB or CR gets a ' in front, so
   // a spreadsheet does not run it as a formula (--csv-safe).
   bool csv_neutralise_formulas = false;
+  // --unit FIELD=UNIT: FIELD (as --sum/--quantiles name it) holds durations
+  // in UNIT; the table (and --stats' text) print its min, max and quantiles
+  // in the unit that reads best ("12.3 ms", 3 significant digits) and its
+  // sum exactly, followed by UNIT. csv and json keep the plain numbers.
+  std::vector<std::pair<std::string, DurationUnit>> units;
 };
 
 // Rows are buckets with at least one counted line, ascending by start, written

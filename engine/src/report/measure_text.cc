@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cmath>
 #include <cstdlib>
+#include <stdexcept>
 #include <string_view>
 
 #include "report/report_text.h"
@@ -80,7 +81,14 @@ constexpr int kQuantileDigits = 7;
 
 }  // namespace
 
-MeasureText::MeasureText(MeasureSpec spec) : spec_(std::move(spec)), columns_(spec_.columns()) {}
+MeasureText::MeasureText(MeasureSpec spec, const std::vector<std::pair<std::string, DurationUnit>>& units)
+    : spec_(std::move(spec)), columns_(spec_.columns()), units_(spec_.fields.size()) {
+  for (const auto& [name, unit] : units) {
+    for (size_t i = 0; i < spec_.fields.size(); ++i) {
+      if (spec_.fields[i].name == name) units_[i] = unit;
+    }
+  }
+}
 
 void MeasureText::values(const MeasureCell* cell, uint64_t count, std::vector<Value>& out) const {
   out.resize(columns_.size());
@@ -102,29 +110,77 @@ void MeasureText::values(const MeasureCell* cell, uint64_t count, std::vector<Va
     const MeasureSpec::Field& field = spec_.fields[i];
     static const FieldMeasure kNone;
     const FieldMeasure& f = cell != nullptr ? cell->fields[i] : kNone;
+    const std::optional<DurationUnit> unit = units_[i];
     append_number(next(true), f.n);
     if (field.summed) {
       std::string& sum = next(!f.sum.overflowed(), true);
-      if (!f.sum.overflowed()) f.sum.append(sum, f.digits);
+      if (!f.sum.overflowed()) {
+        f.sum.append(sum, f.digits);
+        if (unit) sum.append(" ").append(unit_name(*unit));
+      }
     }
     if (!field.quantiled) continue;
     const bool any = f.n > 0;
-    std::string& min = next(any);
-    if (any) append_plain_double(min, f.min);
-    std::string& max = next(any);
-    if (any) append_plain_double(max, f.max);
-    for (const Percentile& p : spec_.percentiles) {
-      std::string& q = next(any);
-      if (!any) continue;
-      // The least and the greatest rank are min and max, exactly.
-      const uint64_t rank = p.rank(f.n);
-      if (rank == 1 || rank == f.n) {
-        append_plain_double(q, rank == 1 ? f.min : f.max);
+    // min, max and the least and greatest rank exactly; other ranks rounded.
+    const auto value = [&](double v, bool exact) {
+      std::string& text = next(any);
+      if (!any) return;
+      if (unit) {
+        append_duration(text, v, *unit);
+      } else if (exact) {
+        append_plain_double(text, v);
       } else {
-        append_rounded_double(q, std::clamp(f.sketch.at_rank(rank), f.min, f.max), kQuantileDigits);
+        append_rounded_double(text, v, kQuantileDigits);
+      }
+    };
+    value(f.min, true);
+    value(f.max, true);
+    for (const Percentile& p : spec_.percentiles) {
+      const uint64_t rank = any ? p.rank(f.n) : 0;
+      if (rank == 1 || rank == f.n) {
+        value(rank == 1 ? f.min : f.max, true);
+      } else {
+        value(std::clamp(f.sketch.at_rank(rank), f.min, f.max), false);
       }
     }
   }
+}
+
+std::string_view unit_name(DurationUnit unit) {
+  static constexpr std::string_view kNames[] = {"s", "ms", "µs", "ns"};
+  return kNames[static_cast<size_t>(unit)];
+}
+
+DurationUnit parse_duration_unit(std::string_view text) {
+  if (text == "s") return DurationUnit::kSeconds;
+  if (text == "ms") return DurationUnit::kMillis;
+  if (text == "us" || text == "µs") return DurationUnit::kMicros;
+  if (text == "ns") return DurationUnit::kNanos;
+  throw std::invalid_argument("want a unit of time: s, ms, us (or µs), ns");
+}
+
+void append_duration(std::string& out, double v, DurationUnit unit) {
+  const auto written = static_cast<int>(unit);
+  if (v == 0) {
+    out.append("0 ").append(unit_name(unit));
+    return;
+  }
+  // The largest unit in which v rounds to 1 or more at 3 digits (999.7 ms is 1 s).
+  int shown = 3;
+  double scaled = 0;
+  for (int u = 0; u <= 3; ++u) {
+    scaled = v * std::pow(1000.0, u - written);
+    if (std::fabs(scaled) >= 0.9995) {
+      shown = u;
+      break;
+    }
+  }
+  const double whole = std::floor(std::log10(std::fabs(scaled))) + 1;  // digits before the point
+  const size_t at = out.size();
+  append_rounded_double(out, scaled, std::clamp(static_cast<int>(whole), 3, 17));
+  // The ".0" that marks an integer past 2^64 for json readers: none read this.
+  if (out.size() > at + 2 && out.ends_with(".0")) out.resize(out.size() - 2);
+  out.append(" ").append(unit_name(static_cast<DurationUnit>(shown)));
 }
 
 void MeasureText::append_json(std::string& out, const Value& v) {

@@ -17,16 +17,21 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "logagg/measures.h"
+#include "logagg/report.h"
 
 namespace logagg {
 
 class MeasureText {
  public:
-  explicit MeasureText(MeasureSpec spec);
+  // `units` (--unit, for the table and --stats' text only): the fields whose
+  // values are durations, printed readably (see ReportOptions::units).
+  explicit MeasureText(MeasureSpec spec, const std::vector<std::pair<std::string, DurationUnit>>& units = {});
   const MeasureSpec& spec() const { return spec_; }
   const std::vector<std::string>& columns() const { return columns_; }
 
@@ -44,6 +49,7 @@ class MeasureText {
  private:
   MeasureSpec spec_;
   std::vector<std::string> columns_;
+  std::vector<std::optional<DurationUnit>> units_;  // of each spec_.fields
 };
 
 // `v` as the shortest plain decimal that reads back as `v` ("0.004", "1e21"
@@ -51,5 +57,9 @@ class MeasureText {
 void append_plain_double(std::string& out, double v);
 // `v` rounded to `significant` digits, as a plain decimal without trailing zeros.
 void append_rounded_double(std::string& out, double v, int significant);
+// A duration of `v` `unit`s in the largest of s, ms, µs and ns in which it
+// is at least 1 (ns for less), to 3 significant digits or its whole part:
+// "12.3 ms", "1 s" (for 999.7 ms), "1234 s", "0 ms" (for 0 ms).
+void append_duration(std::string& out, double v, DurationUnit unit);
 
 }  // namespace logagg

@@ -16,6 +16,7 @@
 #if LOGAGG_WITH_HTML
 #include "report/html/html_report.h"
 #endif
+#include "report/measure_text.h"
 #include "report/report_output.h"
 #include "report/report_rows.h"
 #include "report/row_writer.h"
@@ -135,9 +136,7 @@ std::string format_summary(const Summary& s, const Options& counted_with, const 
 
 std::string format_stats(const Result& result, const Options& options, const ReportOptions& report) {
   const ReportRows rows(result, options.key_columns(), report);
-  const MeasureSpec measures = MeasureSpec::of(options);
-  const ReportStats stats =
-      report_stats(result, options.keyed(), rows.buckets(), rows.bucketing(), report.top, &measures);
+  const ReportStats stats = report_stats(result, options.keyed(), rows.buckets(), rows.bucketing(), report.top);
   const BucketStats& st = stats.buckets;
   std::string out = "logagg: stats per " + rows.bucketing().name();
   if (st.buckets == 0) return out + ": no counted lines\n";
@@ -158,10 +157,13 @@ std::string format_stats(const Result& result, const Options& options, const Rep
   row("total", std::to_string(st.total));
   row("peak at " + stats.peak, std::to_string(st.max));
   for (const auto& [name, value] : stats.figures) row(name, value);
-  if (!stats.measures.empty()) {
+  if (options.measured()) {
     out.append("  measures of all counted lines:\n");
-    for (const auto& [column, value] : stats.measures) {
-      row("  " + terminal_text(column), value.present ? value.text : "-");
+    const MeasureText measures(MeasureSpec::of(options), report.units);
+    std::vector<MeasureText::Value> values;
+    measures.values(stats.measures ? &*stats.measures : nullptr, st.total, values);
+    for (size_t c = 0; c < values.size(); ++c) {
+      row("  " + terminal_text(measures.columns()[c]), values[c].present ? values[c].text : "-");
     }
   }
   if (options.keyed()) {

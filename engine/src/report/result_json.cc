@@ -48,16 +48,19 @@ void append_json_stats(std::string& out, const ReportStats& stats, const Options
   for (size_t i = 0; i < stats.figures.size(); ++i) {
     const std::string& value = stats.figures[i].second;
     field(stats.figures[i].first, [&] { out.append(value); },
-          i + 1 == stats.figures.size() && !by_app && stats.measures.empty());
+          i + 1 == stats.figures.size() && !by_app && !options.measured());
   }
-  if (!stats.measures.empty()) {
+  if (options.measured()) {
     // The measures of every counted line, keyed by column as in the rows.
+    const MeasureText measures(MeasureSpec::of(options));
+    std::vector<MeasureText::Value> values;
+    measures.values(stats.measures ? &*stats.measures : nullptr, st.total, values);
     out.append("    \"measures\": {");
-    for (size_t i = 0; i < stats.measures.size(); ++i) {
-      out.append(i == 0 ? "" : ", ");
-      append_json_string(out, stats.measures[i].first);
+    for (size_t c = 0; c < values.size(); ++c) {
+      out.append(c == 0 ? "" : ", ");
+      append_json_string(out, measures.columns()[c]);
       out.append(": ");
-      MeasureText::append_json(out, stats.measures[i].second);
+      MeasureText::append_json(out, values[c]);
     }
     out.append(by_app ? "},\n" : "}\n");
   }
@@ -239,7 +242,7 @@ void write_result_json(const Result& r, const ReportRows& rows, const Options& o
   write_report_rows(rows, report, r.summary.counted, &spec, o);  // the "counts" array, handed to the sink as it grows
   write_summary(r.summary, options, o.text());
   std::string& out = o.text();
-  append_json_stats(out, report_stats(r, rows.by_app(), rows.buckets(), rows.bucketing(), report.top, &spec), options);
+  append_json_stats(out, report_stats(r, rows.by_app(), rows.buckets(), rows.bucketing(), report.top), options);
   out.append("}\n");
 }
 

@@ -243,7 +243,7 @@ std::vector<size_t> measure_widths(const ReportRows& rows, const MeasureText& me
   std::vector<MeasureText::Value> values;
   rows.for_each([&](int64_t, uint32_t, uint64_t count, const MeasureCell* cell) {
     measures.values(cell, count, values);
-    for (size_t c = 0; c < values.size(); ++c) widths[c] = std::max(widths[c], values[c].text.size());
+    for (size_t c = 0; c < values.size(); ++c) widths[c] = std::max(widths[c], display_width(values[c].text));
   });
   return widths;
 }
@@ -260,7 +260,8 @@ void write_report_rows(const ReportRows& rows, const ReportOptions& report, uint
   settings.key_columns = rows.key_columns();
   std::optional<MeasureText> measures;
   if (measure_spec != nullptr && !measure_spec->empty()) {
-    measures.emplace(*measure_spec);
+    measures.emplace(*measure_spec, report.format == Format::kTable ? report.units
+                                                                    : std::vector<std::pair<std::string, DurationUnit>>{});
     settings.measures = &*measures;
     if (report.format == Format::kTable) settings.measure_widths = measure_widths(rows, *measures);
   }

@@ -54,7 +54,7 @@ std::vector<AppTotal> top_apps(const std::vector<std::string>& apps, const std::
 }
 
 ReportStats report_stats(const Result& result, bool by_app, const std::vector<SecondCount>& buckets,
-                         const Bucketing& bucketing, size_t top, const MeasureSpec* measures) {
+                         const Bucketing& bucketing, size_t top) {
   ReportStats stats;
   stats.buckets = compute_stats(buckets, bucketing);
   const BucketStats& st = stats.buckets;
@@ -67,13 +67,9 @@ ReportStats report_stats(const Result& result, bool by_app, const std::vector<Se
     stats.figures[0].second = ratio_text(st.total, st.buckets);
     for (size_t i = 0; i < std::size(values); ++i) stats.figures[i + 1].second = std::to_string(values[i]);
   }
-  if (measures != nullptr && !measures->empty()) {
-    MeasureCell run;
-    for (const MeasureCell& cell : result.cells) run.add(cell);
-    const MeasureText text(*measures);
-    std::vector<MeasureText::Value> values;
-    text.values(result.cells.empty() ? nullptr : &run, st.total, values);
-    for (size_t c = 0; c < values.size(); ++c) stats.measures.emplace_back(text.columns()[c], std::move(values[c]));
+  if (!result.cells.empty()) {
+    stats.measures.emplace();
+    for (const MeasureCell& cell : result.cells) stats.measures->add(cell);
   }
   if (!by_app) return stats;
   for (const AppTotal& t : top_apps(result.apps, result.app_counts, top != 0 ? top : kDefaultRankedApps)) {

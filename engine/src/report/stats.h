@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -28,7 +29,6 @@
 #include "logagg/buckets.h"
 #include "logagg/measures.h"
 #include "logagg/result.h"
-#include "report/measure_text.h"
 
 namespace logagg {
 
@@ -83,13 +83,12 @@ struct ReportStats {
     std::string percent;  // of all counted lines, 3 decimals
   };
   std::vector<RankedApp> ranked_apps;  // empty unless counted per app
-  // With measures: each measure column (count(E), ratio(E), n(F), sum(F),
-  // min(F), max(F), pP(F)) over every counted line, the cells of all rows
-  // added, written as a row writes it.
-  std::vector<std::pair<std::string, MeasureText::Value>> measures;
+  // With measures: those of every counted line, the cells of all rows added
+  // (each format writes them as its rows, through MeasureText).
+  std::optional<MeasureCell> measures;
 };
 ReportStats report_stats(const Result& result, bool by_app, const std::vector<SecondCount>& buckets,
-                         const Bucketing& bucketing, size_t top, const MeasureSpec* measures = nullptr);
+                         const Bucketing& bucketing, size_t top);
 
 // The nearest-rank p-th percentile (0 < p <= 100) of a series made of `zeros`
 // zero counts and the counts in `sorted_nonzero` (ascending).
