@@ -235,13 +235,13 @@ std::vector<KeyField> key_fields(const CLI::App& app, const RawFlags& raw) {
 }
 
 // Measures (--sum, --quantiles, --count-if) are written by the row writers
-// (csv, json, table: batch, --state and --follow) and added up by merge; the
-// charts do not draw them yet.
+// (csv, json, table: batch, --state and --follow), added up by merge and
+// drawn by --plot; not yet by --follow's live chart and the html page.
 void check_measure_flags(const Config& config) {
   const auto refuse = [](const char* what) {
     throw CLI::ValidationError(std::string("--sum, --quantiles and --count-if: not yet with ") + what);
   };
-  if (config.plot) refuse("--plot");
+  if (config.plot && config.follow) refuse("--follow --plot");
   if (config.report.format == Format::kHtml) refuse("--format html");
 }
 

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -85,7 +86,9 @@ int print_result(const Result& result, const Options& options, const ReportOptio
   StdoutSink out;
   try {
     if (settings.plot) {
-      out(format_plot(rebucket(result.counts, report.bucketing), report.bucketing, plot_size()));
+      const std::optional<PlotMeasures> measures = plot_measures(result, options, report);
+      out(format_plot(rebucket(result.counts, report.bucketing), report.bucketing, plot_size(),
+                      measures ? &*measures : nullptr));
     } else {
       write_report(result, options, report, std::ref(out));
     }

@@ -227,6 +227,25 @@ class Measures(unittest.TestCase):
             f.write(run(self.log, *plain, "--format", "json").stdout)
         self.assertEqual(run("merge", "--unit", "latency_ms=ms", piece).stdout, run(self.log, *units).stdout)  # the path stays a path
 
+    def test_plot_draws_the_measures_under_the_rate(self):
+        args = ["--count-if", "status>=500", "--quantiles", "latency_ms", "--unit", "latency_ms=ms", "--per-minute"]
+        chart = run(self.log, *args, "--plot", "-q").stdout.decode()
+        self.assertIn("ratio(status>=500) per column, peak column ", chart)
+        self.assertIn("p99(latency_ms) per column, peak column ", chart)
+        # The same chart from merged --range pieces and at any thread count.
+        size = os.path.getsize(self.log)
+        pieces = []
+        for i, (a, b) in enumerate([(0, size // 2), (size // 2, "")]):
+            p = self.path(f"plot{i}.json")
+            with open(p, "wb") as f:
+                f.write(run("--range", f"{a}:{b}", self.log, *args, "--format", "json", "-q").stdout)
+            pieces.append(p)
+        self.assertEqual(run("merge", "--plot", "--unit", "latency_ms=ms", *pieces).stdout.decode(), chart)
+        self.assertEqual(run(self.log, *args, "--plot", "-q", "--threads", "3").stdout.decode(), chart)
+        r = run(self.log, *args, "--plot", "--follow", check=False)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("not yet with --follow --plot", r.stderr.decode())
+
     def test_state_keeps_running_totals_and_deltas(self):
         log, state = self.path("state.log"), self.path("s.state")
         first, second = self.lines[:1500], self.lines[1500:]
@@ -272,7 +291,7 @@ class Measures(unittest.TestCase):
 
     def test_usage_errors(self):
         for args, says in [(["--quantiles", "x", "--percentiles", "101"], "--percentiles 101"),
-                           (["--sum", "x", "--plot"], "--plot"),
+                           (["--sum", "x", "--format", "html"], "not yet with --format html"),
                            (["--count-if", "==1"], "--count-if '==1': no field"),
                            (["--sum", "timestamp"], None)]:
             r = run(self.log, *args, check=False)

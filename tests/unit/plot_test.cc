@@ -74,6 +74,58 @@ TEST(Plot, SmallSeriesIsExact) {
             "   2023-11-14T22:13:20Z  2023-11-14T22:13:23Z\n");
 }
 
+// A cell of `count` lines, `matched` of them matching the one --count-if, with
+// the one measured field's values `values` (summed and sketched).
+MeasureCell cell_of(uint64_t count, uint64_t matched, std::vector<double> values) {
+  MeasureCell c;
+  c.count = count;
+  c.matched = {matched};
+  c.fields.resize(1);
+  FieldMeasure& f = c.fields[0];
+  for (const double v : values) {
+    ++f.n;
+    f.sum.add(FixedSum::of_units(static_cast<FixedUnits>(v) * 1'000'000'000'000'000'000));
+    f.min = std::min(f.min, v);
+    f.max = std::max(f.max, v);
+    f.sketch.add_key(LogSketch::key_of(v));
+  }
+  return c;
+}
+
+TEST(Plot, MeasuresAreLinesOnTheSameColumns) {
+  Options o;
+  o.count_if = {"status>=500"};
+  o.quantiles = {"latency"};
+  o.percentiles = {"99", "50"};  // the highest is drawn
+  const std::vector<MeasureCell> cells = {cell_of(1, 1, {4000}), cell_of(3, 0, {10, 20, 30}),
+                                          cell_of(4, 1, {}), cell_of(4, 1, {1000})};
+  PlotMeasures m{MeasureSpec::of(o), {{"latency", DurationUnit::kMillis}}, {}};
+  // Two rows in second kT0 + 2 (keys): their cells add up in its column.
+  const std::vector<int64_t> seconds = {kT0, kT0 + 2, kT0 + 2, kT0 + 3};
+  for (size_t i = 0; i < cells.size(); ++i) m.cells.emplace_back(seconds[i], &cells[i]);
+  const std::vector<SecondCount> buckets = {{kT0, 1}, {kT0 + 2, 7}, {kT0 + 3, 4}};
+  EXPECT_EQ(format_plot(buckets, Bucketing{}, PlotSize{80, 6}, &m),
+            "requests per second, from 2023-11-14T22:13:20Z to 2023-11-14T22:13:23Z,\n"
+            "1 column = 1 bucket, peak column 7\n"
+            "  7 ┤  █\n"
+            "    │  █\n"
+            "    │  █▃\n"
+            "    │  ██\n"
+            "    │  ██\n"
+            "    │▇ ██\n"
+            "  0 └┬──┬\n"
+            "     2023-11-14T22:13:20Z  2023-11-14T22:13:23Z\n"
+            "ratio(status>=500) per column, peak column 1\n"  // 1 of 1, 1 of 7, 1 of 4
+            "  1 ┤█\n"
+            "    │  ▂▄\n"
+            "p99(latency) per column, peak column 4 s\n"  // 4000, 30, 1000 ms
+            "4 s ┤█\n"
+            "    │  ▁▄\n");
+  // Without measures the chart is the same bars with the narrower margin.
+  const std::string plain = format_plot(buckets, Bucketing{}, PlotSize{80, 6});
+  EXPECT_EQ(lines_of(plain)[2], "7 ┤  █");
+}
+
 TEST(Plot, OneBucketHasOneLabel) {
   EXPECT_EQ(format_plot({{kT0 - 20, 5}}, Bucketing::of_seconds(60), PlotSize{80, 1}),
             "requests per minute, from 2023-11-14T22:13:00Z to 2023-11-14T22:13:00Z,\n"

@@ -142,6 +142,20 @@ struct FieldMeasure {
   friend bool operator==(const FieldMeasure&, const FieldMeasure&) = default;
 };
 
+// A percentile of --percentiles: p = numerator / 10^scale percent.
+struct Percentile {
+  std::string text;  // as written, without a leading "p": "99.9"
+  uint64_t numerator = 0;
+  int scale = 0;
+  // Its nearest rank among n > 0 values: ceil(p / 100 * n), at least 1.
+  uint64_t rank(uint64_t n) const;
+};
+
+// The value of percentile `p` of `f`'s values (f.n > 0): min and max
+// exactly at the least and greatest rank, else the rank's bucket
+// representative clamped to [min, max]. `exact` says which.
+double quantile_of(const FieldMeasure& f, const Percentile& p, bool* exact = nullptr);
+
 // The measures of one row: its line count, the lines that matched each
 // --count-if predicate, and each measured field's values.
 struct MeasureCell {
@@ -151,15 +165,6 @@ struct MeasureCell {
 
   void add(const MeasureCell& other);
   friend bool operator==(const MeasureCell&, const MeasureCell&) = default;
-};
-
-// A percentile of --percentiles: p = numerator / 10^scale percent.
-struct Percentile {
-  std::string text;  // as written, without a leading "p": "99.9"
-  uint64_t numerator = 0;
-  int scale = 0;
-  // Its nearest rank among n > 0 values: ceil(p / 100 * n), at least 1.
-  uint64_t rank(uint64_t n) const;
 };
 
 // What the measures of a run are, from its Options.

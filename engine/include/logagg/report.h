@@ -16,12 +16,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "logagg/buckets.h"
+#include "logagg/measures.h"
 #include "logagg/options.h"
 #include "logagg/result.h"
 
@@ -149,9 +151,29 @@ struct PlotSize {
   unsigned height = 12;  // rows of bars (each row has 8 sub-steps)
 };
 
+// With measures (plot_measures() below), a line chart of each measure
+// follows on the same columns, its height a third of the bars' (at least 2
+// rows): ratio(EXPR) of each --count-if, the highest percentile of each
+// --quantiles field, the sum of each field only --sum measures. A column's
+// value comes from the cells of its buckets added (never an average of
+// theirs); each chart's title names the measure and its peak column's value
+// (in the --unit it has), which labels its axis; a column with no value is
+// blank, one at or below zero a ▁ on the bottom row, any other a block of
+// eighths in the row of its height.
+struct PlotMeasures {
+  MeasureSpec spec;
+  std::vector<std::pair<std::string, DurationUnit>> units;
+  // The result's cells and their seconds, ascending (several a second when keyed).
+  std::vector<std::pair<int64_t, const MeasureCell*>> cells;
+};
+// The measures of `result` (counted with `options`) for --plot; nullopt
+// without measures.
+std::optional<PlotMeasures> plot_measures(const Result& result, const Options& options, const ReportOptions& report);
+
 // `buckets`: non-empty buckets ascending by start, as rebucket() returns them
 // (bucket starts under `bucketing`, whose zone labels the time axis).
-std::string format_plot(const std::vector<SecondCount>& buckets, const Bucketing& bucketing, PlotSize size);
+std::string format_plot(const std::vector<SecondCount>& buckets, const Bucketing& bucketing, PlotSize size,
+                        const PlotMeasures* measures = nullptr);
 
 // A byte count for people: "830.8 KiB", "1.2 GiB" (powers of 1024).
 std::string human_bytes(double bytes);

@@ -184,6 +184,14 @@ void MeasureCell::add(const MeasureCell& other) {
   for (size_t i = 0; i < other.fields.size(); ++i) fields[i].add(other.fields[i]);
 }
 
+double quantile_of(const FieldMeasure& f, const Percentile& p, bool* exact) {
+  const uint64_t rank = p.rank(f.n);
+  const bool extreme = rank == 1 || rank == f.n;
+  if (exact != nullptr) *exact = extreme;
+  if (extreme) return rank == 1 ? f.min : f.max;
+  return std::clamp(f.sketch.at_rank(rank), f.min, f.max);
+}
+
 uint64_t Percentile::rank(uint64_t n) const {
   FixedMagnitude denominator = 100;
   for (int i = 0; i < scale; ++i) denominator *= 10;

@@ -136,12 +136,9 @@ void MeasureText::values(const MeasureCell* cell, uint64_t count, std::vector<Va
     value(f.min, true);
     value(f.max, true);
     for (const Percentile& p : spec_.percentiles) {
-      const uint64_t rank = any ? p.rank(f.n) : 0;
-      if (rank == 1 || rank == f.n) {
-        value(rank == 1 ? f.min : f.max, true);
-      } else {
-        value(std::clamp(f.sketch.at_rank(rank), f.min, f.max), false);
-      }
+      bool exact = true;
+      const double q = any ? quantile_of(f, p, &exact) : 0;
+      value(q, exact);
     }
   }
 }

@@ -2,9 +2,13 @@
 #include "logagg/report.h"
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
+#include <optional>
 #include <utility>
 
 #include "parse/civil_time.h"
+#include "report/measure_text.h"
 #include "report/report_text.h"
 
 namespace logagg {
@@ -174,7 +178,102 @@ struct Columns {
   int64_t last_bin = 0;
   std::vector<uint64_t> sums;
   uint64_t peak = 0;
+  std::vector<MeasureCell> cells;  // with measures: the cells of each column's buckets added
+  size_t margin = 0;               // the width of the axis labels
 };
+
+// A measure drawn as a line under the bars: its title, its value in a column
+// (from the column's cells added and its count; none without one), and how
+// a value is written.
+struct Line {
+  std::string title;
+  std::function<std::optional<double>(const MeasureCell&, uint64_t)> value;
+  std::optional<DurationUnit> unit;
+};
+
+std::string value_text(const Line& line, double v) {
+  std::string out;
+  if (line.unit) {
+    append_duration(out, v, *line.unit);
+  } else {
+    append_rounded_double(out, v, 4);
+  }
+  return out;
+}
+
+// The lines of `m`: ratio(E) of each --count-if, the highest percentile of
+// each --quantiles field, the sum of each field only --sum measures.
+std::vector<Line> lines_of(const PlotMeasures& m) {
+  std::vector<Line> lines;
+  for (size_t i = 0; i < m.spec.count_if.size(); ++i) {
+    lines.push_back({"ratio(" + m.spec.count_if[i] + ")", [i](const MeasureCell& c, uint64_t count) {
+                       return count == 0 ? std::nullopt
+                                         : std::optional<double>(static_cast<double>(c.matched[i]) /
+                                                                 static_cast<double>(count));
+                     },
+                     std::nullopt});
+  }
+  const auto highest = std::max_element(
+      m.spec.percentiles.begin(), m.spec.percentiles.end(), [](const Percentile& a, const Percentile& b) {
+        return static_cast<long double>(a.numerator) / std::pow(10.0L, a.scale) <
+               static_cast<long double>(b.numerator) / std::pow(10.0L, b.scale);
+      });
+  for (size_t i = 0; i < m.spec.fields.size(); ++i) {
+    const MeasureSpec::Field& field = m.spec.fields[i];
+    std::optional<DurationUnit> unit;
+    for (const auto& [name, u] : m.units) {
+      if (name == field.name) unit = u;
+    }
+    if (field.quantiled) {
+      const Percentile p = *highest;
+      lines.push_back({"p" + p.text + "(" + field.name + ")",
+                       [i, p](const MeasureCell& c, uint64_t) {
+                         const FieldMeasure& f = c.fields[i];
+                         return f.n == 0 ? std::nullopt : std::optional<double>(quantile_of(f, p));
+                       },
+                       unit});
+    } else {
+      lines.push_back({"sum(" + field.name + ")",
+                       [i](const MeasureCell& c, uint64_t) {
+                         const FieldMeasure& f = c.fields[i];
+                         if (f.n == 0 || f.sum.overflowed()) return std::optional<double>();
+                         return std::optional<double>(static_cast<double>(f.sum.units()) * 1e-18);
+                       },
+                       unit});
+    }
+  }
+  return lines;
+}
+
+// Each line's values in the columns of `c`, and the largest of each.
+struct LineValues {
+  std::vector<std::optional<double>> values;
+  double peak = 0;
+};
+std::vector<LineValues> line_values(const std::vector<Line>& lines, const Columns& c) {
+  std::vector<LineValues> out(lines.size());
+  for (size_t l = 0; l < lines.size(); ++l) {
+    for (size_t column = 0; column < c.cells.size(); ++column) {
+      const std::optional<double> v = lines[l].value(c.cells[column], c.sums[column]);
+      out[l].values.push_back(v);
+      if (v) out[l].peak = std::max(out[l].peak, *v);
+    }
+  }
+  return out;
+}
+
+// The cells of `m` added per column of `c`.
+std::vector<MeasureCell> bin_cells(const PlotMeasures& m, const Columns& c) {
+  MeasureCell none;  // a column without lines
+  none.matched.resize(m.spec.count_if.size());
+  none.fields.resize(m.spec.fields.size());
+  std::vector<MeasureCell> cells(c.sums.size(), none);
+  for (const auto& [second, cell] : m.cells) {
+    const uint64_t column = c.binning.count_between(c.first_bin, c.binning.start_of(second)) - 1;
+    cells[std::min<uint64_t>(column, cells.size() - 1)].add(*cell);
+  }
+  return cells;
+}
 
 // The sum of `buckets` (sorted, non-empty) in each bin of `binning` from the
 // one starting at `first_bin` to the one starting at `last_bin`.
@@ -199,7 +298,9 @@ std::vector<uint64_t> bin_sums(const std::vector<SecondCount>& buckets, const Bi
 // peak column's count. Sized first for the largest bucket (no column has
 // less), then again for the peak column if that is wider, until it fits
 // (twice at most in practice; each pass costs the non-empty buckets).
-Columns fit_columns(const std::vector<SecondCount>& buckets, const Bucketing& bucketing, size_t width) {
+// With measures, the labels of their lines' peaks widen the margin too.
+Columns fit_columns(const std::vector<SecondCount>& buckets, const Bucketing& bucketing, size_t width,
+                    const PlotMeasures* measures, const std::vector<Line>& lines) {
   const int64_t first = buckets.front().second, last = buckets.back().second;
   const uint64_t n = bucketing.count_between(first, last);
   uint64_t largest = 0;
@@ -212,8 +313,16 @@ Columns fit_columns(const std::vector<SecondCount>& buckets, const Bucketing& bu
     c.last_bin = c.binning.start_of(last);
     c.sums = bin_sums(buckets, c.binning, c.first_bin, c.last_bin);
     c.peak = *std::max_element(c.sums.begin(), c.sums.end());
-    if (digits(c.peak) <= label_width) return c;
-    label_width = digits(c.peak);
+    c.margin = digits(c.peak);
+    if (measures != nullptr) {
+      c.cells = bin_cells(*measures, c);
+      const std::vector<LineValues> values = line_values(lines, c);
+      for (size_t l = 0; l < lines.size(); ++l) {
+        c.margin = std::max(c.margin, display_width(value_text(lines[l], values[l].peak)));
+      }
+    }
+    if (c.margin <= label_width) return c;
+    label_width = c.margin;
   }
 }
 
@@ -264,7 +373,8 @@ void append_bars(std::string& out, const Columns& c, uint64_t rows) {
   std::vector<uint64_t> fill(c.sums.size());
   for (size_t i = 0; i < c.sums.size(); ++i) fill[i] = scaled(c.sums[i], c.peak, 8 * rows);
   for (uint64_t r = rows; r-- > 0;) {
-    std::string line = r + 1 == rows ? top + " ┤" : std::string(top.size() + 1, ' ') + "│";
+    std::string line = r + 1 == rows ? std::string(c.margin - top.size(), ' ') + top + " ┤"
+                                     : std::string(c.margin + 1, ' ') + "│";
     for (const uint64_t f : fill) line += kBlocks[f > 8 * r ? std::min<uint64_t>(8, f - 8 * r) : 0];
     append_line(out, line);
   }
@@ -337,10 +447,9 @@ AxisLabels axis_labels(const Columns& c, const Bucketing& bucketing, size_t room
 
 // Time axis: "0 └┬───┬──┬" below the bars, then its labels, within `width`.
 void append_time_axis(std::string& out, const Columns& c, const Bucketing& bucketing, size_t width) {
-  const std::string top = std::to_string(c.peak);
-  const std::string indent(top.size() + 2, ' ');
+  const std::string indent(c.margin + 2, ' ');
   const AxisLabels labels = axis_labels(c, bucketing, width > indent.size() ? width - indent.size() : 0);
-  std::string axis = std::string(top.size() - 1, ' ') + "0 └";
+  std::string axis = std::string(c.margin - 1, ' ') + "0 └";
   for (size_t column = 0; column < c.sums.size(); ++column) {
     axis += std::find(labels.ticks.begin(), labels.ticks.end(), column) != labels.ticks.end() ? "┬" : "─";
   }
@@ -349,14 +458,47 @@ void append_time_axis(std::string& out, const Columns& c, const Bucketing& bucke
   if (!labels.own_line.empty()) append_line(out, indent + labels.own_line);
 }
 
+// A line chart of `line` on the columns of `c`, `rows` high: its title and
+// peak, then its rows, the peak's value labelling the top one.
+void append_line_chart(std::string& out, const Columns& c, const Line& line, const LineValues& values,
+                       uint64_t rows, size_t width) {
+  const std::string top = value_text(line, values.peak);
+  out += wrap({{"", line.title + " per column"}, {", ", "peak column " + top}}, width);
+  for (uint64_t r = rows; r-- > 0;) {
+    std::string text = r + 1 == rows ? std::string(c.margin - display_width(top), ' ') + top + " ┤"
+                                     : std::string(c.margin + 1, ' ') + "│";
+    for (const std::optional<double>& v : values.values) {
+      uint64_t f = 0;  // eighths from the bottom; 0: blank
+      if (v) f = *v <= 0 || values.peak <= 0 ? 1 : std::clamp<uint64_t>(std::llround(*v / values.peak * 8 * rows), 1, 8 * rows);
+      text += f > 8 * r && f <= 8 * (r + 1) ? kBlocks[f - 8 * r] : " ";
+    }
+    append_line(out, text);
+  }
+}
+
 }  // namespace
 
-std::string format_plot(const std::vector<SecondCount>& buckets, const Bucketing& bucketing, PlotSize size) {
+std::optional<PlotMeasures> plot_measures(const Result& result, const Options& options, const ReportOptions& report) {
+  if (result.cells.empty()) return std::nullopt;
+  PlotMeasures m{MeasureSpec::of(options), report.units, {}};
+  const bool keyed = !result.app_counts.empty();
+  for (size_t i = 0; i < result.cells.size(); ++i) {
+    m.cells.emplace_back(keyed ? result.app_counts[i].second : result.counts[i].second, &result.cells[i]);
+  }
+  return m;
+}
+
+std::string format_plot(const std::vector<SecondCount>& buckets, const Bucketing& bucketing, PlotSize size,
+                        const PlotMeasures* measures) {
   if (buckets.empty()) return "no counted lines\n";
-  const Columns columns = fit_columns(buckets, bucketing, size.width);
+  const std::vector<Line> lines = measures != nullptr ? lines_of(*measures) : std::vector<Line>{};
+  const Columns columns = fit_columns(buckets, bucketing, size.width, measures, lines);
   std::string out = heading(columns, bucketing, buckets.front().second, buckets.back().second, size.width);
-  append_bars(out, columns, std::max(1u, size.height));
+  const unsigned height = std::max(1u, size.height);
+  append_bars(out, columns, height);
   append_time_axis(out, columns, bucketing, size.width);
+  const std::vector<LineValues> values = line_values(lines, columns);
+  for (size_t l = 0; l < lines.size(); ++l) append_line_chart(out, columns, lines[l], values[l], std::max(2u, height / 3), size.width);
   return out;
 }
 
