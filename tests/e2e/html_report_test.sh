@@ -108,6 +108,8 @@ check_page() {
 
 check_page html_report "=8"
 check_page html_report_by_app "a1=2 a2=3 a3=3 total=8" --by-app
+# A measure: its line on an axis of its own, its value at the bucket in the legend (a1: 2 of 8).
+check_page html_report_measures "=8 ratio(app_id==a1)=25.00%" --count-if 'app_id==a1'
 
 [ "$failures" -eq 0 ] || exit 1
 echo "html_report: ok (screenshots in $artifacts)"

@@ -291,7 +291,7 @@ class Measures(unittest.TestCase):
 
     def test_usage_errors(self):
         for args, says in [(["--quantiles", "x", "--percentiles", "101"], "--percentiles 101"),
-                           (["--sum", "x", "--format", "html"], "not yet with --format html"),
+                           (["--sum", "x", "--unit", "x=h"], "--unit x=h: want a unit of time"),
                            (["--count-if", "==1"], "--count-if '==1': no field"),
                            (["--sum", "timestamp"], None)]:
             r = run(self.log, *args, check=False)

@@ -105,6 +105,30 @@ TEST(HtmlReport, DataScriptHoldsTheIdsExactlyAndNoMarkup) {
   std::vector<std::string> names;
   for (const simdjson::dom::element name : doc["names"].get_array()) names.emplace_back(name.get_string().value());
   EXPECT_EQ(names, kHostile);
+  EXPECT_EQ(json.find("\"m\""), std::string::npos) << "no measures, no \"m\"";
+}
+
+TEST(HtmlReport, MeasuresAreReadBackWithTheirAxisUnitAndNulls) {
+  HtmlReport r = hostile_report();
+  r.starts = {1700000000, 1700000001};
+  for (HtmlSeries& s : r.series) s.values = {1, 0};
+  r.measures.push_back({"ratio(" + kHostile[0] + ")", "ratio", "ratio", {"0.25", "null"}});
+  r.measures.push_back({"p99(latency)", "latency", "ms", {"12.5", "null"}});
+  const std::string page = page_of(r);
+  const std::string open = "<script type=\"application/json\" id=\"logagg-data\">";
+  const size_t begin = page.find(open) + open.size();
+  const std::string json = page.substr(begin, page.find("</script>", begin) - begin);
+  simdjson::dom::parser parser;
+  const simdjson::padded_string padded(json);
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.parse(padded).get(doc), simdjson::SUCCESS) << json;
+  const simdjson::dom::array m = doc["m"].get_array();
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(std::string(m.at(0)["name"].get_string().value()), "ratio(" + kHostile[0] + ")");
+  EXPECT_EQ(std::string(m.at(1)["axis"].get_string().value()), "latency");
+  EXPECT_EQ(std::string(m.at(1)["unit"].get_string().value()), "ms");
+  EXPECT_EQ(m.at(1)["v"].at(0).get_double().value(), 12.5);
+  EXPECT_TRUE(m.at(1)["v"].at(1).is_null());
 }
 
 TEST(HtmlReport, PolicyIsFirstInHeadAndAllowsOnlyThePagesOwnScriptsAndStyles) {

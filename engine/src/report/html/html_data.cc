@@ -1,9 +1,11 @@
 // From a result to the content of the --format html page (see html_report.h):
 // the series to draw, the statistics and the line accounting as text rows.
 #include <algorithm>
+#include <optional>
 
 #include "count/result_order.h"
 #include "report/html/html_report.h"
+#include "report/measure_text.h"
 #include "report/stats.h"
 #include "report/report_rows.h"
 #include "report/report_text.h"
@@ -46,6 +48,59 @@ void fill_series(const ReportRows& rows, uint64_t bin, HtmlReport& page) {
     return;
   }
   for (const AppCount& r : rows.app_buckets()) page.series[r.app].values[point_of(r.second)] += r.count;
+}
+
+// Fills page.measures from the result's cells (plot_measures: the cells and
+// their seconds, ascending), each point's cells added. Needs page.starts.
+void fill_measures(const Result& result, const Options& options, const ReportOptions& report,
+                   const Bucketing& bucketing, uint64_t bin, HtmlReport& page) {
+  const std::optional<PlotMeasures> m = plot_measures(result, options, report);
+  if (!m || page.starts.empty()) return;
+  MeasureCell none;  // a point without lines
+  none.matched.resize(m->spec.count_if.size());
+  none.fields.resize(m->spec.fields.size());
+  std::vector<MeasureCell> points(page.starts.size(), none);
+  const int64_t first = page.starts.front();
+  for (const auto& [second, cell] : m->cells) {
+    const uint64_t index = (bucketing.count_between(first, bucketing.start_of(second)) - 1) / bin;
+    points[std::min<uint64_t>(index, points.size() - 1)].add(*cell);
+  }
+  // The columns drawn, among MeasureText's: each ratio, sum and percentile.
+  const MeasureText text(m->spec);
+  const auto unit_of = [&](const std::string& field) -> std::string {
+    for (const auto& [name, unit] : report.units) {
+      if (name == field) return std::string(unit_name(unit));
+    }
+    return "";
+  };
+  std::vector<size_t> drawn;
+  size_t c = 0;
+  for (const std::string& expression : m->spec.count_if) {
+    page.measures.push_back({"ratio(" + expression + ")", "ratio", "ratio", {}});
+    drawn.push_back(c + 1);  // after count(EXPR)
+    c += 2;
+  }
+  for (const MeasureSpec::Field& f : m->spec.fields) {
+    ++c;  // n(F)
+    if (f.summed) {
+      page.measures.push_back({"sum(" + f.name + ")", "sum(" + f.name + ")", unit_of(f.name), {}});
+      drawn.push_back(c++);
+    }
+    if (!f.quantiled) continue;
+    c += 2;  // min(F), max(F)
+    for (const Percentile& p : m->spec.percentiles) {
+      page.measures.push_back({"p" + p.text + "(" + f.name + ")", f.name, unit_of(f.name), {}});
+      drawn.push_back(c++);
+    }
+  }
+  std::vector<MeasureText::Value> values;
+  for (const MeasureCell& cell : points) {
+    text.values(&cell, cell.count, values);
+    for (size_t i = 0; i < drawn.size(); ++i) {
+      const MeasureText::Value& v = values[drawn[i]];
+      page.measures[i].values.push_back(v.present ? v.text : "null");
+    }
+  }
 }
 
 void fill_stats(const ReportStats& stats, const Options& options, HtmlReport& page) {
@@ -141,6 +196,7 @@ HtmlReport make_html_report(const Result& result, const Options& options, const 
   }
   page.buckets_per_point = bin;
   fill_series(rows, bin, page);
+  fill_measures(result, options, report, bucketing, bin, page);
   fill_stats(report_stats(result, options.keyed(), rows.buckets(), bucketing, chart.top), options, page);
   fill_accounting(result, options, page);
   return page;

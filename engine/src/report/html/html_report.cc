@@ -145,7 +145,8 @@ void write_array(PageWriter& out, const std::vector<Integer>& values) {
 }
 
 // {"zone": ..., "bucket": ..., "stacked": ..., "names": [...], "x": [point
-// starts (HtmlReport::starts)], "y": [[counts of names[0]], ...]}
+// starts (HtmlReport::starts)], "y": [[counts of names[0]], ...], "m":
+// [{"name", "axis", "unit", "v": [value or null per point]}, ...] with measures}
 void write_data(PageWriter& out, const HtmlReport& report) {
   out.raw("<script type=\"application/json\" id=\"logagg-data\">{\"zone\":");
   out.json_string(report.time_zone);
@@ -163,7 +164,24 @@ void write_data(PageWriter& out, const HtmlReport& report) {
     if (i > 0) out.raw(",\n");
     write_array(out, report.series[i].values);
   }
-  out.raw("]}</script>\n");
+  out.raw("]");
+  if (!report.measures.empty()) out.raw(",\n\"m\":[");
+  for (size_t i = 0; i < report.measures.size(); ++i) {
+    const HtmlReport::Measure& m = report.measures[i];
+    out.raw(i > 0 ? ",\n{\"name\":" : "{\"name\":");
+    out.json_string(m.name);
+    out.raw(",\"axis\":");
+    out.json_string(m.axis);
+    out.raw(",\"unit\":");
+    out.json_string(m.unit);
+    out.raw(",\"v\":[");
+    for (size_t p = 0; p < m.values.size(); ++p) {
+      if (p > 0) out.raw(",");
+      out.raw(m.values[p]);  // a number or null, as MeasureText writes it
+    }
+    out.raw(i + 1 == report.measures.size() ? "]}]" : "]}");
+  }
+  out.raw("}</script>\n");
 }
 
 }  // namespace

@@ -34,6 +34,18 @@ struct HtmlReport {
   // stacked so the top edge is the total.
   std::vector<HtmlSeries> series;
   bool stacked = false;
+  // With measures: each drawn as a line over the counts, read on an axis of
+  // its own kind at the right: ratio(EXPR) of each --count-if (axis "ratio"),
+  // pP(F) of each percentile of each --quantiles field (axis F, in its
+  // --unit), sum(F) of each --sum field (axis "sum(F)"). A point's value is
+  // that of the cells of its buckets added, as a row of them would print it.
+  struct Measure {
+    std::string name;                 // the column: "p99(latency_ms)"
+    std::string axis;                 // "ratio", F or "sum(F)"
+    std::string unit;                 // "ratio", a --unit ("ms"), or ""
+    std::vector<std::string> values;  // a JSON number or null per point
+  };
+  std::vector<Measure> measures;
   // Label and value rows shown beside the chart, in order: the statistics
   // ("peak", "42 at 2023-11-14T22:13:20Z"), then the accounting ("counted", ...).
   std::vector<std::pair<std::string, std::string>> stats;

@@ -1,6 +1,6 @@
 // The --format html page's own script (html_report.cc inlines it after uPlot's):
 // reads the JSON after the tables (html_report.cc, write_data) and draws it with
-// uPlot. Stacked series are drawn as cumulative bands without lines, and "total"
+// uPlot; measures as dashed lines on axes of their own at the right. Stacked series are drawn as cumulative bands without lines, and "total"
 // (the top edge) only in the legend; the legend shows each series' own count at
 // the hovered bucket. Strings from the JSON (app ids, the zone) reach the page
 // only as text (textContent, uPlot's labels): never as markup.
@@ -55,6 +55,21 @@
     series.push(report.stacked ? {label: name, stroke: color, width: 0, fill: color + "c0", value: own(ys[k])}
                                : {label: name, stroke: color, width: 1, fill: color + "30", value: own(ys[k])});
   });
+  // Measures (report.m): a line each after the counts, on an axis at the
+  // right per kind (a ratio in %, a field's values in its unit), never stacked.
+  const measures = report.m || [];
+  const durations = {s: 1, ms: 1e-3, "µs": 1e-6, ns: 1e-9};
+  const measureText = (unit, v) => {
+    if (v == null) return "--";
+    if (unit === "ratio") return `${(v * 100).toFixed(2)}%`;
+    if (!(unit in durations) || v === 0) return unit ? `${compact.format(v)} ${unit}` : compact.format(v);
+    const seconds = v * durations[unit];
+    const [name, scale] = Object.entries(durations).find(([, f]) => Math.abs(seconds) >= f * 0.9995) || ["ns", 1e-9];
+    const x = seconds / scale;  // 3 significant digits, or the whole seconds
+    const digits = Math.abs(x) >= 1000 ? String(Math.round(x)) : x.toPrecision(3).replace(/\.0+$|(\.\d*?)0+$/, "$1");
+    return `${digits} ${name}`;
+  };
+  const measureData = measures.map(m => m.v);
   // Each shown series is drawn as the sum of itself and the shown ones before
   // it, filled down to the previous one (a band); hidden ones keep their data.
   const stack = u => {
@@ -82,11 +97,22 @@
     data = [report.x].concat(s.stacked, [total]);
     bands = s.bands;
   }
+  // The measures' series and data after the counts' (and "total").
+  const axes = [];
+  measures.forEach((m, k) => {
+    if (!axes.some(a => a.scale === m.axis)) {
+      axes.push({scale: m.axis, side: 1, size: 70, grid: {show: false},
+                 values: (u, splits) => splits.map(v => measureText(m.unit, v))});
+    }
+    series.push({label: m.name, scale: m.axis, stroke: palette[(report.names.length + k) % palette.length],
+                 width: 2, dash: [6, 3], value: (u, v) => measureText(m.unit, v)});
+  });
+  data = data.concat(measureData);
   const restack = u => {
     const s = stack(u);
     u.delBand(null);
     s.bands.forEach(b => u.addBand(b));
-    u.setData([report.x].concat(s.stacked, [total]));
+    u.setData([report.x].concat(s.stacked, [total], measureData));
   };
   // Time axis labels, 24-hour and year-month-day; columns as in uPlot's
   // default: smallest tick step (s), label, then labels where the year, month,
@@ -104,13 +130,14 @@
   const opts = {
     width: width(),
     height: 450,
-    padding: [null, 40, null, null],  // room for the last time label's date
+    padding: [null, axes.length > 0 ? 10 : 40, null, null],  // room for the last time label's date
     series,
     bands,
     tzDate: t => uPlot.tzDate(new Date(t * 1e3), zone),
     scales: {y: {range: (u, min, max) => [0, uPlot.rangeNum(0, Math.max(max, 1), 0.1, true)[1]]}},
     axes: [{values: timeTicks},
-           {size: 60, values: (u, splits) => splits.map(v => v < 1e4 ? count.format(v) : compact.format(v))}],
+           {size: 60, values: (u, splits) => splits.map(v => v < 1e4 ? count.format(v) : compact.format(v))}]
+        .concat(axes),
     cursor: {drag: {x: true, y: false}},
     hooks: {
       draw: [u => {
