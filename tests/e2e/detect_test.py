@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`logagg detect` end to end, on every file of data/recipes/:
 - its first suggestion is the recipe's command (README's list), or counts at
-  least as many lines as the recipe, both run on the whole file;
+  least as many lines as the recipe, both run on the whole file; and so on
+  the producer's real lines in data/recipes/captured/, if it has some;
 - every command it prints runs as printed (through a shell, exit 0), and
   counts what its comment says (the recipe files are small enough to be
   sampled whole);
@@ -76,6 +77,7 @@ files = sorted(f for f in os.listdir(os.path.join(src, "data/recipes")) if f.end
 if len(recipes) != len(files):
     fail(f"{len(recipes)} recipes in the README, {len(files)} files in data/recipes/")
 
+captured_seen = set()
 for recipe in recipes:
     path = shlex.split(recipe)[1]
     text = detect(path)
@@ -96,6 +98,15 @@ for recipe in recipes:
     first, wanted = counted(commands[0]), counted(recipe)
     if commands[0] != recipe and first < wanted:
         fail(f"{path}: the first suggestion counts {first}, the recipe {wanted}: {commands[0]}")
+    # The producer's real lines, if any: data/recipes/captured/NAME.log, NAME
+    # the recipe file's name up to its first '-' (cloudflare-unixnano: cloudflare).
+    captured = f"data/recipes/captured/{os.path.basename(path).split('-')[0].removesuffix('.log')}.log"
+    if os.path.exists(os.path.join(src, captured)):
+        real = [line for line in detect(captured).stdout.decode().splitlines() if line.startswith("logagg ")]
+        first, wanted = (counted(real[0]) if real else -1), counted(recipe.replace(path, captured))
+        if first < wanted:
+            fail(f"{captured}: the first suggestion counts {first}, the recipe {wanted}: {real[:1]}")
+        captured_seen.add(captured)
     as_json = json.loads(detect("--format", "json", path).stdout)
     if [s["command"] for s in as_json["suggestions"]] != commands:
         fail(f"{path}: --format json holds other commands than the text")
@@ -111,6 +122,10 @@ for recipe in recipes:
             fail(f"{path}: want one measures' command with {flags}: {red}")
     if as_json["files"] != [path] or as_json["sampled_lines"] < 1:
         fail(f"{path}: --format json: files {as_json['files']}, sampled_lines {as_json['sampled_lines']}")
+
+captured_all = {f"data/recipes/captured/{f}" for f in os.listdir(os.path.join(src, "data/recipes/captured"))}
+if captured_seen != captured_all:
+    fail(f"captured lines of no recipe: {sorted(captured_all - captured_seen)}")
 
 with tempfile.TemporaryDirectory() as work:
     raw = open(os.path.join(src, "data/recipes/caddy.log"), "rb").read()

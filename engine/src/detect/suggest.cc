@@ -105,6 +105,7 @@ std::string id_pattern(const FieldValues& f) {
 
 bool id_candidate(const FieldValues& f, const std::string& time_field) {
   if (f.name == time_field || f.strings == 0 || f.long_strings * 10 > f.strings || f.distinct.size() < 2) return false;
+  if (time_candidate(f)) return false;  // another time (Cloudflare's EdgeEndTimestamp beside EdgeStartTimestamp)
   if (common_byte(f, '\n') || common_byte(f, '\t')) return false;
   return f.strings < 4 || f.distinct.size() * 2 <= f.strings;  // not one value per line
 }
