@@ -16,7 +16,7 @@
 set -euo pipefail
 
 seconds="${1:-60}"
-targets="${FUZZ_TARGETS:-rfc3339 engine}"
+targets="${FUZZ_TARGETS:-rfc3339 engine detect}"
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 

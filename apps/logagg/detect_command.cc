@@ -97,6 +97,23 @@ void print_json(const DetectConfig& config, const Sample& sample, const Detectio
   } else {
     append_json_string(out, d.not_json);
   }
+  // The measures' fields, null where none was found.
+  const auto field = [&out](const char* key, const std::string& name) {
+    out += out.back() == '{' ? "\"" : ",\"";
+    out += key;
+    out += "\":";
+    if (name.empty()) {
+      out += "null";
+    } else {
+      append_json_string(out, name);
+    }
+  };
+  out += ",\"measures\":{";
+  field("status", d.measures.status);
+  field("duration", d.measures.duration);
+  field("duration_unit", d.measures.duration_unit);
+  field("size", d.measures.size);
+  out += '}';
   out += ",\"suggestions\":[";
   for (size_t i = 0; i < d.suggestions.size(); ++i) {
     const Suggestion& s = d.suggestions[i];

@@ -2,7 +2,7 @@
 // rejected-line locations, summary, exit codes and messages, --list-inputs
 // (text and json), buckets, gap filling and statistics, and, on a log big
 // enough to be cut into segments, the generator's expected output for every
-// thread count and segment size.
+// thread count and segment size; --time-format auto's lines per time form.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -190,6 +190,50 @@ TEST_F(Files, SummaryGoesToStderr) {
     EXPECT_NE(r.err.find(word), std::string::npos) << word << " missing from:\n" << r.err;
   }
   EXPECT_EQ(r.out.find("lines/s"), std::string::npos);
+}
+
+// --time-format auto: the summary (stderr) and the json summary count the
+// counted lines per form of their time, the same at every thread count; a
+// run without auto prints neither.
+TEST_F(Files, AutoSummaryCountsTheLinesOfEachTimeForm) {
+  std::string log;
+  for (int i = 0; i < 2000; ++i) {
+    log += line("A", "2023-11-14T22:13:20Z");
+    log += R"({"app_id":"B","timestamp":1700000000123456789})" "\n";
+    if (i % 2 == 0) log += line("C", "2023-11-14 22:13:21,5");
+    if (i % 4 == 0) log += line("D", "14/Nov/2023:22:13:22 +0000");
+  }
+  const std::string a = write("a.log", log);
+  std::string first;
+  for (const char* threads : {"1", "2"}) {
+    const ProcessResult r = logagg({a, "--time-format", "auto", "--threads", threads, "--segment-bytes", "4096"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const std::string rows = r.err.substr(r.err.find("  counted"));
+    EXPECT_TRUE(rows.starts_with("  counted                              5500\n"
+                                 "    time in rfc3339                    2000\n"
+                                 "    time in clf                         500\n"
+                                 "    time in date-time                  1000\n"
+                                 "    time in unix-ns                    2000\n"
+                                 "  blank"))
+        << r.err;
+    if (first.empty()) first = rows;
+    EXPECT_EQ(rows, first) << "threads " << threads;
+  }
+  const ProcessResult json = logagg({a, "--time-format", "auto", "--format", "json", "-q"});
+  EXPECT_NE(json.out.find(R"("time_formats": {
+      "rfc3339": 2000,
+      "clf": 500,
+      "date-time": 1000,
+      "unix": 0,
+      "unix-ms": 0,
+      "unix-us": 0,
+      "unix-ns": 2000
+    })"),
+            std::string::npos)
+      << json.out;
+  const ProcessResult plain = logagg({a, "--format", "json"});
+  EXPECT_EQ(plain.out.find("time_formats"), std::string::npos);
+  EXPECT_EQ(plain.err.find("time in"), std::string::npos);
 }
 
 TEST_F(Files, MissingAndUnreadableInputsExitOneButOthersAreCounted) {

@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """`logagg detect` end to end, on every file of data/recipes/:
 - its first suggestion is the recipe's command (README's list), or counts at
-  least as many lines as the recipe, both run on the whole file;
+  least as many lines as the recipe, both run on the whole file; and so on
+  the producer's real lines in data/recipes/captured/, if it has some;
 - every command it prints runs as printed (through a shell, exit 0), and
   counts what its comment says (the recipe files are small enough to be
   sampled whole);
 - `--format json` holds the same commands as the text;
+- where a recipe's producer logs a status, a duration or a size, the
+  measures' command (--per-minute) names them, with --count-if 'F>=500' for
+  the status, and --format json's "measures" says which fields they are;
 - a gzip copy and standard input give the same first suggestion;
 - a file that is not JSON lines is said to be one, with exit status 1, and
   a missing file is an error on stderr;
@@ -55,12 +59,25 @@ def detect(*args, stdin=None):
     return subprocess.run([logagg, "detect", *args], cwd=src, input=stdin, capture_output=True)
 
 
+# The fields of the measures' suggestion (status, duration, size) of the
+# recipe files whose producers log them.
+with_measures = {
+    "data/recipes/caddy.log": ["status", "duration", "size"],
+    "data/recipes/envoy.log": ["response_code", "duration", "bytes_sent"],
+    "data/recipes/nginx-iso8601.log": ["status", "request_time", "body_bytes_sent"],
+    "data/recipes/traefik.log": ["DownstreamStatus", "Duration", "DownstreamContentSize"],
+    "data/recipes/cloudflare-rfc3339.log": ["EdgeResponseStatus", None, "EdgeResponseBytes"],
+    "data/recipes/pino.log": ["/res/statusCode", "responseTime", None],
+    "data/recipes/zeek.log": [None, "duration", "resp_bytes"],
+}
+
 readme = open(os.path.join(src, "README.md"), encoding="utf-8").read()
 recipes = re.findall(r"^\| \[[^]]+\]\([^)]+\) \| `(logagg data/recipes/[^`]+)` \|$", readme, re.M)
 files = sorted(f for f in os.listdir(os.path.join(src, "data/recipes")) if f.endswith(".log"))
 if len(recipes) != len(files):
     fail(f"{len(recipes)} recipes in the README, {len(files)} files in data/recipes/")
 
+captured_seen = set()
 for recipe in recipes:
     path = shlex.split(recipe)[1]
     text = detect(path)
@@ -81,11 +98,34 @@ for recipe in recipes:
     first, wanted = counted(commands[0]), counted(recipe)
     if commands[0] != recipe and first < wanted:
         fail(f"{path}: the first suggestion counts {first}, the recipe {wanted}: {commands[0]}")
+    # The producer's real lines, if any: data/recipes/captured/NAME.log, NAME
+    # the recipe file's name up to its first '-' (cloudflare-unixnano: cloudflare).
+    captured = f"data/recipes/captured/{os.path.basename(path).split('-')[0].removesuffix('.log')}.log"
+    if os.path.exists(os.path.join(src, captured)):
+        real = [line for line in detect(captured).stdout.decode().splitlines() if line.startswith("logagg ")]
+        first, wanted = (counted(real[0]) if real else -1), counted(recipe.replace(path, captured))
+        if first < wanted:
+            fail(f"{captured}: the first suggestion counts {first}, the recipe {wanted}: {real[:1]}")
+        captured_seen.add(captured)
     as_json = json.loads(detect("--format", "json", path).stdout)
     if [s["command"] for s in as_json["suggestions"]] != commands:
         fail(f"{path}: --format json holds other commands than the text")
+    measures = as_json["measures"]
+    red = [c for c in commands if "--per-minute" in c]
+    if path in with_measures:
+        want = with_measures[path]
+        if [measures["status"], measures["duration"], measures["size"]] != want:
+            fail(f"{path}: the measures' fields are {measures}, want {want}")
+        flags = [f for f, name in zip(("--by-status-class", "--quantiles", "--sum"), want) if name]
+        if len(red) != 1 or not all(f in red[0] for f in flags) or \
+                (want[0] and f"--count-if '{want[0]}>=500'" not in red[0]):
+            fail(f"{path}: want one measures' command with {flags}: {red}")
     if as_json["files"] != [path] or as_json["sampled_lines"] < 1:
         fail(f"{path}: --format json: files {as_json['files']}, sampled_lines {as_json['sampled_lines']}")
+
+captured_all = {f"data/recipes/captured/{f}" for f in os.listdir(os.path.join(src, "data/recipes/captured"))}
+if captured_seen != captured_all:
+    fail(f"captured lines of no recipe: {sorted(captured_all - captured_seen)}")
 
 with tempfile.TemporaryDirectory() as work:
     raw = open(os.path.join(src, "data/recipes/caddy.log"), "rb").read()

@@ -22,7 +22,11 @@
 #   and rejects at least one, so that its summary shows a reason (a status
 #   breakdown, with --app-field none, may reject none);
 # - the text of each recipe's section before it says the share it counts,
-#   "counts N of the M lines", as its run does (N counted, M lines).
+#   "counts N of the M lines", as its run does (N counted, M lines);
+# - where that text names real lines, `data/recipes/captured/NAME.log`, it
+#   says "counts N of its M lines" as the recipe's command run on that file
+#   (in place of its data file) does; every file of data/recipes/captured/
+#   is named by a recipe, and has its source in data/recipes/README.md.
 #
 #   tests/e2e/recipes_test.sh LOGAGG_BIN SOURCE_DIR
 set -euo pipefail
@@ -94,6 +98,7 @@ for f in "$src"/data/recipes/*.log; do
     fail "data/recipes/$(basename "$f") has no recipe in docs/recipes.md"
 done
 
+named_captured=()  # the captured files the recipes' texts name
 mask_timing() { sed -E 's/ in [0-9.]+ s \([^)]*\)$/ in (timing)/'; }
 for ((i = 1; i <= recipes; i++)); do
   cmd=$(cat "$work/recipe/$i.cmd")
@@ -137,7 +142,24 @@ $(diff "$work/shown" "$work/real" || true)"
     lines=$(grep -o '[0-9]* lines in' "$work/err" | head -n 1 | cut -d' ' -f1)
     tr -s ' \n' ' ' < "$work/recipe/$i.prose" | grep -qF "counts ${counted:-0} of the ${lines:-0} lines" ||
       fail "the text before the recipe does not say it counts ${counted:-0} of the ${lines:-0} lines: $cmd"
+    captured=$(grep -o 'data/recipes/captured/[A-Za-z0-9_.-]*\.log' "$work/recipe/$i.prose" | head -n 1 || true)
+    if [ -n "$captured" ]; then
+      named_captured+=("$captured")
+      status=0
+      (cd "$src" && PATH="$work/bin:$PATH" timeout 60 bash -o pipefail -c "${cmd/$data/$captured}" \
+        > /dev/null 2> "$work/err" < /dev/null) || status=$?
+      counted=$(awk '$1 == "counted" { print $2 }' "$work/err")
+      lines=$(grep -o '[0-9]* lines in' "$work/err" | head -n 1 | cut -d' ' -f1)
+      [ "$status" -eq 0 ] && tr -s ' \n' ' ' < "$work/recipe/$i.prose" | grep -qF "counts ${counted:-0} of its ${lines:-0} lines" ||
+        fail "the text before the recipe does not say it counts ${counted:-0} of its ${lines:-0} lines of $captured (exit $status): $cmd"
+    fi
   fi
+done
+for f in "$src"/data/recipes/captured/*.log; do
+  name=data/recipes/captured/$(basename "$f")
+  [[ " ${named_captured[*]} " == *" $name "* ]] || fail "$name: no recipe says how many of its lines it counts"
+  grep -qF "\`captured/$(basename "$f")\`" "$src/data/recipes/README.md" ||
+    fail "$name: no source in data/recipes/README.md"
 done
 [ "$recipes" -ge "${#producers[@]}" ] || fail "docs/recipes.md has $recipes recipes, want at least ${#producers[@]}"
 

@@ -10,6 +10,9 @@
 //   and the common date-time forms as the patterns that write them read
 //   them, with offsets, and without one in an input zone (around Berlin's
 //   transitions) or, with no zone given, as UTC.
+// Wherever the explicit format reads a value, auto also says it read it in
+// that form (TimeForm: the unit of the magnitude, rfc3339, clf, or the common
+// date-times for a text RFC 3339 does not read), as the summary counts them.
 #include <date/date.h>
 #include <date/tz.h>
 #include <gtest/gtest.h>
@@ -27,6 +30,7 @@
 
 namespace {
 
+using logagg::TimeForm;
 using logagg::TimeFormat;
 using Rng = std::mt19937_64;
 
@@ -36,12 +40,17 @@ std::string show(const std::optional<int64_t>& s) { return s ? std::to_string(*s
 // must be accepted, so that a broken generator cannot pass by rejecting all.
 class Agreement {
  public:
+  // `got_form`: the form auto says it read `text` in, `want_form` the one it
+  // must say where `want` is a second.
   void check(std::string_view what, std::string_view text, const std::optional<int64_t>& got,
-             const std::optional<int64_t>& want) {
+             const std::optional<int64_t>& want, TimeForm got_form, TimeForm want_form) {
     ++cases_;
     accepted_ += want.has_value();
-    if (got == want) return;
-    if (++count_ <= 10) ADD_FAILURE() << what << " on \"" << text << "\": auto " << show(got) << ", " << show(want);
+    if (got == want && (!want || got_form == want_form)) return;
+    if (++count_ <= 10) {
+      ADD_FAILURE() << what << " on \"" << text << "\": auto " << show(got) << " as "
+                    << logagg::time_form_key(got_form) << ", " << show(want) << " as " << logagg::time_form_key(want_form);
+    }
   }
   ~Agreement() {
     EXPECT_EQ(count_, 0) << "disagreements in " << cases_ << " cases";
@@ -74,6 +83,11 @@ const char* unit_of(int64_t magnitude) {
   return magnitude <= 11 ? "unix" : magnitude <= 14 ? "unix-ms" : magnitude <= 17 ? "unix-us" : "unix-ns";
 }
 
+// The form auto must name for a number read as `unit`.
+TimeForm form_of(std::string_view unit) {
+  return unit == "unix" ? TimeForm::kUnix : unit == "unix-ms" ? TimeForm::kUnixMs : unit == "unix-us" ? TimeForm::kUnixUs : TimeForm::kUnixNs;
+}
+
 const TimeFormat& explicit_format(const char* name) {
   static const TimeFormat kFormats[] = {TimeFormat::compile("unix"), TimeFormat::compile("unix-ms"),
                                         TimeFormat::compile("unix-us"), TimeFormat::compile("unix-ns")};
@@ -84,9 +98,12 @@ const TimeFormat& explicit_format(const char* name) {
 void check_number(Agreement& strings, Agreement& tokens, const TimeFormat& automatic, const std::string& text) {
   const char* unit = unit_of(magnitude(text));
   const std::optional<int64_t> want = explicit_format(unit).second(text);
-  strings.check(unit, text, automatic.second(text), want);
+  TimeForm string_form = TimeForm::kRfc3339, token_form = TimeForm::kRfc3339;
+  const std::optional<int64_t> from_string = automatic.second(text, &string_form);
+  strings.check(unit, text, from_string, want, string_form, form_of(unit));
   bool is_number = false;
-  tokens.check(unit, text, automatic.number_second(text, is_number), want);
+  const std::optional<int64_t> from_token = automatic.number_second(text, is_number, &token_form);
+  tokens.check(unit, text, from_token, want, token_form, form_of(unit));
   EXPECT_TRUE(is_number) << text;
 }
 
@@ -140,11 +157,20 @@ TEST(TimeAutoDifferential, MagnitudeBoundaries) {
       {"253402300800000000000", std::nullopt},
   };
   for (const auto& c : cases) {
-    EXPECT_EQ(automatic.second(c.text), c.second) << c.text;
+    TimeForm string_form = TimeForm::kRfc3339, token_form = TimeForm::kRfc3339;
+    EXPECT_EQ(automatic.second(c.text, &string_form), c.second) << c.text;
     bool is_number = false;
-    EXPECT_EQ(automatic.number_second(c.text, is_number), c.second) << c.text;
+    EXPECT_EQ(automatic.number_second(c.text, is_number, &token_form), c.second) << c.text;
     EXPECT_TRUE(is_number) << c.text;
+    if (!c.second) continue;
+    const TimeForm want = form_of(unit_of(magnitude(c.text)));
+    EXPECT_EQ(string_form, want) << c.text;
+    EXPECT_EQ(token_form, want) << c.text;
   }
+  TimeForm form = TimeForm::kRfc3339;  // zero with an exponent: seconds, as plain zero
+  bool is_number = false;
+  EXPECT_EQ(automatic.number_second("0e5", is_number, &form), 0);
+  EXPECT_EQ(form, TimeForm::kUnix);
 }
 
 // Texts written in `pattern` from random local times (offsets random for
@@ -167,7 +193,10 @@ void agree_on_pattern(Rng& rng, const char* pattern, const std::string& explicit
     if (clf && rng() % 2) text = "[" + text + "]";
     const std::optional<int64_t> want = explicit_format.second(text);
     if (accepted_only && !want) continue;
-    agreement.check(std::string(pattern) + " as " + explicit_spec, text, automatic.second(text), want);
+    const TimeForm want_form = logagg::parse_rfc3339(text) ? TimeForm::kRfc3339 : clf ? TimeForm::kClf : TimeForm::kCommon;
+    TimeForm form = TimeForm::kUnix;
+    const std::optional<int64_t> got = automatic.second(text, &form);
+    agreement.check(std::string(pattern) + " as " + explicit_spec, text, got, want, form, want_form);
   }
 }
 

@@ -2,7 +2,8 @@
 // dropped, last line without LF, BOM only at the start), the accounting
 // invariant, reject positions, and the property that the result does not
 // depend on thread count or segment size; and that a mapped file, whose cuts
-// are found with preads, gives what its bytes give as a buffer.
+// are found with preads, gives what its bytes give as a buffer; the lines per
+// time form of --time-format auto, exact at any thread count.
 #include "logagg/aggregate.h"
 
 #include <gtest/gtest.h>
@@ -127,6 +128,52 @@ TEST(AggregateProperty, SameResultForAnyThreadCountAndSegmentSize) {
           ASSERT_EQ(r.rejects[i].reason, base.rejects[i].reason);
         }
       }
+    }
+  }
+}
+
+// --time-format auto: the counted lines per form of their time, exact for
+// any thread count and segment size, adding up to counted (lines outside
+// --since/--until and rejected ones are in no form); none without auto.
+TEST(AggregateProperty, AutoCountsTheLinesOfEachTimeFormExactly) {
+  const std::pair<TimeForm, std::string> forms[] = {
+      {TimeForm::kRfc3339, R"("2021-03-04T05:06:07.5+01:00")"}, {TimeForm::kClf, R"("04/Mar/2021:05:06:07 +0000")"},
+      {TimeForm::kCommon, R"("2021-03-04 05:06:07,118")"},      {TimeForm::kUnix, "1614834367.25"},
+      {TimeForm::kUnixMs, R"("1614834367123")"},                {TimeForm::kUnixUs, "1614834367123456"},
+      {TimeForm::kUnixNs, "1614834367123456789"},
+  };
+  std::mt19937_64 rng(33);
+  std::vector<uint64_t> want(kTimeFormCount);
+  std::string data;
+  uint64_t outside = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const size_t k = rng() % (std::size(forms) + 2);
+    if (k == std::size(forms)) {
+      data += R"({"app_id":"A","timestamp":"yesterday"})";  // rejected: no form
+    } else if (k == std::size(forms) + 1) {
+      data += R"({"app_id":"A","timestamp":"1990-01-01T00:00:00Z"})";  // before --since
+      ++outside;
+    } else {
+      data += R"({"app_id":"A","timestamp":)" + forms[k].second + "}";
+      ++want[static_cast<size_t>(forms[k].first)];
+    }
+    data += '\n';
+  }
+  for (unsigned threads : {1u, 2u, 8u}) {
+    for (size_t seg : {0, 7, 4096}) {
+      Options o;
+      o.time_format = "auto";
+      o.since = 946684800;  // 2000-01-01
+      o.threads = threads;
+      o.segment_bytes = seg;
+      const Result r = aggregate_buffer(data, o, "buf");
+      ASSERT_EQ(r.summary.time_forms, want) << "threads " << threads << " segment " << seg;
+      ASSERT_EQ(r.summary.outside_range, outside);
+      uint64_t total = 0;
+      for (const uint64_t n : r.summary.time_forms) total += n;
+      ASSERT_EQ(total, r.summary.counted);
+      o.time_format = "rfc3339";
+      EXPECT_TRUE(aggregate_buffer(data, o, "buf").summary.time_forms.empty());
     }
   }
 }

@@ -4,7 +4,8 @@
 // and the suggestions: time formats per field (one format, mixed forms as
 // auto), id patterns from the bytes of the values (hosts with ports, router
 // chains, a few malformed values left out), ids of requests and constant
-// fields not suggested, a status breakdown, text that is not JSON, and
+// fields not suggested, a status breakdown, the measures (status, duration
+// and its unit, the size sent), text that is not JSON, and
 // command lines quoted for a shell.
 #include "detect/suggest.h"
 
@@ -115,11 +116,45 @@ TEST(Detect, EveryLineWithATimeAndAStatusBreakdown) {
            std::to_string(i % 3 ? 200 : 503) + "}";
   });
   const Detection d = detect(lines);
-  ASSERT_EQ(d.suggestions.size(), 2u) << "no string field for an id";
+  ASSERT_EQ(d.suggestions.size(), 3u) << "no string field for an id";
   EXPECT_EQ(d.suggestions[0].flags, (Flags{"--time-field", "time", "--app-field", "none"}));
   EXPECT_EQ(d.suggestions[1].flags,
             (Flags{"--time-field", "time", "--app-field", "none", "--by-status-class", "response_code"}));
   EXPECT_EQ(d.suggestions[1].counted, 10u);
+  EXPECT_EQ(d.suggestions[2].flags, (Flags{"--time-field", "time", "--app-field", "none", "--per-minute",
+                                           "--by-status-class", "response_code", "--count-if", "response_code>=500"}));
+  EXPECT_EQ(d.measures.status, "response_code");
+  EXPECT_EQ(d.measures.duration, "");
+}
+
+TEST(Detect, MeasuresOfDurationWithItsUnitAndTheSizeSentDownstream) {
+  const auto lines = lines_of(10, [](size_t i) {
+    return R"({"time":"2023-11-14T22:13:2)" + std::to_string(i) + R"(Z","req_bytes":)" + std::to_string(100 + i) +
+           R"(,"body_bytes_sent":")" + std::to_string(5000 + i) + R"(","request_time_ms":)" + std::to_string(i) +
+           R"(.5,"origin_latency":3,"status":)" + std::to_string(i % 3 ? 200 : 503) + "}";
+  });
+  const Detection d = detect(lines);
+  EXPECT_EQ(d.measures.status, "status");
+  EXPECT_EQ(d.measures.duration, "request_time_ms") << "the first duration";
+  EXPECT_EQ(d.measures.duration_unit, "milliseconds");
+  EXPECT_EQ(d.measures.size, "body_bytes_sent") << "what was sent, a string holding a number";
+  ASSERT_FALSE(d.suggestions.empty());
+  const Suggestion& red = d.suggestions.back();
+  EXPECT_EQ(red.flags, (Flags{"--time-field", "time", "--app-field", "none", "--per-minute", "--by-status-class",
+                              "status", "--count-if", "status>=500", "--quantiles", "request_time_ms", "--sum",
+                              "body_bytes_sent"}));
+  EXPECT_EQ(red.counted, 10u);
+  EXPECT_NE(red.what.find("quantiles of request_time_ms (milliseconds by its name)"), std::string::npos) << red.what;
+
+  const Detection unnamed = detect(lines_of(10, [](size_t i) {  // no status, a duration without a unit
+    return R"({"ts":170000000)" + std::to_string(i) + R"(,"duration":)" + std::to_string(i) + "}";
+  }));
+  ASSERT_FALSE(unnamed.suggestions.empty());
+  EXPECT_EQ(unnamed.suggestions.back().flags, (Flags{"--time-field", "ts", "--time-format", "unix", "--app-field",
+                                                     "none", "--per-minute", "--quantiles", "duration"}));
+  EXPECT_NE(unnamed.suggestions.back().what.find("its unit not in its name"), std::string::npos);
+  const Detection none = detect(lines_of(10, [](size_t i) { return R"({"ts":170000000)" + std::to_string(i) + "}"; }));
+  ASSERT_EQ(none.suggestions.size(), 1u) << "no measure fields, no measures";
 }
 
 TEST(Detect, NotJsonLinesOrNoTime) {

@@ -2,7 +2,8 @@
 // in report/result_json.cc): a document read back prints the same report in
 // every format; two halves of a log add up to the whole; results made with
 // other settings are refused; documents whose numbers do not add up, or that
-// are not logagg results, are refused with a message saying why.
+// are not logagg results, are refused with a message saying why; with
+// --time-format auto, the lines per time form are carried, added and checked.
 #include "logagg/merge.h"
 
 #include <gtest/gtest.h>
@@ -120,6 +121,31 @@ TEST(Merge, RefusesDocumentsThatDoNotAddUp) {
   EXPECT_NE(refusal(with("\"bucket\": \"second\"", "\"bucket\": \"7s\"")).find("bucket"), std::string::npos);
   EXPECT_NE(refusal("[1, 2]").find("not a logagg JSON result"), std::string::npos);
   EXPECT_NE(refusal("{\"logagg\": 1").find("invalid JSON"), std::string::npos);
+}
+
+TEST(Merge, TimeFormsOfAutoAreCarriedAddedAndChecked) {
+  Options automatic;
+  automatic.time_format = "auto";
+  const std::string log = kLog + "{\"app_id\":\"web\",\"timestamp\":1700000000123}\n";
+  const size_t cut = log.find('\n', log.size() / 2) + 1;
+  Partial total = parse_partial(json_of(log.substr(0, cut), automatic));
+  merge_into(total, parse_partial(json_of(log.substr(cut), automatic)));
+  const Result whole = aggregate_buffer(log, automatic);
+  ASSERT_EQ(whole.summary.time_forms.size(), kTimeFormCount);
+  EXPECT_EQ(whole.summary.time_forms[static_cast<size_t>(TimeForm::kRfc3339)], 4u);
+  EXPECT_EQ(whole.summary.time_forms[static_cast<size_t>(TimeForm::kUnixMs)], 1u);
+  EXPECT_EQ(total.result.summary.time_forms, whole.summary.time_forms);
+
+  const std::string good = json_of(log, automatic);
+  const auto with = [&](const std::string& from, const std::string& to) {
+    std::string doc = good;
+    const size_t at = doc.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return doc.replace(at, from.size(), to);
+  };
+  EXPECT_NE(refusal(with("\"unix-ms\": 1", "\"unix-ms\": 2")).find("time_formats do not add up"), std::string::npos);
+  EXPECT_NE(refusal(with("\"time_formats\"", "\"formats\"")).find("summary.time_formats"), std::string::npos);
+  EXPECT_EQ(json_of(kLog).find("time_formats"), std::string::npos) << "only with auto";
 }
 
 TEST(Merge, RefusesRowsOutOfOrder) {

@@ -106,6 +106,22 @@ TEST(Report, SummaryNamesEveryNonZeroReason) {
   EXPECT_NE(text.find("    invalid JSON                          4\n"), std::string::npos) << text;
 }
 
+TEST(Report, SummaryCountsTheTimeFormsOfAutoThatWereSeen) {
+  Summary s = sample().summary;
+  EXPECT_EQ(format_summary(s).find("time in"), std::string::npos) << "only with auto";
+  s.time_forms.assign(kTimeFormCount, 0);
+  s.time_forms[static_cast<size_t>(TimeForm::kRfc3339)] = 2900;
+  s.time_forms[static_cast<size_t>(TimeForm::kUnixNs)] = 42;
+  const std::string text = format_summary(s);
+  EXPECT_NE(text.find("  counted                              2942\n"
+                      "    time in rfc3339                    2900\n"
+                      "    time in unix-ns                      42\n"
+                      "  blank"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("time in clf"), std::string::npos) << "forms not seen are left out";
+}
+
 TEST(Report, SummaryColumnWidensForALongReason) {
   // A reason naming a non-default pattern is longer than the labels' usual
   // 30 columns: every count moves right with it, so the counts stay aligned.

@@ -60,9 +60,10 @@ struct Options {
   // How the time field is written: "rfc3339"; "unix", "unix-ms", "unix-us",
   // "unix-ns" (a JSON number, or a string holding one, floored to the second
   // exactly); "clf" (Apache %t, nginx $time_local); or a strptime-style
-  // pattern with '%' directives. `input_tz`: the zone of a pattern without
-  // %z ("UTC", "Europe/Berlin", "local"). aggregate() throws
-  // std::invalid_argument for a format or zone it cannot use.
+  // pattern with '%' directives; or "auto", each value in its own form (the
+  // summary counts the lines of each: Summary::time_forms). `input_tz`: the
+  // zone of a pattern without %z ("UTC", "Europe/Berlin", "local").
+  // aggregate() throws std::invalid_argument for a format or zone it cannot use.
   std::string time_format = "rfc3339";
   std::string input_tz;
   // Which app ids count: the decoded id must match this RE2 pattern whole.
@@ -120,6 +121,8 @@ struct Options {
   bool measured() const { return !sum.empty() || !quantiles.empty() || !count_if.empty(); }
   // Whether lines are counted per key tuple (by_app or --by).
   bool keyed() const { return by_app || !by.empty(); }
+  // Whether the summary counts the lines per form of their time (auto).
+  bool counts_time_forms() const { return time_format == "auto"; }
   // The key columns' names, in order: "app_id" with by_app, then each --by key's.
   std::vector<std::string> key_columns() const {
     std::vector<std::string> columns;

@@ -60,6 +60,16 @@ std::string reason_text(Reason r, const Options& counted_with);
 
 using ReasonCounts = std::array<uint64_t, kReasonCount>;
 
+// The form a time was read in under --time-format auto (time_format.h): RFC
+// 3339, clf, the common date-times (`2023-11-14 22:13:20,118`), or a number
+// of seconds, milliseconds, micro- or nanoseconds by its magnitude.
+enum class TimeForm : uint8_t { kRfc3339, kClf, kCommon, kUnix, kUnixMs, kUnixUs, kUnixNs };
+inline constexpr size_t kTimeFormCount = 7;
+// Stable name, used in the json summary and on stderr: "rfc3339", "clf",
+// "date-time", "unix", "unix-ms", "unix-us", "unix-ns" (the --time-format
+// that reads the form alone, but for the common date-times).
+std::string_view time_form_key(TimeForm f) noexcept;
+
 // How every line read was accounted for.
 struct Summary {
   uint64_t files = 0;       // inputs read (files and streams), including ones that failed midway
@@ -80,6 +90,9 @@ struct Summary {
   // Counted lines without a usable number in each measured field (indexed
   // as MeasureSpec::fields; empty without measures): not in its n(F).
   std::vector<uint64_t> no_measure;
+  // With --time-format auto: the counted lines by the form their time was
+  // read in (indexed by TimeForm, adding up to counted); empty otherwise.
+  std::vector<uint64_t> time_forms;
   double elapsed_seconds = 0;
 
   uint64_t rejected_total() const noexcept {
@@ -105,6 +118,7 @@ struct Summary {
     add_each(filtered_by, o.filtered_by);
     add_each(no_value, o.no_value);
     add_each(no_measure, o.no_measure);
+    add_each(time_forms, o.time_forms);
     elapsed_seconds += o.elapsed_seconds;
   }
 

@@ -408,7 +408,7 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
     workers.push_back({BlockParser(rules, options.max_line_bytes),
                        Counter(shared, options.since.value_or(INT64_MIN), options.until.value_or(INT64_MAX),
                                options.keyed() ? &apps : nullptr, Counter::kDefaultMaxSeconds,
-                               measured ? &shared_measures : nullptr, &spec),
+                               measured ? &shared_measures : nullptr, &spec, options.counts_time_forms()),
                        {}, progress});
   }
   WorkQueue queue(sources.size());
@@ -460,6 +460,7 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
   result.summary.filtered_by.resize(options.where.size());
   result.summary.no_value.resize(options.by.size());
   result.summary.no_measure.resize(spec.fields.size());
+  if (options.counts_time_forms()) result.summary.time_forms.resize(kTimeFormCount);
   if (measured) {
     take_cells(shared_measures, options.keyed() ? &apps : nullptr, result);
   } else if (options.keyed()) {

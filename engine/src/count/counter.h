@@ -82,11 +82,14 @@ class Counter {
   // Counted lines outside [since, until) are tallied as outside the range.
   // With `apps` (--by-app), lines are counted per (second, app) instead.
   // With `measures` (MeasureSpec not empty), lines are counted into the
-  // cells of measure_counter.h instead, with their measures.
+  // cells of measure_counter.h instead, with their measures. With
+  // `time_forms` (--time-format auto), counted lines are tallied by the form
+  // of their time too (Summary::time_forms).
   explicit Counter(SharedCounts& shared, int64_t since = INT64_MIN, int64_t until = INT64_MAX,
                    AppTable* apps = nullptr, size_t max_seconds = kDefaultMaxSeconds,
-                   SharedMeasures* measures = nullptr, const MeasureSpec* spec = nullptr)
-      : shared_(&shared), since_(since), until_(until), max_seconds_(max_seconds) {
+                   SharedMeasures* measures = nullptr, const MeasureSpec* spec = nullptr, bool time_forms = false)
+      : shared_(&shared), since_(since), until_(until), max_seconds_(max_seconds), time_forms_(time_forms) {
+    if (time_forms) tally_.time_forms.resize(kTimeFormCount);
     if (apps != nullptr) apps_.emplace(*apps);
     if (measures != nullptr) {
       measures_.emplace(*measures, *spec);
@@ -103,6 +106,7 @@ class Counter {
           break;
         }
         ++tally_.counted;
+        if (time_forms_) [[unlikely]] ++tally_.time_forms[static_cast<size_t>(v.time_form)];
         if (v.no_value != 0) [[unlikely]] tally_no_value(v.no_value);
         if (measures_) [[unlikely]] {
           measures_->add(v.second, apps_ ? apps_->id(v.app) : 0, *v.measures, tally_);
@@ -136,7 +140,8 @@ class Counter {
   void spill();
 
   // lines, counted, outside_range, blank, rejected, filtered_by and no_value
-  // (as long as the last filter or key met needs); the other fields stay zero.
+  // (as long as the last filter or key met needs), no_measure and
+  // time_forms; the other fields stay zero.
   const Summary& tally() const { return tally_; }
 
  private:
@@ -192,6 +197,7 @@ class Counter {
   SharedCounts* shared_;
   int64_t since_, until_;
   size_t max_seconds_;
+  bool time_forms_;  // tally_.time_forms is counted
   SecondMap per_second_;
   // The run of lines of one second counted last (none if run_lines_ is 0):
   // logs come in time order, a second's lines mostly together, so most lines

@@ -10,6 +10,7 @@
 #include "detect/fields.h"
 #include "logagg/options.h"
 #include "parse/line_parser.h"
+#include "parse/measure_value.h"
 #include "parse/time_format.h"
 
 namespace logagg {
@@ -50,15 +51,26 @@ std::optional<TimeCandidate> time_candidate(const FieldValues& f) {
   return best;
 }
 
+// A field's name folded for matching words in it: its ASCII letters in
+// lower case and its digits, nothing else ("/res/statusCode" is
+// "resstatuscode", "body_bytes_sent" "bodybytessent").
+std::string folded(std::string_view name) {
+  std::string out;
+  for (const unsigned char c : name) {
+    if (std::isalnum(c)) out += static_cast<char>(std::tolower(c));
+  }
+  return out;
+}
+
+// Whether `name` (folded) holds one of `words`.
+bool holds_any(std::string_view name, std::initializer_list<std::string_view> words) {
+  return std::any_of(words.begin(), words.end(), [name](std::string_view w) { return name.find(w) != std::string_view::npos; });
+}
+
 // Whether a field's name says it names what requests are for.
 bool id_like_name(std::string_view name) {
-  std::string lower(name);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  for (const char* hint : {"host", "service", "app", "cluster", "router", "authority", "site", "domain", "tenant",
-                           "server_name", "vhost", "username"}) {
-    if (lower.find(hint) != std::string::npos) return true;
-  }
-  return false;
+  return holds_any(folded(name), {"host", "service", "app", "cluster", "router", "authority", "site", "domain", "tenant",
+                                  "servername", "vhost", "username"});
 }
 
 // Whether byte `b` is in enough of `f`'s strings to be part of its ids: in
@@ -93,19 +105,77 @@ std::string id_pattern(const FieldValues& f) {
 
 bool id_candidate(const FieldValues& f, const std::string& time_field) {
   if (f.name == time_field || f.strings == 0 || f.long_strings * 10 > f.strings || f.distinct.size() < 2) return false;
+  if (time_candidate(f)) return false;  // another time (Cloudflare's EdgeEndTimestamp beside EdgeStartTimestamp)
   if (common_byte(f, '\n') || common_byte(f, '\t')) return false;
   return f.strings < 4 || f.distinct.size() * 2 <= f.strings;  // not one value per line
 }
 
 bool status_field(const FieldValues& f) {
-  std::string lower(f.name);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (lower.find("status") == std::string::npos && lower.find("code") == std::string::npos) return false;
+  if (!holds_any(folded(f.name), {"status", "code"})) return false;
   size_t in_range = 0;
   for (const std::string& v : f.values) {
     in_range += v.size() == 3 && v >= "100" && v <= "599" && std::all_of(v.begin(), v.end(), ::isdigit);
   }
   return !f.values.empty() && in_range * 10 >= f.values.size() * 9;
+}
+
+// Whether most (90%) of the kept values of `f` are numbers a measure reads
+// (JSON numbers, or strings holding one).
+bool numeric_field(const FieldValues& f) {
+  size_t n = 0;
+  for (const std::string& v : f.values) n += read_measure(v).has_value();
+  return !f.values.empty() && n * 10 >= f.values.size() * 9;
+}
+
+// The unit of a duration its name tells (its last letters), else "".
+std::string duration_unit(std::string_view name) {
+  const std::string n = folded(name);
+  const auto ends = [&n](std::initializer_list<std::string_view> tails) {
+    return std::any_of(tails.begin(), tails.end(), [&n](std::string_view t) { return n.ends_with(t); });
+  };
+  if (ends({"ms", "msec", "millis", "milliseconds"})) return "milliseconds";
+  if (ends({"us", "usec", "micros", "microseconds"})) return "microseconds";
+  if (ends({"ns", "nsec", "nanos", "nanoseconds"})) return "nanoseconds";
+  if (ends({"sec", "secs", "seconds"})) return "seconds";
+  return "";
+}
+
+// How well a numeric field's name says it is the size of what clients were
+// sent: 3 for what was sent downstream (nginx's body_bytes_sent, Traefik's
+// DownstreamContentSize, Cloudflare's EdgeResponseBytes), 2 for a response's
+// otherwise, 1 for a size or bytes, 0 for what was read or requested; -1
+// for no size at all.
+int size_rank(std::string_view name) {
+  const std::string n = folded(name);
+  if (!holds_any(n, {"bytes", "size", "length"})) return -1;
+  if (holds_any(n, {"sent", "downstream", "edge"})) return 3;
+  if (holds_any(n, {"resp"})) return 2;
+  if (holds_any(n, {"read", "received", "req", "upstream"})) return 0;
+  return 1;
+}
+
+// The fields of the measures: the status (status_field), the first field
+// named like a duration, the size that ranks best (the first of them).
+MeasureFields measure_fields(const SampleShape& shape, const std::string& time_field) {
+  MeasureFields m;
+  int best_size = -1;
+  for (const FieldValues& f : shape.fields) {
+    if (f.name == time_field) continue;
+    if (m.status.empty() && status_field(f)) {
+      m.status = f.name;
+      continue;
+    }
+    if (!numeric_field(f)) continue;
+    if (m.duration.empty() && holds_any(folded(f.name), {"duration", "latency", "elapsed", "responsetime",
+                                                          "requesttime", "took", "ttfb", "timetofirstbyte"})) {
+      m.duration = f.name;
+      m.duration_unit = duration_unit(f.name);
+    } else if (const int rank = size_rank(f.name); rank > best_size) {
+      best_size = rank;
+      m.size = f.name;
+    }
+  }
+  return m;
 }
 
 // The lines of `lines` the options count.
@@ -124,6 +194,51 @@ void add_time_flags(const TimeCandidate& time, std::vector<std::string>& flags, 
   options.time_format = time.format;
   if (time.field != "timestamp") flags.insert(flags.end(), {"--time-field", time.field});
   if (time.format != "rfc3339") flags.insert(flags.end(), {"--time-format", time.format});
+}
+
+// Rate, errors and duration (RED) per minute, from the measure fields found:
+// by status class with its 5xx counted (--count-if), the duration's
+// quantiles, the size summed; none when no field was found.
+std::optional<Suggestion> measured(const std::vector<std::string>& lines, const TimeCandidate& time,
+                                   const MeasureFields& m) {
+  if (m.status.empty() && m.duration.empty() && m.size.empty()) return std::nullopt;
+  Suggestion s;
+  Options options;
+  add_time_flags(time, s.flags, options);
+  options.app_field = "none";
+  s.flags.insert(s.flags.end(), {"--app-field", "none", "--per-minute"});
+  std::vector<std::string> parts;
+  if (!m.status.empty()) {
+    options.by = {{m.status, KeyField::Kind::kStatusClass}};
+    s.flags.insert(s.flags.end(), {"--by-status-class", m.status});
+    if (m.status.find_first_of("=<>!~\"") == std::string::npos) {  // else it would need quoting in --count-if
+      options.count_if = {m.status + ">=500"};
+      s.flags.insert(s.flags.end(), {"--count-if", options.count_if[0]});
+      parts.push_back("by status class of " + m.status + ", its 5xx counted and their ratio");
+    } else {
+      parts.push_back("by status class of " + m.status);
+    }
+  }
+  if (!m.duration.empty()) {
+    options.quantiles = {m.duration};
+    s.flags.insert(s.flags.end(), {"--quantiles", m.duration});
+    parts.push_back("quantiles of " + m.duration + " (" +
+                    (m.duration_unit.empty() ? "its unit not in its name" : m.duration_unit + " by its name") + ")");
+  }
+  if (!m.size.empty()) {
+    options.sum = {m.size};
+    s.flags.insert(s.flags.end(), {"--sum", m.size});
+    parts.push_back("sum of " + m.size);
+  }
+  try {
+    s.counted = counted(lines, options);
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;  // fields that overlap: not a command that runs
+  }
+  s.what = "per minute: ";
+  for (size_t i = 0; i < parts.size(); ++i) s.what += (i > 0 ? ", " : "") + parts[i];
+  s.what += "; time " + time.field + " (" + time.format + ")";
+  return s;
 }
 
 }  // namespace
@@ -209,6 +324,8 @@ Detection detect(const std::vector<std::string>& lines) {
     d.suggestions.push_back(std::move(status));
     break;
   }
+  d.measures = measure_fields(shape, time->field);
+  if (std::optional<Suggestion> red = measured(lines, *time, d.measures)) d.suggestions.push_back(std::move(*red));
   return d;
 }
 

@@ -14,6 +14,13 @@
 // - Each id field with the best time field, by --by-app (the five best); the time field alone
 //   (--app-field none); and a status field (integers 100..599, a name with
 //   "status" or "code") as --by-status-class.
+// - The measures (rate, errors, duration), per minute, where the lines have
+//   their fields: the status by class with --count-if 'F>=500'; a duration
+//   (numbers, a name with duration, latency, elapsed, response_time,
+//   request_time, took, ttfb or time_to_first_byte) as --quantiles, its unit
+//   told by the end of its name (ms, us, ns, sec...) if it says; a size
+//   (numbers, a name with bytes, size or length; what was sent or responded
+//   before others, what was received or requested last) as --sum.
 // Ranked by lines counted, except that an id field whose name says it names
 // a site, service or app (host, service, app, cluster, router, ...) comes
 // first when it counts at least 90% of the most any counts.
@@ -31,10 +38,19 @@ struct Suggestion {
   std::string what;                // what it counts by, in a few words
 };
 
+// The fields the measures' suggestion uses; "" for none found.
+struct MeasureFields {
+  std::string status, duration, size;
+  std::string duration_unit;  // "milliseconds", ... as the duration's name tells it; "" if it does not
+};
+
 struct Detection {
   size_t lines = 0;    // sampled lines, not blank
   size_t objects = 0;  // of those, JSON objects
-  std::vector<Suggestion> suggestions;  // best first; the per-app ones, then --app-field none and the breakdowns
+  // Best first; the per-app ones, then --app-field none, the status
+  // breakdown and the measures.
+  std::vector<Suggestion> suggestions;
+  MeasureFields measures;
   std::string not_json;  // when under half the lines are JSON objects: what the first other one looks like
 };
 

@@ -374,6 +374,16 @@ void read_summary(const object& doc, Partial& p) {
   sum.filtered_by = listed_lines(s, "filtered_by", "where", p.options.where.size());
   sum.no_value = listed_lines(s, "no_value", "key", p.options.by.size());
   sum.no_measure = listed_lines(s, "no_measure", "field", MeasureSpec::of(p.options).fields.size());
+  if (p.options.counts_time_forms()) {
+    object forms;
+    if (s["time_formats"].get(forms) != simdjson::SUCCESS) fail("no \"summary.time_formats\" (--time-format auto)");
+    uint64_t total = 0;
+    for (size_t i = 0; i < kTimeFormCount; ++i) {
+      sum.time_forms.push_back(number(forms, time_form_key(static_cast<TimeForm>(i))));
+      total += sum.time_forms.back();
+    }
+    if (total != sum.counted) fail("summary.time_formats do not add up to summary.counted");
+  }
   if (!p.options.where.empty() && number(s, "filtered") != sum.filtered()) {
     fail("summary.filtered is not the sum of its filters");
   }

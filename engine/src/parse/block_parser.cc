@@ -350,7 +350,7 @@ inline bool BlockParser::Impl::scalar_value(const char* b, const uint32_t* idx, 
   if (seen != nullptr) [[unlikely]] {
     if (seen == &targets[kTime].seen && time_numbers && (c == '-' || is_digit(c))) {
       bool is_number;
-      seen->second = time_format.number_second(token, is_number);
+      seen->second = time_format.number_second(token, is_number, &seen->form);
       seen->is_number = true;
       seen->text = token;
       return is_number;

@@ -30,6 +30,7 @@ struct FieldSeen {
   // unescaped string, or scalar token: in the line itself, or in a parser's buffer if it had escapes
   std::string_view text;
   std::optional<int64_t> second;  // is_number: its second, read in the pass that checked its grammar
+  TimeForm form = TimeForm::kRfc3339;  // is_number under auto: the unit its magnitude gave
 
   // The one value of the field, if it has one (there once, a string, number
   // or literal): a string's text, or a number or literal as written.
@@ -72,9 +73,10 @@ inline LineVerdict field_verdict(const FieldSeen* app, const FieldSeen& time, co
   if (time.count == 0) return LineVerdict::rejected(Reason::kMissingTime);
   if (time.count > 1) return LineVerdict::rejected(Reason::kDuplicateTime);
   if (!time.is_string && !time.is_number) return LineVerdict::rejected(Reason::kTimeNotString);
-  const std::optional<int64_t> second = time.is_number ? time.second : time_format.second(time.text);
+  TimeForm form = time.form;
+  const std::optional<int64_t> second = time.is_number ? time.second : time_format.second(time.text, &form);
   if (!second) return LineVerdict::rejected(Reason::kBadTime);
-  return LineVerdict::counted(*second, app != nullptr ? app->text : std::string_view{});
+  return LineVerdict::counted(*second, app != nullptr ? app->text : std::string_view{}, form);
 }
 
 }  // namespace logagg

@@ -290,7 +290,7 @@ struct LineParser::Impl {
       seen.is_number = true;
       seen.text = trim_trailing_space(v.raw_json_token());
       bool is_number;
-      seen.second = time_format.number_second(seen.text, is_number);
+      seen.second = time_format.number_second(seen.text, is_number, &seen.form);
       return is_number;
     }
     if (type != od::json_type::string) {

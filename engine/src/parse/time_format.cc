@@ -1,6 +1,7 @@
 // The time formats (see time_format.h): compile() turns a spec into a list of
 // steps once; second() runs them over each time field without looking at the
 // spec again. Epoch numbers are floored from their digits, never a double.
+// Also the names of auto's forms (time_form_key, logagg/result.h).
 #include "parse/time_format.h"
 
 #include <algorithm>
@@ -33,6 +34,12 @@ constexpr int kAutoDigits = -1;
 // 1e11, milliseconds below 1e14, microseconds below 1e17, else nanoseconds.
 constexpr int auto_digits(int64_t magnitude) noexcept {
   return magnitude <= 11 ? 0 : magnitude <= 14 ? 3 : magnitude <= 17 ? 6 : 9;
+}
+
+// The form of a number auto read in units of 10^-digits seconds (zero
+// written with an exponent leaves kAutoDigits: seconds, as plain zero).
+constexpr TimeForm epoch_form(int digits) noexcept {
+  return digits == 9 ? TimeForm::kUnixNs : digits == 6 ? TimeForm::kUnixUs : digits == 3 ? TimeForm::kUnixMs : TimeForm::kUnix;
 }
 
 // The numbers a pattern reads.
@@ -271,9 +278,10 @@ std::optional<int64_t> floor_units(uint64_t units, bool negative, const char* fr
 }
 
 // The floored second of the RFC 8259 number `text` counting units of
-// 10^-digits seconds (kAutoDigits: the unit of its magnitude), if it is one
-// (`is_number`) and in the years 0000..9999.
-std::optional<int64_t> floor_epoch(std::string_view text, int digits, bool& is_number) noexcept {
+// 10^-digits seconds (kAutoDigits: the unit of its magnitude, which it
+// leaves in `digits` for a number), if it is one (`is_number`) and in the
+// years 0000..9999.
+std::optional<int64_t> floor_epoch(std::string_view text, int& digits, bool& is_number) noexcept {
   is_number = false;
   const char* p = text.data();
   const char* const end = p + text.size();
@@ -605,11 +613,16 @@ const TimeZone* TimeFormat::input_zone() const noexcept { return compiled_ != nu
 
 std::optional<int64_t> TimeFormat::epoch_second(std::string_view text) const noexcept {
   bool is_number;
-  return floor_epoch(text, epoch_digits_, is_number);
+  int digits = epoch_digits_;
+  return floor_epoch(text, digits, is_number);
 }
 
-std::optional<int64_t> TimeFormat::number_second(std::string_view token, bool& is_number) const noexcept {
-  return floor_epoch(token, epoch_digits_, is_number);
+std::optional<int64_t> TimeFormat::number_second(std::string_view token, bool& is_number,
+                                                 TimeForm* form) const noexcept {
+  int digits = epoch_digits_;
+  const std::optional<int64_t> second = floor_epoch(token, digits, is_number);
+  if (form != nullptr && kind_ == Kind::kAuto) *form = epoch_form(digits);
+  return second;
 }
 
 std::optional<int64_t> TimeFormat::pattern_second(std::string_view text) const noexcept {
@@ -618,13 +631,30 @@ std::optional<int64_t> TimeFormat::pattern_second(std::string_view text) const n
 
 // RFC 3339 first (the most common, and the default's parser), then a number
 // (whose grammar fails at the first byte that is not one), clf, the common forms.
-std::optional<int64_t> TimeFormat::auto_second(std::string_view text) const noexcept {
-  if (const std::optional<int64_t> second = parse_rfc3339(text)) return second;
-  bool is_number;
-  const std::optional<int64_t> epoch = floor_epoch(text, kAutoDigits, is_number);
-  if (is_number) return epoch;
-  if (const std::optional<int64_t> second = run_pattern(compiled_->pattern, nullptr, text)) return second;
-  return parse_common_date_time(text, compiled_->zone);
+std::optional<int64_t> TimeFormat::auto_second(std::string_view text, TimeForm* form) const noexcept {
+  TimeForm read_as = TimeForm::kRfc3339;
+  std::optional<int64_t> second = parse_rfc3339(text);
+  if (!second) {
+    bool is_number;
+    int digits = kAutoDigits;
+    second = floor_epoch(text, digits, is_number);
+    if (is_number) {
+      read_as = epoch_form(digits);
+    } else if ((second = run_pattern(compiled_->pattern, nullptr, text))) {
+      read_as = TimeForm::kClf;
+    } else {
+      second = parse_common_date_time(text, compiled_->zone);
+      read_as = TimeForm::kCommon;
+    }
+  }
+  if (form != nullptr) *form = read_as;
+  return second;
+}
+
+std::string_view time_form_key(TimeForm f) noexcept {
+  constexpr std::string_view kKeys[kTimeFormCount] = {"rfc3339", "clf",     "date-time", "unix",
+                                                      "unix-ms", "unix-us", "unix-ns"};
+  return kKeys[static_cast<size_t>(f)];
 }
 
 }  // namespace logagg

@@ -23,7 +23,9 @@
 //   milliseconds, up to 1e17 microseconds, from 1e17 nanoseconds; so each
 //   unit covers 1973-03-03T09:46:40Z to 5138-11-16T09:46:40Z, before 1970
 //   mirrored), then clf, then the common forms of common_date_time.h (local
-//   times in the input zone, or UTC without one).
+//   times in the input zone, or UTC without one). second() and
+//   number_second() tell the form each value was read in (TimeForm,
+//   logagg/result.h), which the summary counts.
 // - A pattern, any spec holding a '%': the whole text must match it, byte by
 //   byte for literal characters (a space matches one space), with the
 //   directives
@@ -63,6 +65,7 @@
 #include <string>
 #include <string_view>
 
+#include "logagg/result.h"  // TimeForm
 #include "parse/rfc3339.h"
 
 namespace logagg {
@@ -95,13 +98,15 @@ class TimeFormat {
   // numeric() only: second() of a JSON number token, in the same pass that
   // checks the token's JSON number grammar (`is_number`: false for a token
   // that is not a JSON number, then nullopt).
-  std::optional<int64_t> number_second(std::string_view token, bool& is_number) const noexcept;
+  std::optional<int64_t> number_second(std::string_view token, bool& is_number,
+                                       TimeForm* form = nullptr) const noexcept;
 
   // The UTC second of `text` (a JSON string's decoded content; the line
   // parser reads a JSON number token with number_second() above, which also
   // checks its grammar), floored; nullopt if it does not match.
-  // Allocation-free.
-  std::optional<int64_t> second(std::string_view text) const noexcept {
+  // Allocation-free. Under auto, the form a matching text was read in goes
+  // to `*form` (when not null); other formats leave it as it is.
+  std::optional<int64_t> second(std::string_view text, TimeForm* form = nullptr) const noexcept {
     if (kind_ == Kind::kRfc3339) [[likely]] {
       return parse_rfc3339(text);
     }
@@ -111,7 +116,7 @@ class TimeFormat {
       case Kind::kPattern:
         return pattern_second(text);
       default:
-        return auto_second(text);
+        return auto_second(text, form);
     }
   }
 
@@ -123,7 +128,7 @@ class TimeFormat {
       : kind_(kind), epoch_digits_(epoch_digits), compiled_(std::move(compiled)) {}
   std::optional<int64_t> epoch_second(std::string_view text) const noexcept;
   std::optional<int64_t> pattern_second(std::string_view text) const noexcept;
-  std::optional<int64_t> auto_second(std::string_view text) const noexcept;
+  std::optional<int64_t> auto_second(std::string_view text, TimeForm* form) const noexcept;
 
   Kind kind_ = Kind::kRfc3339;
   int epoch_digits_ = 0;  // unix*: the decimal digits of a second (0, 3, 6, 9); auto: -1, from each value

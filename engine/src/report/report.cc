@@ -111,6 +111,9 @@ std::string format_summary(const Summary& s, const Options& counted_with, const 
     out.push_back('\n');
   };
   row(2, "counted", s.counted);
+  for (size_t i = 0; i < s.time_forms.size(); ++i) {  // auto: by the form of their time
+    if (s.time_forms[i] != 0) row(4, "time in " + std::string(time_form_key(static_cast<TimeForm>(i))), s.time_forms[i]);
+  }
   for (size_t i = 0; i < counted_with.by.size() && i < s.no_value.size(); ++i) {  // under (none)
     if (s.no_value[i] != 0) row(4, "no " + terminal_text(counted_with.by[i].column()), s.no_value[i]);
   }

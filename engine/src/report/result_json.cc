@@ -229,6 +229,16 @@ void write_summary(const Summary& s, const Options& options, std::string& out) {
     for (const MeasureSpec::Field& f : spec.fields) fields.push_back(f.name);
     append_lines_list(out, "no_measure", "field", fields, s.no_measure);
   }
+  // With --time-format auto: the counted lines by the form of their time.
+  if (options.counts_time_forms()) {
+    out.append(",\n    \"time_formats\": {");
+    for (size_t i = 0; i < kTimeFormCount; ++i) {
+      out.append(i == 0 ? "\n      \"" : ",\n      \"");
+      out.append(time_form_key(static_cast<TimeForm>(i))).append("\": ");
+      append_number(out, i < s.time_forms.size() ? s.time_forms[i] : 0);
+    }
+    out.append("\n    }");
+  }
   out.append("\n  },\n");
 }
 
