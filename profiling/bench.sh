@@ -206,6 +206,37 @@ if command -v node > /dev/null && (cd profiling/duckdb && npm ci --silent --no-a
   echo "rows: logagg $(wc -l < "$logagg_rows"), DuckDB $(wc -l < "$duck_rows"), in both alike $(comm -12 <(sort "$logagg_rows") <(sort "$duck_rows") | wc -l);" \
     "lines counted: logagg $(awk -F, '{ n += $3 } END { print n }' "$logagg_rows"), DuckDB $(awk -F, '{ n += $3 } END { print n }' "$duck_rows")"
   rm -f "$logagg_rows" "$duck_rows"
+
+  # Measures per second beside DuckDB's sum(bytes), quantile_cont and
+  # approx_quantile (time, in turns), then how far each p99 is from the
+  # exact nearest-rank one (DuckDB's sorted list of each second's values).
+  # On a corpus without dirty lines (256 MiB, made once), whose times DuckDB
+  # casts once upper-cased (2023-11-14t22:13:20z), so that both count the
+  # same lines in every second and the values can be compared second by second.
+  clean=profiling/data/corpus-clean-256m.log
+  [ -s "$clean" ] || build/release/data/generator/loggen --seed 2 --bytes 256M --dirty 0 -o "$clean"
+  duck_time="CAST(upper(timestamp) AS TIMESTAMPTZ)"
+  duck_from="FROM read_json('FILE', format = 'newline_delimited', ignore_errors = true,
+                   columns = {timestamp: 'VARCHAR', app_id: 'VARCHAR', bytes: 'BIGINT', latency_ms: 'DOUBLE'})
+    WHERE regexp_full_match(app_id, '[A-Za-z0-9]+') AND TRY_$duck_time IS NOT NULL
+    GROUP BY 1 ORDER BY 1"
+  duck_second="strftime(date_trunc('second', $duck_time) AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ')"
+  duck=(node profiling/duckdb/group_by.mjs "$clean" "SELECT $duck_second, count(*), sum(bytes),
+    quantile_cont(latency_ms, 0.99), approx_quantile(latency_ms, 0.99) $duck_from")
+  duck_exact=(node profiling/duckdb/group_by.mjs "$clean" "SELECT $duck_second, count(*),
+    list_sort(list(latency_ms))[CAST(ceil(0.99 * count(latency_ms)) AS BIGINT)] $duck_from")
+  measured=("$bin" -q --format csv --threads "$threads" --sum bytes --quantiles latency_ms --percentiles 99 "$clean")
+  "$measure" "$runs" --turns "${measured[@]}" --next "${duck[@]}" > "$rounds"
+  logagg_rows=$(mktemp) duck_rows=$(mktemp) exact_rows=$(mktemp)
+  "${measured[@]}" > "$logagg_rows"
+  "${duck[@]}" 2>/dev/null > "$duck_rows"
+  "${duck_exact[@]}" 2>/dev/null > "$exact_rows"
+  echo
+  echo "--sum bytes --quantiles latency_ms beside DuckDB (sum, quantile_cont, approx_quantile per second), 256 MiB" \
+    "without dirty lines, $threads threads each: logagg $(median_of '$1') s, DuckDB $(median_of '$3') s:" \
+    "DuckDB takes $(median_of '$3 / $1')x logagg's time"
+  python3 profiling/measure_errors.py "$logagg_rows" "$duck_rows" "$exact_rows"
+  rm -f "$logagg_rows" "$duck_rows" "$exact_rows"
 else
   echo
   echo "DuckDB beside --by status: skipped (no node, or the npm registry cannot be reached)"
