@@ -99,8 +99,11 @@ for recipe in recipes:
     if commands[0] != recipe and first < wanted:
         fail(f"{path}: the first suggestion counts {first}, the recipe {wanted}: {commands[0]}")
     # The producer's real lines, if any: data/recipes/captured/NAME.log, NAME
-    # the recipe file's name up to its first '-' (cloudflare-unixnano: cloudflare).
-    captured = f"data/recipes/captured/{os.path.basename(path).split('-')[0].removesuffix('.log')}.log"
+    # the recipe file's name (kubernetes-audit), or else its name up to its
+    # first '-' (cloudflare-unixnano: cloudflare).
+    captured = f"data/recipes/captured/{os.path.basename(path)}"
+    if not os.path.exists(os.path.join(src, captured)):
+        captured = f"data/recipes/captured/{os.path.basename(path).split('-')[0].removesuffix('.log')}.log"
     if os.path.exists(os.path.join(src, captured)):
         real = [line for line in detect(captured).stdout.decode().splitlines() if line.startswith("logagg ")]
         first, wanted = (counted(real[0]) if real else -1), counted(recipe.replace(path, captured))

@@ -3,7 +3,8 @@
 // start, errors), the shapes of lines (fields by name and by JSON Pointer)
 // and the suggestions: time formats per field (one format, mixed forms as
 // auto), id patterns from the bytes of the values (hosts with ports, router
-// chains, a few malformed values left out), ids of requests and constant
+// chains, a few malformed values left out), ids of requests (but a field
+// named like an id with a value per line, a host per line) and constant
 // fields not suggested, a status breakdown, the measures (status, duration
 // and its unit, the size sent), text that is not JSON, and
 // command lines quoted for a shell.
@@ -65,6 +66,26 @@ TEST(Detect, RouterChainsAndTheDefaultPatternWhenLettersAndDigitsFit) {
             flags.end());
   for (const Flags& f : flags) {
     EXPECT_EQ(std::find(f.begin(), f.end(), "RequestId"), f.end()) << "one value per line: not an app";
+  }
+}
+
+TEST(Detect, AFieldNamedLikeAnIdIsOneEvenWithADifferentValueOnMostLines) {
+  // Pino's own documentation: three hosts in four lines, and a msg on three.
+  const auto lines = lines_of(4, [](size_t i) {
+    const std::string hostname = std::vector<std::string>{"Davids-MBP-3.fritz.box", "Davids-MBP-3.fritz.box",
+                                                          "MacBook-Pro-3.home", "Davids-MacBook-Pro-3.local"}[i];
+    const std::string msg = i == 3 ? "" : R"("msg":"m)" + std::to_string(i) + R"(",)";
+    return R"({"level":30,"time":)" + std::to_string(1531171074631 + i) + "," + msg + R"("hostname":")" + hostname +
+           R"(","upstream_service_time":")" + std::to_string(40 + i) + R"("})";
+  });
+  const Detection d = detect(lines);
+  ASSERT_FALSE(d.suggestions.empty());
+  EXPECT_EQ(d.suggestions[0].flags, (Flags{"--time-field", "time", "--time-format", "unix-ms", "--app-field",
+                                           "hostname", "--app-pattern", "[a-zA-Z0-9.-]+", "--by-app"}));
+  EXPECT_EQ(d.suggestions[0].counted, 4u);
+  for (const Suggestion& s : d.suggestions) {
+    EXPECT_EQ(std::find(s.flags.begin(), s.flags.end(), "upstream_service_time"), s.flags.end())
+        << "numbers, a value per line: not an id, whatever its name";
   }
 }
 

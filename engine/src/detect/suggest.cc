@@ -103,11 +103,22 @@ std::string id_pattern(const FieldValues& f) {
          (dash ? "-" : "") + "]+";
 }
 
+// Whether most (90%) of the kept values of `f` are numbers a measure reads
+// (JSON numbers, or strings holding one).
+bool numeric_field(const FieldValues& f) {
+  size_t n = 0;
+  for (const std::string& v : f.values) n += read_measure(v).has_value();
+  return !f.values.empty() && n * 10 >= f.values.size() * 9;
+}
+
 bool id_candidate(const FieldValues& f, const std::string& time_field) {
   if (f.name == time_field || f.strings == 0 || f.long_strings * 10 > f.strings || f.distinct.size() < 2) return false;
   if (time_candidate(f)) return false;  // another time (Cloudflare's EdgeEndTimestamp beside EdgeStartTimestamp)
   if (common_byte(f, '\n') || common_byte(f, '\t')) return false;
-  return f.strings < 4 || f.distinct.size() * 2 <= f.strings;  // not one value per line
+  // Not one value per line, unless the name says it is an id (and its values
+  // are not numbers, as upstream_service_time's): a handful of Pino lines
+  // from as many pods, a Caddy log of many sites.
+  return f.strings < 4 || f.distinct.size() * 2 <= f.strings || (id_like_name(f.name) && !numeric_field(f));
 }
 
 bool status_field(const FieldValues& f) {
@@ -117,14 +128,6 @@ bool status_field(const FieldValues& f) {
     in_range += v.size() == 3 && v >= "100" && v <= "599" && std::all_of(v.begin(), v.end(), ::isdigit);
   }
   return !f.values.empty() && in_range * 10 >= f.values.size() * 9;
-}
-
-// Whether most (90%) of the kept values of `f` are numbers a measure reads
-// (JSON numbers, or strings holding one).
-bool numeric_field(const FieldValues& f) {
-  size_t n = 0;
-  for (const std::string& v : f.values) n += read_measure(v).has_value();
-  return !f.values.empty() && n * 10 >= f.values.size() * 9;
 }
 
 // The unit of a duration its name tells (its last letters), else "".
