@@ -69,6 +69,9 @@ TEST(FixedSum, CarriesExactlyAndOverflowsWithoutWrapping) {
   EXPECT_TRUE(past.overflowed());
   past.add(read_measure("-100")->fixed);  // overflowed stays so
   EXPECT_TRUE(past.overflowed());
+  FixedSum far = big;  // a wrapped total would be a plain negative one here
+  far.add(read_measure("2.5")->fixed);
+  EXPECT_TRUE(far.overflowed());
   FixedSum low = read_measure("-170141183460469231731.687303715884105727")->fixed;
   low.add(read_measure("-0.000000000000000001")->fixed);  // would be -2^127 units: not a total
   EXPECT_TRUE(low.overflowed());
