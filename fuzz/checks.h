@@ -61,9 +61,8 @@ std::string check_rfc3339(std::string_view input);
 //   logagg::open_byte_source from a file, decompressed by the reader's
 //   thread and ahead of it by a thread of its own (read_ahead_in_thread, with
 //   buffers and reads of sizes the hash chooses): both give the same bytes,
-//   error and byte count (corrupt data: the same error, and one's bytes a
-//   prefix of the other's, as a decoder may hold some it decoded before the
-//   fault, more or fewer with its room to write); and gzip that zlib (the oracle; the build's decoder
+//   error and byte count, corrupt data too (what a decoder hands out before
+//   a fault must not depend on the reads); and gzip that zlib (the oracle; the build's decoder
 //   may be ISA-L's) decodes cleanly, members one after another, decodes to
 //   zlib's bytes without an error.
 // Segment sizes, the thread count of each run and the tight limit are derived

@@ -2,8 +2,12 @@
 // on 1, 2 and 3 threads: a large gzip file (decompressed by a thread of its
 // own ahead of the parser when there are threads to spare), a multi-member
 // gzip, a zstd file, a folder of compressed parts, and a plain file evicted
-// from the page cache (posix_fadvise DONTNEED) before it is read. The result
-// is checked, never the time.
+// from the page cache (posix_fadvise DONTNEED) before it is read. A damaged
+// archive over 1 MiB (a byte changed in the middle of its compressed data,
+// cut short, a wrong CRC, a bad second member, a zstd frame changed in the
+// middle or with a wrong checksum) gives the same output, summary, message
+// and exit status on 1, 2, 3 and 8 threads. The result is checked, never the
+// time.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -36,6 +40,17 @@ std::string csv_of(const std::string& path, unsigned threads, bool by_app = fals
   const testing::ProcessResult r = run_process(argv);
   EXPECT_EQ(r.exit_code, 0) << path << ": " << r.err;
   return r.out;
+}
+
+// logagg's stdout (json: counts, summary and stats), stderr without the
+// timing of its summary line, and exit status, for `path` on `threads`.
+std::string report_of(const std::string& path, unsigned threads) {
+  const testing::ProcessResult r =
+      run_process({LOGAGG_BIN, "--format", "json", "--threads", std::to_string(threads), path});
+  std::string err = r.err;
+  const size_t timing = err.find(" lines in ");  // "... N lines in 0.057 s (82.7 MiB/s, ...)"
+  if (timing != std::string::npos) err.erase(timing + 6, err.find('\n', timing) - timing - 6);
+  return r.out + err + "exit status " + std::to_string(r.exit_code) + "\n";
 }
 
 class ReadPaths : public ::testing::Test {
@@ -99,6 +114,44 @@ TEST_F(ReadPaths, AFileEvictedFromThePageCacheGivesTheWarmFilesOutput) {
     ASSERT_EQ(::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
     ::close(fd);
     EXPECT_EQ(csv_of(cold.string(), threads), want);
+  }
+}
+
+// What a decoder hands out before a fault must not depend on the room it is
+// given to write into: one thread reads the file with the stream reader's
+// large reads, more threads through the read-ahead thread's 256 KiB buffers.
+TEST_F(ReadPaths, DamagedArchivesGiveTheSameOutputMessageAndStatusOnAnyThreads) {
+  const std::string text = log_->content();
+  const std::string gz = gzip(text), zs = zstd(text, /*checksum=*/true);
+  auto changed = [](std::string bytes, size_t at) {
+    bytes[at] = static_cast<char>(bytes[at] ^ 0x55);
+    return bytes;
+  };
+  const std::string first_member = gzip(text.substr(0, text.size() / 8));
+  const std::string second_member = gzip(text.substr(text.size() / 8));
+  std::vector<std::pair<std::string, std::string>> archives = {
+      {"cut.gz", gz.substr(0, gz.size() / 2)},
+      {"bad-crc.gz", changed(gz, gz.size() - 8)},
+      {"bad-length.gz", changed(gz, gz.size() - 2)},
+      {"bad-second-member.gz", first_member + changed(second_member, second_member.size() / 2)},
+      {"cut.zst", zs.substr(0, zs.size() / 2)},
+      {"bad-checksum.zst", changed(zs, zs.size() - 2)},
+  };
+  for (const size_t eighths : {1, 3, 4, 5, 7}) {
+    archives.emplace_back("changed-" + std::to_string(eighths) + ".gz", changed(gz, gz.size() * eighths / 8));
+    archives.emplace_back("changed-" + std::to_string(eighths) + ".zst", changed(zs, zs.size() * eighths / 8));
+  }
+  for (const auto& [name, bytes] : archives) {
+    write_file(dir_ / name, bytes);
+    ASSERT_GT(fs::file_size(dir_ / name), size_t{1} << 20) << name << ": large enough to be decompressed ahead";
+    const std::string one = report_of((dir_ / name).string(), 1);
+    EXPECT_NE(one.find("exit status 1\n"), std::string::npos) << name << ": " << one;
+    for (const unsigned threads : {2u, 3u, 8u}) {
+      SCOPED_TRACE(name + ", threads " + std::to_string(threads));
+      const std::string more = report_of((dir_ / name).string(), threads);
+      EXPECT_TRUE(more == one) << "1 thread:\n" << one.substr(one.find("logagg: ")) << threads << " threads:\n"
+                               << more.substr(more.find("logagg: "));
+    }
   }
 }
 

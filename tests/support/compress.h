@@ -24,9 +24,15 @@ inline std::string gzip(std::string_view data) {
   return out;
 }
 
-inline std::string zstd(std::string_view data) {
+// One zstd frame at level 3; `checksum`: with the content checksum that the
+// zstd command writes by default.
+inline std::string zstd(std::string_view data, bool checksum = false) {
+  ZSTD_CCtx* const cctx = ZSTD_createCCtx();
+  EXPECT_FALSE(ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 3)));
+  EXPECT_FALSE(ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, checksum ? 1 : 0)));
   std::string out(ZSTD_compressBound(data.size()), '\0');
-  const size_t n = ZSTD_compress(out.data(), out.size(), data.data(), data.size(), 3);
+  const size_t n = ZSTD_compress2(cctx, out.data(), out.size(), data.data(), data.size());
+  ZSTD_freeCCtx(cctx);
   EXPECT_FALSE(ZSTD_isError(n));
   out.resize(n);
   return out;

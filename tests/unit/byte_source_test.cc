@@ -6,8 +6,8 @@
 //   format, and the lines before the damage stay counted and accounted;
 // - reads of any size, by the reader's thread or ahead of it, give the same
 //   content and the same verdict (padded, cut or corrupt data, members,
-//   frames): a damaged archive gives all that its decoder decoded before the
-//   damage, whatever the reads;
+//   frames, a fault in the middle of gzip or zstd data): a damaged archive
+//   gives the same bytes before the damage, whatever the reads;
 // - many small files, plain and compressed, spread over the workers, give the
 //   same result as their concatenation, for any thread count.
 #include <fcntl.h>
@@ -173,31 +173,45 @@ std::string read_through_source(const std::string& path, Decompression how, size
 
 TEST_F(CompressedInput, ReadsOfAnySizeInlineOrAheadGiveTheContentAndTheSameVerdict) {
   const std::string log = make_log(4000, 9);
-  std::string cut_gz = gzip(log), cut_zst = zstd(log);
-  cut_gz.resize(cut_gz.size() / 2);
-  cut_zst.resize(cut_zst.size() / 2);
-  std::string bad_crc_gz = gzip(log);
-  bad_crc_gz[bad_crc_gz.size() - 8] = static_cast<char>(bad_crc_gz[bad_crc_gz.size() - 8] ^ 1);
-  for (const auto& [name, bytes, error] : std::vector<std::tuple<std::string, std::string, std::string>>{
-           {"members.gz", gzip(log.substr(0, 1000)) + gzip("") + gzip(log.substr(1000)), ""},
-           {"frames.zst", zstd(log.substr(0, 5000)) + zstd(log.substr(5000)), ""},
-           {"padded.gz", gzip(log) + std::string(100, '\0'), "corrupt gzip data: incorrect header check"},
-           {"cut.gz", cut_gz, "gzip data truncated (unexpected end of file)"},
-           {"cut.zst", cut_zst, "zstd data truncated (unexpected end of file)"},
-           {"bad-crc.gz", bad_crc_gz, "corrupt gzip data: incorrect data check"},
-       }) {
+  const std::string gz = gzip(log), zs = zstd(log, /*checksum=*/true);
+  auto changed = [](std::string bytes, size_t at) {
+    bytes[at] = static_cast<char>(bytes[at] ^ 0x55);
+    return bytes;
+  };
+  // name, bytes, and the error (for a fault in the middle of the data, how
+  // it starts: the words depend on the fault)
+  std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+      {"members.gz", gzip(log.substr(0, 1000)) + gzip("") + gzip(log.substr(1000)), ""},
+      {"frames.zst", zstd(log.substr(0, 5000)) + zstd(log.substr(5000)), ""},
+      {"padded.gz", gz + std::string(100, '\0'), "corrupt gzip data: incorrect header check"},
+      {"cut.gz", gz.substr(0, gz.size() / 2), "gzip data truncated (unexpected end of file)"},
+      {"cut.zst", zs.substr(0, zs.size() / 2), "zstd data truncated (unexpected end of file)"},
+      {"bad-crc.gz", changed(gz, gz.size() - 8), "corrupt gzip data: incorrect data check"},
+      {"bad-checksum.zst", changed(zs, zs.size() - 2), "corrupt zstd data: "},
+  };
+  // Faults in the middle of the compressed data (3/64 of this gzip is a
+  // distance too far back, which ISA-L met with bytes still in its own
+  // buffer; most others spoil the CRC or the checksum).
+  for (const size_t at : {3, 16, 32, 48, 61}) {
+    const std::string suffix = std::to_string(at) + "-64ths";
+    cases.emplace_back("changed-" + suffix + ".gz", changed(gz, gz.size() * at / 64), "corrupt gzip data: ");
+    cases.emplace_back("changed-" + suffix + ".zst", changed(zs, zs.size() * at / 64), "corrupt zstd data: ");
+  }
+  for (const auto& [name, bytes, error] : cases) {
     const std::string path = write(name, bytes);
-    std::optional<std::string> first;  // what the first way of reading gave: every way gives the same
+    std::optional<std::pair<std::string, std::string>> first;  // what the first way of reading gave: every way gives the same
     for (const Decompression how : {Decompression::kInline, Decompression::kAhead}) {
-      for (const size_t max_cap : {size_t{1}, size_t{7}, size_t{70000}}) {
+      for (const size_t max_cap : {size_t{1}, size_t{7}, size_t{70000}, size_t{1} << 20}) {
         SCOPED_TRACE(name + (how == Decompression::kAhead ? " ahead" : " inline") + ", reads up to " +
                      std::to_string(max_cap));
         std::string got_error;
         const std::string got = read_through_source(path, how, max_cap, got_error);
-        EXPECT_EQ(got_error, error);
+        EXPECT_EQ(got_error.substr(0, error.size()), error);
+        EXPECT_EQ(got_error.empty(), error.empty()) << got_error;
         if (error.empty()) EXPECT_TRUE(got == log) << got.size() << " bytes of " << log.size();
-        if (!first) first = got;
-        EXPECT_TRUE(got == *first) << got.size() << " bytes, first " << first->size() << " bytes";
+        if (!first) first.emplace(got, got_error);
+        EXPECT_EQ(got_error, first->second);
+        EXPECT_TRUE(got == first->first) << got.size() << " bytes, first " << first->first.size() << " bytes";
       }
     }
   }

@@ -69,15 +69,22 @@ class FdSource final : public ByteSource {
 // raw source into one buffer and decoded unit by unit (gzip members, zstd
 // frames); read() reports the raw source's errors and byte count as its own.
 // Once the raw data has ended, the decoder is still asked for what it holds,
-// and what it decoded before a fault is handed out before the error, so what
-// comes out never depends on the sizes of the reads.
+// and what it decoded before a fault is handed out before the error. The
+// decoder writes in chunks of kDecodedChunkBytes (input.h), in place when
+// the caller has room for the rest of the chunk, else into held_, and its
+// input comes in the raw source's reads, which for a regular file are the
+// same whatever the caller: so what comes out, also before a fault, never
+// depends on the sizes of the reads.
 class Decompressor : public ByteSource {
  public:
   ptrdiff_t read(char* buf, size_t cap) final {
+    if (held_pos_ < held_end_) return hand_out_held(buf, cap);
     if (!error_.empty()) return -1;
     char* out = buf;
     size_t out_left = cap;
-    while (out == buf) {  // until some output
+    // Until some output, then on while input is at hand (no wait for more
+    // once there is output) and the rest of the chunk fits in place.
+    while (out == buf || (in_pos_ < in_size_ && out_left >= kDecodedChunkBytes - chunk_made_)) {
       const bool more = refill();
       if (!more && !error_.empty()) return -1;
       if (!more && !in_unit_) return 0;  // the data ended between units
@@ -85,19 +92,36 @@ class Decompressor : public ByteSource {
         start_unit();
         in_unit_ = true;
       }
+      const size_t room = kDecodedChunkBytes - chunk_made_;
+      const bool in_place = out_left >= room;
+      if (!in_place) held_.resize(kDecodedChunkBytes);  // once: the vector keeps its size
+      char* const to = in_place ? out : held_.data();
+      char* to_end = to;
+      size_t to_left = room;
       const char* in = in_.data() + in_pos_;
       size_t in_left = in_size_ - in_pos_;
-      const Step step = decode(in, in_left, out, out_left);
+      const Step step = decode(in, in_left, to_end, to_left);
       in_pos_ = in_size_ - in_left;
+      const size_t made = room - to_left;
+      chunk_made_ = (chunk_made_ + made) % kDecodedChunkBytes;
+      if (in_place) {
+        out += made;
+        out_left -= made;
+      } else {
+        held_pos_ = 0;
+        held_end_ = made;
+        out += hand_out_held(out, out_left);
+      }
       if (step == Step::kCorrupt) {  // what was decoded before the fault first, the error next
         error_ = "corrupt " + std::string(format_) + " data: " + words_;
         return out == buf ? -1 : out - buf;
       }
       if (step == Step::kUnitEnd) {
         in_unit_ = false;  // more units follow, or the end of the data
-      } else if (!more && out == buf) {
+      } else if (!more && made == 0) {
         return end_of_input(true, format_);  // the decoder holds nothing more
       }
+      if (held_pos_ < held_end_) break;  // what the read had no room for goes out first
     }
     return out - buf;
   }
@@ -128,11 +152,22 @@ class Decompressor : public ByteSource {
     return n > 0;
   }
 
+  // Copies what it can of held_ into [buf, buf + cap).
+  ptrdiff_t hand_out_held(char* buf, size_t cap) {
+    const size_t n = std::min(cap, held_end_ - held_pos_);
+    std::memcpy(buf, held_.data() + held_pos_, n);
+    held_pos_ += n;
+    return static_cast<ptrdiff_t>(n);
+  }
+
   std::unique_ptr<FdSource> raw_;
   std::vector<char> in_;
   size_t in_pos_ = 0, in_size_ = 0;
   std::string_view format_;
   bool in_unit_ = false;
+  size_t chunk_made_ = 0;                 // bytes of the current chunk decoded
+  std::vector<char> held_;                // a chunk decoded for a read with less room
+  size_t held_pos_ = 0, held_end_ = 0;    // what of it is still to hand out
 };
 
 class GzipSource final : public Decompressor {

@@ -142,12 +142,23 @@ enum class Decompression { kInline, kAhead };
 // decompressing thread is joined when the source is destroyed.
 std::unique_ptr<ByteSource> open_byte_source(int fd, Decompression how = Decompression::kInline);
 
+// Compressed data is decoded in chunks of this many bytes of output: each
+// call of the decoder may write up to the end of the current chunk, whatever
+// room the caller has (a read with less room takes the chunk through a
+// buffer of the source's own). So the decoder's calls, and what it hands out
+// when it meets a fault in the middle of the data (a decoder may hold bytes
+// it decoded before the fault, more or fewer with its room), depend on the
+// file alone, not on the sizes of the reads (docs/architecture.md,
+// "Compressed files").
+inline constexpr size_t kDecodedChunkBytes = size_t{256} << 10;
+
 // `source` read by a thread of its own into `buffers` reused buffers of
 // `buffer_bytes`, ahead of the caller's reads; what it reads and its end or
 // error are handed out unchanged. Destroying it stops and joins the thread,
-// after the read it is in, if any.
+// after the read it is in, if any. A buffer holds a decoded chunk, so the
+// decoder writes into it in place.
 inline constexpr size_t kReadAheadBuffers = 4;
-inline constexpr size_t kReadAheadBufferBytes = size_t{256} << 10;
+inline constexpr size_t kReadAheadBufferBytes = kDecodedChunkBytes;
 std::unique_ptr<ByteSource> read_ahead_in_thread(std::unique_ptr<ByteSource> source,
                                                  size_t buffers = kReadAheadBuffers,
                                                  size_t buffer_bytes = kReadAheadBufferBytes);
