@@ -96,7 +96,8 @@ std::optional<MeasureValue> read_short(std::string_view text) noexcept {
   v.fixed = FixedSum::of_units(negative ? -units : units);
   v.digits = static_cast<int>(frac_digits);
   if (m <= (uint64_t{1} << 53)) {  // both exact: their quotient is rounded once, correctly
-    v.real = static_cast<double>(m) / kExactPowers[frac_digits];
+    // An integer (bytes) needs no division; the same double either way.
+    v.real = frac_digits == 0 ? static_cast<double>(m) : static_cast<double>(m) / kExactPowers[frac_digits];
   } else if (std::from_chars(text.data(), end, v.real).ec != std::errc{}) {
     return std::nullopt;
   }
