@@ -2,7 +2,10 @@
 """`logagg detect` end to end, on every file of data/recipes/:
 - its first suggestion is the recipe's command (README's list), or counts at
   least as many lines as the recipe, both run on the whole file; and so on
-  the producer's real lines in data/recipes/captured/, if it has some;
+  the producer's real lines in data/recipes/captured/, if it has some; where
+  the recipe counts none of a captured file's lines, docs/recipes.md says
+  what detect suggests first for it and how many lines that counts, as it
+  does;
 - every command it prints runs as printed (through a shell, exit 0), and
   counts what its comment says (the recipe files are small enough to be
   sampled whole);
@@ -77,7 +80,29 @@ files = sorted(f for f in os.listdir(os.path.join(src, "data/recipes")) if f.end
 if len(recipes) != len(files):
     fail(f"{len(recipes)} recipes in the README, {len(files)} files in data/recipes/")
 
+captured_names = sorted(os.listdir(os.path.join(src, "data/recipes/captured")))
 captured_seen = set()
+
+# docs/recipes.md's sentences on real lines the recipe does not fit:
+# "`logagg detect FILE` suggests first `COMMAND`, which counts N of its M
+# lines" ("of its 1 line"): COMMAND is detect's first suggestion on FILE, and
+# counts N of FILE's M lines.
+page = " ".join(open(os.path.join(src, "docs/recipes.md"), encoding="utf-8").read().split())
+said_first = {}
+for file, command, n, m in re.findall(
+        r"`logagg detect (data/recipes/captured/[^`]+)` suggests first `(logagg [^`]+)`, "
+        r"which counts (\d+) of its (\d+) lines?\b", page):
+    said_first[file] = command
+    first = [line for line in detect(file).stdout.decode().splitlines() if line.startswith("logagg ")][:1]
+    if first != [command]:
+        fail(f"docs/recipes.md: `logagg detect {file}` suggests first {first}, the page says `{command}`")
+    result = run(command)
+    got_n = re.search(rb"^  counted +(\d+)$", result.stderr, re.M)
+    got_m = re.search(rb" (\d+) lines in ", result.stderr)
+    got = (int(got_n.group(1)) if got_n else -1, int(got_m.group(1)) if got_m else -1)
+    if result.returncode != 0 or got != (int(n), int(m)):
+        fail(f"docs/recipes.md: `{command}` counts {got[0]} of {got[1]} lines (exit {result.returncode}), "
+             f"the page says {n} of {m}")
 for recipe in recipes:
     path = shlex.split(recipe)[1]
     text = detect(path)
@@ -98,17 +123,25 @@ for recipe in recipes:
     first, wanted = counted(commands[0]), counted(recipe)
     if commands[0] != recipe and first < wanted:
         fail(f"{path}: the first suggestion counts {first}, the recipe {wanted}: {commands[0]}")
-    # The producer's real lines, if any: data/recipes/captured/NAME.log, NAME
-    # the recipe file's name (kubernetes-audit), or else its name up to its
-    # first '-' (cloudflare-unixnano: cloudflare).
-    captured = f"data/recipes/captured/{os.path.basename(path)}"
-    if not os.path.exists(os.path.join(src, captured)):
-        captured = f"data/recipes/captured/{os.path.basename(path).split('-')[0].removesuffix('.log')}.log"
-    if os.path.exists(os.path.join(src, captured)):
+    # The producer's real lines, if any: data/recipes/captured/NAME.log and
+    # NAME-*.log (one file per source: nginx-iso8601-goaccess1196.log), NAME
+    # the recipe file's name (kubernetes-audit, nginx-iso8601), or else its
+    # name up to its first '-' (cloudflare-unixnano: cloudflare).
+    name = os.path.basename(path).removesuffix(".log")
+    real_files = [f"data/recipes/captured/{f}" for f in captured_names
+                  if f == f"{name}.log" or f.startswith(f"{name}-")]
+    if not real_files and f"{name.split('-')[0]}.log" in captured_names:
+        real_files = [f"data/recipes/captured/{name.split('-')[0]}.log"]
+    for captured in real_files:
         real = [line for line in detect(captured).stdout.decode().splitlines() if line.startswith("logagg ")]
         first, wanted = (counted(real[0]) if real else -1), counted(recipe.replace(path, captured))
         if first < wanted:
             fail(f"{captured}: the first suggestion counts {first}, the recipe {wanted}: {real[:1]}")
+        # Where the recipe counts none of them (nginx's fields are whatever a
+        # log_format names), docs/recipes.md says what detect suggests first.
+        if wanted == 0 and captured not in said_first:
+            fail(f"{captured}: the recipe counts none of its lines, and docs/recipes.md does not say "
+                 f"what `logagg detect {captured}` suggests first")
         captured_seen.add(captured)
     as_json = json.loads(detect("--format", "json", path).stdout)
     if [s["command"] for s in as_json["suggestions"]] != commands:
@@ -126,7 +159,7 @@ for recipe in recipes:
     if as_json["files"] != [path] or as_json["sampled_lines"] < 1:
         fail(f"{path}: --format json: files {as_json['files']}, sampled_lines {as_json['sampled_lines']}")
 
-captured_all = {f"data/recipes/captured/{f}" for f in os.listdir(os.path.join(src, "data/recipes/captured"))}
+captured_all = {f"data/recipes/captured/{f}" for f in captured_names}
 if captured_seen != captured_all:
     fail(f"captured lines of no recipe: {sorted(captured_all - captured_seen)}")
 

@@ -23,9 +23,10 @@
 #   breakdown, with --app-field none, may reject none);
 # - the text of each recipe's section before it says the share it counts,
 #   "counts N of the M lines", as its run does (N counted, M lines);
-# - where that text names real lines, `data/recipes/captured/NAME.log`, it
-#   says "counts N of its M lines" as the recipe's command run on that file
-#   (in place of its data file) does; every file of data/recipes/captured/
+# - where that text names real lines, `data/recipes/captured/NAME.log` (one
+#   file or several), it says "counts N of its M lines" ("of its 1 line") as
+#   the recipe's command run on each such file (in place of its data file)
+#   does; every file of data/recipes/captured/
 #   is named by a recipe, and has its source in data/recipes/README.md.
 #
 #   tests/e2e/recipes_test.sh LOGAGG_BIN SOURCE_DIR
@@ -142,17 +143,19 @@ $(diff "$work/shown" "$work/real" || true)"
     lines=$(grep -o '[0-9]* lines in' "$work/err" | head -n 1 | cut -d' ' -f1)
     tr -s ' \n' ' ' < "$work/recipe/$i.prose" | grep -qF "counts ${counted:-0} of the ${lines:-0} lines" ||
       fail "the text before the recipe does not say it counts ${counted:-0} of the ${lines:-0} lines: $cmd"
-    captured=$(grep -o 'data/recipes/captured/[A-Za-z0-9_.-]*\.log' "$work/recipe/$i.prose" | head -n 1 || true)
-    if [ -n "$captured" ]; then
+    captures=$(grep -o 'data/recipes/captured/[A-Za-z0-9_.-]*\.log' "$work/recipe/$i.prose" | sort -u || true)
+    for captured in $captures; do
       named_captured+=("$captured")
       status=0
       (cd "$src" && PATH="$work/bin:$PATH" timeout 60 bash -o pipefail -c "${cmd/$data/$captured}" \
         > /dev/null 2> "$work/err" < /dev/null) || status=$?
       counted=$(awk '$1 == "counted" { print $2 }' "$work/err")
       lines=$(grep -o '[0-9]* lines in' "$work/err" | head -n 1 | cut -d' ' -f1)
-      [ "$status" -eq 0 ] && tr -s ' \n' ' ' < "$work/recipe/$i.prose" | grep -qF "counts ${counted:-0} of its ${lines:-0} lines" ||
-        fail "the text before the recipe does not say it counts ${counted:-0} of its ${lines:-0} lines of $captured (exit $status): $cmd"
-    fi
+      said="counts ${counted:-0} of its ${lines:-0} lines"
+      [ "${lines:-0}" != 1 ] || said="counts ${counted:-0} of its 1 line"
+      [ "$status" -eq 0 ] && tr -s ' \n' ' ' < "$work/recipe/$i.prose" | grep -qF "$said" ||
+        fail "the text before the recipe does not say it $said of $captured (exit $status): $cmd"
+    done
   fi
 done
 for f in "$src"/data/recipes/captured/*.log; do
