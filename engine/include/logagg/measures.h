@@ -181,6 +181,8 @@ struct MeasureSpec {
   // is not a decimal 0..100 of at most 6 fraction digits, or no percentile.
   static MeasureSpec of(const Options& options);
   bool empty() const { return fields.empty() && count_if.empty(); }
+  // A cell of no lines with a place for each --count-if and each field.
+  MeasureCell empty_cell() const;
   // The columns after "count": count(EXPR) and ratio(EXPR) for each
   // --count-if, then for each field n(F), with --sum sum(F), with
   // --quantiles min(F), max(F) and pP(F) for each percentile.

@@ -44,17 +44,14 @@ std::vector<std::pair<CellKey, MeasureCell>> SharedMeasures::take_sorted(const s
 }
 
 MeasureCounter::MeasureCounter(SharedMeasures& shared, const MeasureSpec& spec, size_t max_cells)
-    : shared_(&shared), count_if_(spec.count_if.size()), max_cells_(max_cells) {
+    : shared_(&shared), empty_(spec.empty_cell()), max_cells_(max_cells) {
   for (const MeasureSpec::Field& f : spec.fields) fields_.push_back({f.summed, f.quantiled});
 }
 
 void MeasureCounter::switch_to(CellKey key) {
   if (cells_.size() >= max_cells_) spill();
   const auto [it, inserted] = cells_.try_emplace(key);
-  if (inserted) {
-    it->second.matched.resize(count_if_);
-    it->second.fields.resize(fields_.size());
-  }
+  if (inserted) it->second = empty_;
   last_key_ = key;
   last_ = &it->second;
 }

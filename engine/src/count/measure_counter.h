@@ -97,7 +97,7 @@ class MeasureCounter {
 
   SharedMeasures* shared_;
   std::vector<Field> fields_;
-  size_t count_if_;
+  MeasureCell empty_;  // a new cell's start: a place for each --count-if and field
   size_t max_cells_;
   CellMap cells_;
   CellKey last_key_{0, 0};

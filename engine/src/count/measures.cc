@@ -253,6 +253,13 @@ MeasureSpec MeasureSpec::of(const Options& options) {
   return spec;
 }
 
+MeasureCell MeasureSpec::empty_cell() const {
+  MeasureCell cell;
+  cell.matched.resize(count_if.size());
+  cell.fields.resize(fields.size());
+  return cell;
+}
+
 std::vector<std::string> MeasureSpec::columns() const {
   std::vector<std::string> out;
   for (const std::string& expression : count_if) {

@@ -82,12 +82,8 @@ constexpr int kQuantileDigits = 7;
 }  // namespace
 
 MeasureText::MeasureText(MeasureSpec spec, const std::vector<std::pair<std::string, DurationUnit>>& units)
-    : spec_(std::move(spec)), columns_(spec_.columns()), units_(spec_.fields.size()) {
-  for (const auto& [name, unit] : units) {
-    for (size_t i = 0; i < spec_.fields.size(); ++i) {
-      if (spec_.fields[i].name == name) units_[i] = unit;
-    }
-  }
+    : spec_(std::move(spec)), columns_(spec_.columns()) {
+  for (const MeasureSpec::Field& f : spec_.fields) units_.push_back(unit_of(units, f.name));
 }
 
 void MeasureText::values(const MeasureCell* cell, uint64_t count, std::vector<Value>& out) const {
@@ -141,6 +137,15 @@ void MeasureText::values(const MeasureCell* cell, uint64_t count, std::vector<Va
       value(q, exact);
     }
   }
+}
+
+std::optional<DurationUnit> unit_of(const std::vector<std::pair<std::string, DurationUnit>>& units,
+                                    std::string_view field) {
+  std::optional<DurationUnit> found;
+  for (const auto& [name, unit] : units) {
+    if (name == field) found = unit;
+  }
+  return found;
 }
 
 std::string_view unit_name(DurationUnit unit) {

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -55,6 +56,9 @@ class MeasureText {
 // `v` as the shortest plain decimal that reads back as `v` ("0.004", "1e21"
 // as "1000000000000000000000").
 void append_plain_double(std::string& out, double v);
+// The --unit of `field` in `units` (the last given), if any.
+std::optional<DurationUnit> unit_of(const std::vector<std::pair<std::string, DurationUnit>>& units,
+                                    std::string_view field);
 // `v` rounded to `significant` digits, as a plain decimal without trailing zeros.
 void append_rounded_double(std::string& out, double v, int significant);
 // A duration of `v` `unit`s in the largest of s, ms, µs and ns in which it

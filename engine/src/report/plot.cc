@@ -220,10 +220,7 @@ std::vector<Line> lines_of(const PlotMeasures& m) {
       });
   for (size_t i = 0; i < m.spec.fields.size(); ++i) {
     const MeasureSpec::Field& field = m.spec.fields[i];
-    std::optional<DurationUnit> unit;
-    for (const auto& [name, u] : m.units) {
-      if (name == field.name) unit = u;
-    }
+    const std::optional<DurationUnit> unit = unit_of(m.units, field.name);
     if (field.quantiled) {
       const Percentile p = *highest;
       lines.push_back({"p" + p.text + "(" + field.name + ")",
@@ -264,10 +261,7 @@ std::vector<LineValues> line_values(const std::vector<Line>& lines, const Column
 
 // The cells of `m` added per column of `c`.
 std::vector<MeasureCell> bin_cells(const PlotMeasures& m, const Columns& c) {
-  MeasureCell none;  // a column without lines
-  none.matched.resize(m.spec.count_if.size());
-  none.fields.resize(m.spec.fields.size());
-  std::vector<MeasureCell> cells(c.sums.size(), none);
+  std::vector<MeasureCell> cells(c.sums.size(), m.spec.empty_cell());
   for (const auto& [second, cell] : m.cells) {
     const uint64_t column = c.binning.count_between(c.first_bin, c.binning.start_of(second)) - 1;
     cells[std::min<uint64_t>(column, cells.size() - 1)].add(*cell);

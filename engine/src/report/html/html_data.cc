@@ -56,10 +56,7 @@ void fill_measures(const Result& result, const Options& options, const ReportOpt
                    const Bucketing& bucketing, uint64_t bin, HtmlReport& page) {
   const std::optional<PlotMeasures> m = plot_measures(result, options, report);
   if (!m || page.starts.empty()) return;
-  MeasureCell none;  // a point without lines
-  none.matched.resize(m->spec.count_if.size());
-  none.fields.resize(m->spec.fields.size());
-  std::vector<MeasureCell> points(page.starts.size(), none);
+  std::vector<MeasureCell> points(page.starts.size(), m->spec.empty_cell());
   const int64_t first = page.starts.front();
   for (const auto& [second, cell] : m->cells) {
     const uint64_t index = (bucketing.count_between(first, bucketing.start_of(second)) - 1) / bin;
@@ -67,31 +64,24 @@ void fill_measures(const Result& result, const Options& options, const ReportOpt
   }
   // The columns drawn, among MeasureText's: each ratio, sum and percentile.
   const MeasureText text(m->spec);
-  const auto unit_of = [&](const std::string& field) -> std::string {
-    for (const auto& [name, unit] : report.units) {
-      if (name == field) return std::string(unit_name(unit));
-    }
-    return "";
+  const auto unit = [&](const std::string& field) {
+    const std::optional<DurationUnit> u = unit_of(report.units, field);
+    return u ? std::string(unit_name(*u)) : std::string();
   };
-  std::vector<size_t> drawn;
-  size_t c = 0;
   for (const std::string& expression : m->spec.count_if) {
     page.measures.push_back({"ratio(" + expression + ")", "ratio", "ratio", {}});
-    drawn.push_back(c + 1);  // after count(EXPR)
-    c += 2;
   }
   for (const MeasureSpec::Field& f : m->spec.fields) {
-    ++c;  // n(F)
-    if (f.summed) {
-      page.measures.push_back({"sum(" + f.name + ")", "sum(" + f.name + ")", unit_of(f.name), {}});
-      drawn.push_back(c++);
-    }
+    if (f.summed) page.measures.push_back({"sum(" + f.name + ")", "sum(" + f.name + ")", unit(f.name), {}});
     if (!f.quantiled) continue;
-    c += 2;  // min(F), max(F)
     for (const Percentile& p : m->spec.percentiles) {
-      page.measures.push_back({"p" + p.text + "(" + f.name + ")", f.name, unit_of(f.name), {}});
-      drawn.push_back(c++);
+      page.measures.push_back({"p" + p.text + "(" + f.name + ")", f.name, unit(f.name), {}});
     }
+  }
+  std::vector<size_t> drawn;  // each drawn measure's column
+  for (const HtmlReport::Measure& measure : page.measures) {
+    drawn.push_back(static_cast<size_t>(std::find(text.columns().begin(), text.columns().end(), measure.name) -
+                                        text.columns().begin()));
   }
   std::vector<MeasureText::Value> values;
   for (const MeasureCell& cell : points) {
