@@ -7,7 +7,8 @@
 // - reads of any size, by the reader's thread or ahead of it, give the same
 //   content and the same verdict (padded, cut or corrupt data, members,
 //   frames, a fault in the middle of gzip or zstd data): a damaged archive
-//   gives the same bytes before the damage, whatever the reads;
+//   gives the same bytes before the damage, whatever the reads, and what the
+//   decoder still holds when the data ends comes out before the error;
 // - many small files, plain and compressed, spread over the workers, give the
 //   same result as their concatenation, for any thread count.
 #include <fcntl.h>
@@ -213,6 +214,31 @@ TEST_F(CompressedInput, ReadsOfAnySizeInlineOrAheadGiveTheContentAndTheSameVerdi
         EXPECT_EQ(got_error, first->second);
         EXPECT_TRUE(got == first->first) << got.size() << " bytes, first " << first->first.size() << " bytes";
       }
+    }
+  }
+}
+
+// A zstd frame cut just before its checksum, whose last block (zstd blocks
+// are 128 KiB) holds a chunk boundary: that block is decoded from the last
+// bytes read, and what did not fit before the boundary is still in the
+// decoder when the raw data ends. It comes out, all of the content, before
+// the error.
+TEST_F(CompressedInput, WhatTheDecoderHoldsWhenTheDataEndsComesOutBeforeTheError) {
+  const std::string log = make_log(4000, 9);
+  const size_t last_block = 2 * kDecodedChunkBytes - 20000, zstd_block = size_t{128} << 10;
+  ASSERT_GT(log.size(), 2 * kDecodedChunkBytes);
+  ASSERT_LT(log.size(), last_block + zstd_block);
+  const size_t split = last_block % zstd_block;  // the second frame's blocks start there, 128 KiB apart
+  const std::string frames = zstd(log.substr(0, split)) + zstd(log.substr(split), /*checksum=*/true);
+  const std::string path = write("no-checksum.zst", frames.substr(0, frames.size() - 4));
+  for (const Decompression how : {Decompression::kInline, Decompression::kAhead}) {
+    for (const size_t max_cap : {size_t{7}, size_t{1} << 20}) {
+      SCOPED_TRACE(std::string(how == Decompression::kAhead ? "ahead" : "inline") + ", reads up to " +
+                   std::to_string(max_cap));
+      std::string error;
+      const std::string got = read_through_source(path, how, max_cap, error);
+      EXPECT_EQ(error, "zstd data truncated (unexpected end of file)");
+      EXPECT_TRUE(got == log) << got.size() << " bytes of " << log.size();
     }
   }
 }
