@@ -466,7 +466,8 @@ std::string check_measures(std::string_view data, const logagg::Options& options
     if (logagg::format_report(back.result, back.options, csv) != text) return fail("the json reads back otherwise");
     uint64_t counted = 0;
     std::vector<uint64_t> with_number(spec.fields.size());
-    for (const logagg::MeasureCell& cell : got->cells) {
+    for (size_t row = 0; row < got->cells.size(); ++row) {
+      const logagg::MeasureCell cell = got->cells[row];
       counted += cell.count;
       for (size_t i = 0; i < spec.fields.size(); ++i) {
         const logagg::FieldMeasure& f = cell.fields[i];

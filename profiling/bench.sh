@@ -7,8 +7,9 @@
 #   value and pass or fail: the per-core speed against those, cold files
 #   (logagg and wc -l on the evicted corpus), --by-app's CPU time against the
 #   plain run's, compressed files (one .gz, one .zst, a folder of 8 .gz parts)
-#   against their decompressors and one thread, and the RFC 3339
-#   micro-benchmark.
+#   against their decompressors and one thread, breakdowns' and measures' CPU
+#   time against the plain run's, the measures' peak memory on a day of
+#   per-second rows of 20 keys, and the RFC 3339 micro-benchmark.
 # Each command runs once to warm up, then RUNS times; the table shows medians.
 # The targets that compare two runs (2 threads vs 1, cold vs warm, --by-app vs
 # plain) take their ratio within each of RUNS rounds of the commands run in
@@ -174,6 +175,18 @@ target "--where status>=500, CPU vs the plain run" "$(median_of '$8 / $2')" "at 
 target "--sum bytes, CPU vs the plain run" "$(median_of '$4 / $2')" "at most" 1.15 x
 target "--quantiles latency_ms, CPU vs the plain run" "$(median_of '$6 / $2')" "at most" 1.3 x
 target "--by status --sum bytes --quantiles latency_ms, CPU vs plain" "$(median_of '$8 / $2')" "at most" 1.5 x
+
+# Measures' memory: a day of per-second rows with 20 keys and one quantile
+# field, 3 values a row (1,728,000 rows; 5,184,000 lines, made once by awk).
+day=profiling/data/day-20-keys.log
+if [ ! -f "$day" ]; then
+  awk 'BEGIN { srand(7); for (s = 0; s < 86400; s++) {
+         t = sprintf("2026-01-01T%02d:%02d:%02dZ", int(s / 3600), int(s % 3600 / 60), s % 60)
+         for (r = 0; r < 3; r++) for (k = 0; k < 20; k++)
+           printf "{\"app_id\":\"web\",\"timestamp\":\"%s\",\"svc\":\"s%d\",\"latency_ms\":%.3f}\n", t, k, exp(rand() * 6) } }' > "$day"
+fi
+read -r _ day_kib _ < <("$measure" 1 "$bin" -q --format csv --by svc --quantiles latency_ms "$day")
+target "a day of per-second rows of 20 keys, --quantiles, peak RSS" "$(awk -v k="$day_kib" 'BEGIN { print k * 1024 / 1e6 }')" "at most" 256 " MB"
 
 # RFC 3339: the mixed-format micro-benchmark (micro_bench's BM_Rfc3339_Logagg).
 rfc3339_ns=$(build/release/profiling/micro_bench --benchmark_filter='^BM_Rfc3339_Logagg$' --benchmark_repetitions="$runs" \

@@ -45,7 +45,7 @@ void print_sum_overflows(const Result& result, const Options& options) {
   const MeasureSpec spec = MeasureSpec::of(options);
   for (size_t i = 0; i < spec.fields.size(); ++i) {
     size_t rows = 0;
-    for (const MeasureCell& cell : result.cells) rows += cell.fields[i].sum.overflowed();
+    for (size_t row = 0; row < result.cells.size(); ++row) rows += result.cells.sum(row, i).overflowed();
     if (rows == 0) continue;
     std::fprintf(stderr,
                  "logagg: warning: sum(%s) is past the +-1.7e20 that --sum adds exactly in %zu row%s of seconds: "
@@ -110,7 +110,15 @@ int print_result(const Result& result, const Options& options, const ReportOptio
   }
   print_sum_overflows(result, options);
   write_stderr(format_rejects(result, options));
-  if (settings.summary) write_stderr(format_summary(result.summary, options));
+  if (settings.summary) {
+    write_stderr(format_summary(result.summary, options));
+    if (options.measured()) {  // the memory of the measures (sketches only with --quantiles)
+      const std::string buckets =
+          options.quantiles.empty() ? "" : ", " + std::to_string(result.cells.sketch_buckets()) + " sketch buckets";
+      std::fprintf(stderr, "  measures kept: %zu rows%s, %s\n", result.cells.size(), buckets.c_str(),
+                   human_bytes(static_cast<double>(result.cells.bytes())).c_str());
+    }
+  }
   if (settings.stats && report.format != Format::kJson) write_stderr(format_stats(result, options, report));
   if (out.error != 0 && out.error != EPIPE) {
     std::fprintf(stderr, "logagg: cannot write the report: %s\n", std::strerror(out.error));

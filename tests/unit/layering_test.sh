@@ -60,7 +60,7 @@ done
 home() {
   case $1 in
     options.h | result.h | time_zone.h) echo parse ;;
-    aggregate.h | measures.h) echo count ;;
+    aggregate.h | measures.h | measure_table.h) echo count ;;
     buckets.h | report.h | terminal_text.h) echo report ;;
     merge.h) echo merge ;;
     split.h) echo split ;;

@@ -2,14 +2,17 @@
 // at the edges (1e308, 4.9e-324, -0, 40-digit integers, 30 fraction digits,
 // 1E+2, numeric strings with spaces), the exact fixed-point sum and its
 // carry and overflow, the sketch's bucket keys, accuracy and merge, the
-// nearest-rank rule, and the --percentiles spelling.
+// nearest-rank rule, the --percentiles spelling, and MeasureTable's rows.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "logagg/measure_table.h"
 #include "logagg/measures.h"
 #include "parse/measure_value.h"
 #include "report/measure_text.h"
@@ -92,6 +95,37 @@ TEST(LogSketch, KeysAscendWithValuesAndBucketsHoldTheAccuracy) {
   }
 }
 
+// key_of (exponent and a table) gives key_by_log's key (the definition) for
+// doubles of every magnitude, for values on each side of bucket edges (where
+// only the definition's roundings decide), and for every sub-range of the
+// table, also as values are written in logs (decimals of 3 places).
+TEST(LogSketch, KeysFromTheExponentAreTheKeysOfTheDefinition) {
+  std::mt19937_64 rng(11);
+  std::vector<double> values = {1, 2, 0.5, 1e308, 1.7976931348623157e308, 2.2250738585072014e-308, 4.9e-324, 1e-310};
+  for (int i = 0; i < 200000; ++i) values.push_back(std::exp(std::uniform_real_distribution<double>(-708, 709)(rng)));
+  for (int i = 0; i < 100000; ++i) values.push_back(static_cast<double>(rng() % 100'000'000) / 1000);
+  for (uint64_t bits = 0; bits < 256; ++bits) {  // the start, middle and end of each table row's mantissas
+    for (const uint64_t low : {uint64_t{0}, uint64_t{1} << 43, (uint64_t{1} << 44) - 1}) {
+      values.push_back(std::bit_cast<double>(uint64_t{0x3FF} << 52 | bits << 44 | low));
+    }
+  }
+  // Around bucket edges: gamma^i, as near as a double gets, and its neighbours.
+  const double gamma = (1 + (kSketchAccuracy - 1e-5)) / (1 - (kSketchAccuracy - 1e-5));
+  for (int i = -35000; i < 35000; i += 7) {
+    double edge = std::exp(i * std::log(gamma));
+    for (int step = 0; step < 3; ++step) edge = std::nextafter(edge, 0.0);
+    for (int step = 0; step < 7; ++step, edge = std::nextafter(edge, INFINITY)) values.push_back(edge);
+  }
+  size_t checked = 0;
+  for (const double v : values) {
+    for (const double x : {v, -v}) {
+      ASSERT_EQ(LogSketch::key_of(x), LogSketch::key_by_log(x)) << std::hexfloat << x;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 700'000u);
+}
+
 TEST(LogSketch, AddingInAnySplitGivesTheSameSketch) {
   std::mt19937_64 rng(11);
   std::vector<int32_t> keys;
@@ -105,6 +139,105 @@ TEST(LogSketch, AddingInAnySplitGivesTheSameSketch) {
     EXPECT_EQ(b, whole) << cut;
     EXPECT_EQ(b.total(), keys.size());
   }
+}
+
+// A busy sketch counts most values in its window: read (settled) between
+// values, it holds every value once, as a sketch given the same values as
+// counts per bucket does.
+TEST(LogSketch, ABusySketchReadAsItFillsHoldsEveryValueOnce) {
+  std::mt19937_64 rng(5);
+  LogSketch busy;
+  std::map<int32_t, uint64_t> want;
+  for (int i = 0; i < 20000; ++i) {
+    const int32_t key = LogSketch::key_of(std::lognormal_distribution<double>(3, 1.5)(rng));
+    busy.add_key(key);
+    ++want[key];
+    if (i % 997 == 0) EXPECT_EQ(busy.total(), static_cast<uint64_t>(i) + 1);
+  }
+  LogSketch counted;
+  for (const auto& [key, count] : want) counted.add_key(key, count);
+  EXPECT_EQ(busy, counted);
+}
+
+// A cell made of random parts: count-if counts, a sum of either sign (also
+// past 2^64 units) and a sketch of 0 to 12 buckets.
+MeasureCell random_cell(std::mt19937_64& rng) {
+  MeasureCell c;
+  c.count = rng() % 100;
+  c.matched = {rng() % 10, rng() % 10};
+  c.fields.resize(2);
+  for (FieldMeasure& f : c.fields) {
+    const int values = static_cast<int>(rng() % 13);
+    for (int v = 0; v < values; ++v) {
+      const double x = std::ldexp(static_cast<double>(rng() % 1000) - 500, static_cast<int>(rng() % 40) - 20);
+      ++f.n;
+      f.min = std::min(f.min, x);
+      f.max = std::max(f.max, x);
+      f.sketch.add_key(LogSketch::key_of(x));
+    }
+    f.digits = static_cast<uint8_t>(rng() % 19);
+    f.sum = FixedSum::of_units(static_cast<FixedUnits>(static_cast<int64_t>(rng())) * static_cast<FixedUnits>(rng() % 100000));
+  }
+  return c;
+}
+
+// Rows of a MeasureTable read back as the cells added into them (a sketch
+// of up to 3 buckets in its row, more in a list of its own), also reordered,
+// copied and laid out alike; parts the spec does not measure are not kept.
+TEST(MeasureTable, RowsReadBackAsTheCellsAddedIntoThem) {
+  Options o;
+  o.count_if = {"a>1", "b>1"};
+  o.sum = {"x", "y"};
+  o.quantiles = {"y", "x"};
+  o.percentiles = {"50"};
+  const MeasureSpec spec = MeasureSpec::of(o);
+  std::mt19937_64 rng(3);
+  MeasureTable table(spec);
+  std::vector<MeasureCell> want;
+  for (int i = 0; i < 3000; ++i) {
+    const MeasureCell c = random_cell(rng);
+    if (want.empty() || rng() % 3 == 0) {
+      table.push_back(c);
+      want.push_back(spec.empty_cell());
+      want.back().add(c);
+    } else {
+      const size_t row = rng() % want.size();
+      table.add(row, c);
+      want[row].add(c);
+    }
+  }
+  ASSERT_EQ(table.size(), want.size());
+  for (size_t row = 0; row < want.size(); ++row) {
+    EXPECT_EQ(table[row], want[row]) << row;
+    EXPECT_EQ(table.count(row), want[row].count);
+    EXPECT_EQ(table.sum(row, 1), want[row].fields[1].sum);
+  }
+  std::vector<uint32_t> order(want.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(order.size() - 1 - i);
+  MeasureTable reversed = table;
+  reversed.reorder(order);
+  for (size_t row = 0; row < want.size(); ++row) EXPECT_EQ(reversed[row], want[want.size() - 1 - row]) << row;
+  reversed.push_back(want[0]);
+  EXPECT_EQ(reversed[want.size()], want[0]);
+  EXPECT_EQ(table.empty_like().size(), 0u);
+  uint64_t buckets = 0;
+  for (const MeasureCell& c : want) buckets += c.fields[0].sketch.buckets().size() + c.fields[1].sketch.buckets().size();
+  EXPECT_EQ(table.sketch_buckets(), buckets);
+
+  // Only what is measured: a field only summed keeps no sketch, one only quantiled no sum.
+  Options apart;
+  apart.sum = {"x"};
+  apart.quantiles = {"y"};
+  apart.percentiles = {"50"};
+  MeasureTable kept(MeasureSpec::of(apart));
+  const MeasureCell c = random_cell(rng);
+  kept.push_back(c);
+  const MeasureCell back = kept[0];
+  EXPECT_EQ(back.fields[0].sum, c.fields[0].sum);
+  EXPECT_EQ(back.fields[0].sketch.total(), 0u);
+  EXPECT_EQ(back.fields[1].sum, FixedSum{});
+  EXPECT_EQ(back.fields[1].sketch, c.fields[1].sketch);
+  EXPECT_THROW(MeasureTable().push_back(c), std::logic_error);
 }
 
 TEST(Percentile, NearestRank) {

@@ -97,12 +97,13 @@ TEST(Plot, MeasuresAreLinesOnTheSameColumns) {
   o.count_if = {"status>=500"};
   o.quantiles = {"latency"};
   o.percentiles = {"99", "50"};  // the highest is drawn
-  const std::vector<MeasureCell> cells = {cell_of(1, 1, {4000}), cell_of(3, 0, {10, 20, 30}),
-                                          cell_of(4, 1, {}), cell_of(4, 1, {1000})};
-  PlotMeasures m{MeasureSpec::of(o), {{"latency", DurationUnit::kMillis}}, {}};
+  MeasureTable cells(MeasureSpec::of(o));
+  for (const MeasureCell& c : {cell_of(1, 1, {4000}), cell_of(3, 0, {10, 20, 30}), cell_of(4, 1, {}),
+                               cell_of(4, 1, {1000})}) {
+    cells.push_back(c);
+  }
   // Two rows in second kT0 + 2 (keys): their cells add up in its column.
-  const std::vector<int64_t> seconds = {kT0, kT0 + 2, kT0 + 2, kT0 + 3};
-  for (size_t i = 0; i < cells.size(); ++i) m.cells.emplace_back(seconds[i], &cells[i]);
+  PlotMeasures m{MeasureSpec::of(o), {{"latency", DurationUnit::kMillis}}, &cells, {kT0, kT0 + 2, kT0 + 2, kT0 + 3}};
   const std::vector<SecondCount> buckets = {{kT0, 1}, {kT0 + 2, 7}, {kT0 + 3, 4}};
   EXPECT_EQ(format_plot(buckets, Bucketing{}, PlotSize{80, 6}, &m),
             "requests per second, from 2023-11-14T22:13:20Z to 2023-11-14T22:13:23Z,\n"

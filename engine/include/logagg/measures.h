@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -74,8 +75,13 @@ class LogSketch {
  public:
   // The key of a nonzero value's bucket: ascending with the value (negative
   // values' buckets below zero's key 0, positive above), so walking keys in
-  // order walks the values in order.
+  // order walks the values in order. The same key as key_by_log, computed
+  // from the double's exponent and a table of logarithms of its leading
+  // mantissa bits; a value whose bucket index lies within 1e-7 of a whole
+  // number (where that sum's rounding could tell otherwise) takes key_by_log.
   static int32_t key_of(double value);
+  // The key from the definition: ceil(ln |value| / ln gamma), through std::log.
+  static int32_t key_by_log(double value);
   // The representative value of a bucket key (0 for key 0).
   static double value_of(int32_t key);
   // Whether `key` is the key of some double's bucket (for documents read back).
@@ -83,9 +89,18 @@ class LogSketch {
 
   // Adds `count` values of bucket `key`. A single value waits in a short
   // list that is sorted into the buckets when it fills (or the sketch is
-  // read), so adding costs a sort step, not a search and an insertion.
+  // read), so adding costs a sort step, not a search and an insertion. Once
+  // a sketch has filled that list kListsBeforeWindow times, the keys of
+  // most of its values so far (at most kWindowKeys of them) get a counter
+  // each, and a value in that window costs an increment.
   void add_key(int32_t key, uint64_t count = 1) {
-    if (count == 1 && pending_.size() < kPendingMax) [[likely]] {
+    if (count == 1) [[likely]] {
+      const auto slot = static_cast<uint32_t>(key - window_start_);
+      if (slot < window_.size()) {
+        ++window_[slot];
+        return;
+      }
+      if (pending_.size() == kPendingMax) [[unlikely]] list_full();
       pending_.push_back(key);
       return;
     }
@@ -107,6 +122,24 @@ class LogSketch {
   };
   std::vector<Bucket> buckets() const;
 
+  // The buckets as packed words (biased key << 44 | count), ascending by
+  // key: the form MeasureTable stores and adds. A word is never 0.
+  static constexpr int kCountBits = 44;
+  static constexpr uint64_t kCountMask = (uint64_t{1} << kCountBits) - 1;
+  const std::vector<uint64_t>& packed() const {
+    settle();
+    return packed_;
+  }
+  static LogSketch of_packed(std::vector<uint64_t> packed) {
+    LogSketch s;
+    s.packed_ = std::move(packed);
+    return s;
+  }
+  // Adds the ascending packed buckets `y` into the ascending packed buckets
+  // `x`, equal keys added: merged from the back, in place. Throws
+  // std::overflow_error past 2^44 values in a bucket.
+  static void add_packed(std::vector<uint64_t>& x, std::span<const uint64_t> y);
+
   friend bool operator==(const LogSketch& a, const LogSketch& b) {
     a.settle();
     b.settle();
@@ -115,18 +148,26 @@ class LogSketch {
 
  private:
   static constexpr size_t kPendingMax = 128;
-  // Sorts the pending values into the buckets. Reading a sketch settles it
-  // first (hence const: only the form changes, not the values).
+  static constexpr uint32_t kListsBeforeWindow = 2;
+  static constexpr int32_t kWindowKeys = 512;
+  // Sorts the pending values into the buckets, and opens the window once the
+  // list has filled often enough.
+  void list_full();
+  void sort_pending() const;
+  // Sorts the pending values and the window's counts into the buckets.
+  // Reading a sketch settles it first (hence const: only the form changes,
+  // not the values).
   void settle() const;
   void add_bucket(int32_t key, uint64_t count) const;
 
   // Each bucket as one word, its biased key in the high 20 bits and its count
   // in the low 44, ascending: a sketch of few values takes few words.
-  static constexpr int kCountBits = 44;
-  static constexpr uint64_t kCountMask = (uint64_t{1} << kCountBits) - 1;
   static constexpr int32_t kKeyBias = 1 << 19;
   mutable std::vector<uint64_t> packed_;
   mutable std::vector<int32_t> pending_;  // single values not sorted in yet
+  mutable std::vector<uint64_t> window_;  // the count of key window_start_ + i, not in packed_ yet
+  int32_t window_start_ = 0;
+  uint32_t lists_filled_ = 0;
 };
 
 // One measured field in one row.

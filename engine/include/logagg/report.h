@@ -163,8 +163,9 @@ struct PlotSize {
 struct PlotMeasures {
   MeasureSpec spec;
   std::vector<std::pair<std::string, DurationUnit>> units;
-  // The result's cells and their seconds, ascending (several a second when keyed).
-  std::vector<std::pair<int64_t, const MeasureCell*>> cells;
+  // The result's cells, and the second of each, ascending (several a second when keyed).
+  const MeasureTable* cells = nullptr;
+  std::vector<int64_t> seconds;
 };
 // The measures of `result` (counted with `options`) for --plot; nullopt
 // without measures.

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "logagg/measure_table.h"
 #include "logagg/measures.h"
 #include "logagg/options.h"
 
@@ -168,7 +169,7 @@ struct Result {
   bool apps_capped = false;  // more than Options::max_apps ids: some counted as kOtherApp
   // With Options::measured(): the measures of each row, one cell per
   // element of app_counts when keyed, else of counts (same order).
-  std::vector<MeasureCell> cells;
+  MeasureTable cells;
   Summary summary;
   std::vector<InputError> errors;     // in input order
   std::vector<RejectSample> rejects;  // the first Options::max_reject_samples, in input order

@@ -375,16 +375,21 @@ void take_cells(SharedMeasures& shared, const AppTable* apps, Result& result) {
     other = static_cast<uint32_t>(order.size());
     result.apps_capped = apps->capped();
   }
-  std::vector<std::pair<CellKey, MeasureCell>> cells = shared.take_sorted(order, other);
-  result.cells.reserve(cells.size());
-  for (auto& [key, cell] : cells) {
+  const std::vector<CellKey> keys = shared.take_sorted(order, other, result.cells);
+  if (apps != nullptr) {
+    result.app_counts.reserve(keys.size());
+  } else {
+    result.counts.reserve(keys.size());
+  }
+  for (size_t row = 0; row < keys.size(); ++row) {
+    const CellKey& key = keys[row];
+    const uint64_t count = result.cells.count(row);
     if (apps != nullptr) {
-      result.app_counts.push_back({key.second, key.app, cell.count});
+      result.app_counts.push_back({key.second, key.app, count});
       if (key.app == other && result.apps.size() == other) result.apps.emplace_back(kOtherApp);
     } else {
-      result.counts.push_back({key.second, cell.count});
+      result.counts.push_back({key.second, count});
     }
-    result.cells.push_back(std::move(cell));
   }
   if (apps != nullptr) sum_app_counts_per_second(result);
 }
@@ -398,10 +403,10 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
   const size_t walk_errors = errors.size();  // paths that could not be expanded: unreadable
   const unsigned threads = resolve_threads(options.threads);
   SharedCounts shared;
-  SharedMeasures shared_measures;
   AppTable apps(options.max_apps);
   const LineRules rules = LineRules::of(options);
   const MeasureSpec spec = MeasureSpec::of(options);
+  SharedMeasures shared_measures(spec);
   const bool measured = !spec.empty();
   std::vector<Worker> workers;
   for (unsigned t = 0; t < threads; ++t) {

@@ -3,44 +3,53 @@
 #include "count/measure_counter.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "count/app_table.h"
 
 namespace logagg {
 
+SharedMeasures::SharedMeasures(const MeasureSpec& spec)
+    : table_(spec), rows_(0, RowHash{&keys_}, RowEq{&keys_}) {}
+
 void SharedMeasures::add(CellMap& cells) {
   {
     const std::lock_guard<std::mutex> lock(mu_);
-    if (cells_.empty()) {
-      cells_.swap(cells);
-    } else {
-      for (auto& [key, cell] : cells) {
-        const auto [it, inserted] = cells_.try_emplace(key);
-        if (inserted) {
-          it->second = std::move(cell);
-        } else {
-          it->second.add(cell);
-        }
+    rows_.reserve(rows_.size() + cells.size());
+    for (const auto& [key, cell] : cells) {
+      if (const auto it = rows_.find(key); it != rows_.end()) {
+        table_.add(*it, cell);
+        continue;
       }
+      keys_.push_back(key);
+      table_.push_back(cell);
+      rows_.insert(static_cast<uint32_t>(keys_.size() - 1));
     }
   }
   cells.clear();
 }
 
-std::vector<std::pair<CellKey, MeasureCell>> SharedMeasures::take_sorted(const std::vector<uint32_t>& order,
-                                                                         uint32_t other_app) {
-  std::vector<std::pair<CellKey, MeasureCell>> out;
-  out.reserve(cells_.size());
-  for (auto& [key, cell] : cells_) {
-    CellKey k = key;
-    if (!order.empty()) k.app = k.app == AppTable::kOther ? other_app : order[k.app];
-    out.emplace_back(k, std::move(cell));
+std::vector<CellKey> SharedMeasures::take_sorted(const std::vector<uint32_t>& order, uint32_t other_app,
+                                                 MeasureTable& cells) {
+  decltype(rows_)(0, RowHash{&keys_}, RowEq{&keys_}).swap(rows_);
+  if (!order.empty()) {
+    for (CellKey& k : keys_) k.app = k.app == AppTable::kOther ? other_app : order[k.app];
   }
-  CellMap().swap(cells_);
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-    return a.first.second != b.first.second ? a.first.second < b.first.second : a.first.app < b.first.app;
+  std::vector<uint32_t> rows(keys_.size());
+  std::iota(rows.begin(), rows.end(), uint32_t{0});
+  std::sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
+    const CellKey& x = keys_[a];
+    const CellKey& y = keys_[b];
+    return x.second != y.second ? x.second < y.second : x.app < y.app;
   });
-  return out;
+  std::vector<CellKey> sorted;
+  sorted.reserve(rows.size());
+  for (const uint32_t row : rows) sorted.push_back(keys_[row]);
+  std::vector<CellKey>().swap(keys_);
+  table_.reorder(std::move(rows));
+  cells = std::move(table_);
+  table_ = cells.empty_like();
+  return sorted;
 }
 
 MeasureCounter::MeasureCounter(SharedMeasures& shared, const MeasureSpec& spec, size_t max_cells)

@@ -9,6 +9,8 @@
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
+#include <absl/hash/hash.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -17,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "logagg/measure_table.h"
 #include "logagg/measures.h"
 #include "logagg/result.h"
 #include "parse/measure_value.h"
@@ -35,24 +38,50 @@ struct CellKey {
 
 using CellMap = absl::flat_hash_map<CellKey, MeasureCell>;
 
-// The merged cells of all workers.
+// The merged cells of all workers: one row of a MeasureTable per (second,
+// key number), found through a set of row numbers hashed by their keys.
 class SharedMeasures {
  public:
+  explicit SharedMeasures(const MeasureSpec& spec);
+  SharedMeasures(const SharedMeasures&) = delete;
+  SharedMeasures& operator=(const SharedMeasures&) = delete;
+
   // Adds every cell of `cells` and leaves it empty. Thread-safe.
   void add(CellMap& cells);
-  // The cells, the key numbers renumbered by `order` (old number -> new;
+  // The keys, their numbers renumbered by `order` (old number -> new;
   // AppTable::kOther -> other_app; without keys: empty, numbers kept),
-  // ascending by (second, new number); leaves this empty.
-  std::vector<std::pair<CellKey, MeasureCell>> take_sorted(const std::vector<uint32_t>& order, uint32_t other_app);
+  // ascending by (second, new number), and into `cells` their cells in the
+  // same order; leaves this empty.
+  std::vector<CellKey> take_sorted(const std::vector<uint32_t>& order, uint32_t other_app, MeasureTable& cells);
 
  private:
+  // Hash and equality of row numbers by their rows' keys, also looked up by a key.
+  struct RowHash {
+    using is_transparent = void;
+    const std::vector<CellKey>* keys;
+    size_t operator()(uint32_t row) const { return (*this)((*keys)[row]); }
+    size_t operator()(const CellKey& key) const { return absl::Hash<CellKey>{}(key); }
+  };
+  struct RowEq {
+    using is_transparent = void;
+    const std::vector<CellKey>* keys;
+    const CellKey& key(uint32_t row) const { return (*keys)[row]; }
+    const CellKey& key(const CellKey& k) const { return k; }
+    template <typename A, typename B>
+    bool operator()(const A& a, const B& b) const {
+      return key(a) == key(b);
+    }
+  };
+
   std::mutex mu_;
-  CellMap cells_;
+  MeasureTable table_;
+  std::vector<CellKey> keys_;  // each row's
+  absl::flat_hash_set<uint32_t, RowHash, RowEq> rows_;
 };
 
 class MeasureCounter {
  public:
-  static constexpr size_t kDefaultMaxCells = size_t{1} << 18;
+  static constexpr size_t kDefaultMaxCells = size_t{1} << 14;
 
   MeasureCounter(SharedMeasures& shared, const MeasureSpec& spec, size_t max_cells = kDefaultMaxCells);
 

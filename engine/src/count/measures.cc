@@ -3,6 +3,8 @@
 #include "logagg/measures.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -53,13 +55,51 @@ const double kLogHalfSpan = std::log(2 / (kGamma + 1));
 // (1.8e308); a key is the index plus this, negated for negative values.
 constexpr int32_t kIndexOffset = 40000;
 
+// For key_of: ln c and 1 / c of the middle c of each 1/256 of [1, 2), the
+// mantissas that share their leading 8 bits.
+struct MantissaLogs {
+  std::array<double, 256> log, inverse;
+  MantissaLogs() {
+    for (size_t i = 0; i < 256; ++i) {
+      const double c = 1 + (static_cast<double>(i) + 0.5) / 256;
+      log[i] = std::log(c);
+      inverse[i] = 1 / c;
+    }
+  }
+};
+const MantissaLogs kMantissaLogs;
+const double kInverseLogGamma = 1 / kLogGamma;
+constexpr double kLn2 = 0.6931471805599453;
+// How near a whole number the fast index may lie and still be trusted: its
+// error is below 1e-10 (the series' terms past r^4 with |r| <= 1/512, and
+// the roundings of a sum of magnitude below 36000).
+constexpr double kIndexMargin = 1e-7;
+
 }  // namespace
 
-int32_t LogSketch::key_of(double value) {
+int32_t LogSketch::key_by_log(double value) {
   if (value == 0) return 0;
   const auto index = static_cast<int32_t>(std::ceil(std::log(std::fabs(value)) / kLogGamma));
   return value > 0 ? index + kIndexOffset : -(index + kIndexOffset);
 }
+
+int32_t LogSketch::key_of(double value) {
+  const uint64_t bits = std::bit_cast<uint64_t>(value) & ~(uint64_t{1} << 63);
+  const auto exponent = static_cast<int>(bits >> 52);
+  if (exponent == 0 || exponent == 0x7FF) return key_by_log(value);  // zero, subnormal, not finite
+  // |value| = 2^(exponent - 1023) m, m in [1, 2); ln m = ln c + ln(1 + r), r = (m - c) / c.
+  const double m = std::bit_cast<double>((bits & ((uint64_t{1} << 52) - 1)) | (uint64_t{0x3FF} << 52));
+  const auto top = static_cast<size_t>(bits >> 44) & 0xFF;
+  const double r = (m - (1 + (static_cast<double>(top) + 0.5) / 256)) * kMantissaLogs.inverse[top];
+  const double log1p_r = r * (1 - r * (0.5 - r * (1.0 / 3 - r * 0.25)));
+  // The index plus kIndexOffset, which is positive: truncation is floor.
+  const double t = ((exponent - 1023) * kLn2 + kMantissaLogs.log[top] + log1p_r) * kInverseLogGamma + kIndexOffset;
+  const auto below = static_cast<int32_t>(t);
+  const double fraction = t - below;
+  if (fraction < kIndexMargin || fraction > 1 - kIndexMargin) return key_by_log(value);
+  return value > 0 ? below + 1 : -(below + 1);
+}
+
 
 double LogSketch::value_of(int32_t key) {
   if (key == 0) return 0;
@@ -88,11 +128,8 @@ void LogSketch::add_bucket(int32_t key, uint64_t count) const {
   packed_.insert(it, biased | count);
 }
 
-namespace {
-
-// Adds the ascending buckets `y` into the ascending buckets `x`, equal keys
-// added: merged from the back, in place, so no list is allocated anew.
-void add_buckets(std::vector<uint64_t>& x, const std::vector<uint64_t>& y, uint64_t count_mask) {
+void LogSketch::add_packed(std::vector<uint64_t>& x, std::span<const uint64_t> y) {
+  constexpr uint64_t count_mask = kCountMask;
   size_t common = 0;  // keys in both, which take one place
   for (size_t i = 0, j = 0; i < x.size() && j < y.size();) {
     const uint64_t a = x[i] & ~count_mask, b = y[j] & ~count_mask;
@@ -119,9 +156,45 @@ void add_buckets(std::vector<uint64_t>& x, const std::vector<uint64_t>& y, uint6
   }
 }
 
-}  // namespace
+void LogSketch::list_full() {
+  sort_pending();
+  if (!window_.empty() || ++lists_filled_ < kListsBeforeWindow) return;
+  // The window: the keys from the 0.5th to the 99.5th percentile of the
+  // values so far, with room around them; around the median when wider.
+  const uint64_t n = total();
+  uint64_t seen = 0;
+  int32_t low = 0, high = 0, median = 0;
+  for (const uint64_t b : packed_) {
+    const int32_t key = static_cast<int32_t>(b >> kCountBits) - kKeyBias;
+    if (seen <= n / 200) low = key;
+    if (seen <= n / 2) median = key;
+    seen += b & kCountMask;
+    if (seen <= n - n / 200) high = key;
+  }
+  constexpr int32_t kRoom = 32;
+  low -= kRoom;
+  high += kRoom;
+  if (high - low + 1 > kWindowKeys) {
+    low = median - kWindowKeys / 2;
+    high = low + kWindowKeys - 1;
+  }
+  window_start_ = low;
+  window_.assign(static_cast<size_t>(high - low + 1), 0);
+}
 
 void LogSketch::settle() const {
+  sort_pending();
+  std::vector<uint64_t> runs;  // the window's counts as buckets
+  for (size_t i = 0; i < window_.size(); ++i) {
+    if (window_[i] == 0) continue;
+    if (window_[i] > kCountMask) throw std::overflow_error("more than 2^44 values in a quantile bucket");
+    runs.push_back(static_cast<uint64_t>(window_start_ + static_cast<int32_t>(i) + kKeyBias) << kCountBits | window_[i]);
+    window_[i] = 0;
+  }
+  if (!runs.empty()) add_packed(packed_, runs);
+}
+
+void LogSketch::sort_pending() const {
   if (pending_.empty()) return;
   std::sort(pending_.begin(), pending_.end());
   std::vector<uint64_t> runs;  // the pending values as buckets
@@ -132,14 +205,14 @@ void LogSketch::settle() const {
     i = j;
   }
   pending_.clear();
-  add_buckets(packed_, runs, kCountMask);
+  add_packed(packed_, runs);
 }
 
 void LogSketch::add(const LogSketch& other) {
   other.settle();
   if (other.packed_.empty()) return;
   settle();
-  add_buckets(packed_, other.packed_, kCountMask);
+  add_packed(packed_, other.packed_);
 }
 
 uint64_t LogSketch::total() const {

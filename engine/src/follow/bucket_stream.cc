@@ -31,16 +31,22 @@ void BucketStream::add_count(int64_t second, const std::string* app, uint64_t co
 
 void BucketStream::add(const Result& round) {
   // A measured round's cells go with its app rows when it has any, else with its seconds.
-  measured_ = measured_ || !round.cells.empty();
+  if (!round.cells.empty() && !cells_) cells_ = round.cells.empty_like();
   const bool cells_by_second = !round.cells.empty() && round.app_counts.empty();
+  MeasureCell cell;
+  const auto cell_of = [&](bool has, size_t row) -> const MeasureCell* {
+    if (!has) return nullptr;
+    round.cells.get(row, cell);
+    return &cell;
+  };
   for (size_t i = 0; i < round.counts.size(); ++i) {
     const SecondCount& c = round.counts[i];
-    add_count(c.second, nullptr, c.count, cells_by_second ? &round.cells[i] : nullptr);
+    add_count(c.second, nullptr, c.count, cell_of(cells_by_second, i));
     if (!newest_ || c.second > *newest_) newest_ = c.second;
   }
   for (size_t i = 0; i < round.app_counts.size(); ++i) {
     const AppCount& c = round.app_counts[i];
-    add_count(c.second, &round.apps[c.app], c.count, round.cells.empty() ? nullptr : &round.cells[i]);
+    add_count(c.second, &round.apps[c.app], c.count, cell_of(!round.cells.empty(), i));
   }
 }
 
@@ -114,6 +120,7 @@ std::vector<FollowRow> BucketStream::take(bool all) {
 
 Result BucketStream::totals() const {
   Result r;
+  if (cells_) r.cells = cells_->empty_like();
   std::map<std::string, uint32_t> ids;
   for (const auto* buckets : {&done_, &open_}) {
     for (const auto& [start, b] : *buckets) {
@@ -130,7 +137,7 @@ Result BucketStream::totals() const {
   }
   for (const auto& [start, b] : all) {
     r.counts.push_back({start, b->total});
-    if (measured_ && b->apps.empty()) r.cells.push_back(b->cell);
+    if (cells_ && b->apps.empty()) r.cells.push_back(b->cell);
     for (const auto& [app, count] : b->apps) {
       r.app_counts.push_back({start, ids.at(app), count});
       if (const auto cell = b->cells.find(app); cell != b->cells.end()) r.cells.push_back(cell->second);

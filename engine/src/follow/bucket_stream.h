@@ -64,7 +64,7 @@ class BucketStream {
   std::map<int64_t, Bucket> done_;     // handed out, with their totals
   std::map<int64_t, Bucket> changed_;  // lines since for buckets in done_: what to correct
   uint64_t late_lines_ = 0;
-  bool measured_ = false;  // rounds came with measures' cells
+  std::optional<MeasureTable> cells_;  // rounds came with measures' cells: none laid out alike
 };
 
 }  // namespace logagg

@@ -22,7 +22,7 @@ std::vector<MeasuredRow> measured_rows(const Result& result, bool keyed) {
   return rows;
 }
 
-void set_measured_rows(std::vector<MeasuredRow> rows, bool keyed, Result& result) {
+void set_measured_rows(std::vector<MeasuredRow> rows, const MeasureSpec& spec, bool keyed, Result& result) {
   std::sort(rows.begin(), rows.end(), [](const MeasuredRow& a, const MeasuredRow& b) {
     return a.second != b.second ? a.second < b.second : app_before(a.key, b.key);
   });
@@ -36,7 +36,7 @@ void set_measured_rows(std::vector<MeasuredRow> rows, bool keyed, Result& result
   }
   result.counts.clear();
   result.app_counts.clear();
-  result.cells.clear();
+  result.cells = MeasureTable(spec);
   if (keyed) {
     std::vector<std::string> names;
     for (const MeasuredRow& r : added) names.push_back(r.key);

@@ -22,7 +22,8 @@ struct MeasuredRow {
 std::vector<MeasuredRow> measured_rows(const Result& result, bool keyed);
 
 // Sorts `rows` by second then key (app_before), adds up equal ones, and sets
-// result.apps (when keyed), counts, app_counts and cells from them.
-void set_measured_rows(std::vector<MeasuredRow> rows, bool keyed, Result& result);
+// result.apps (when keyed), counts, app_counts and cells (laid out by
+// `spec`) from them.
+void set_measured_rows(std::vector<MeasuredRow> rows, const MeasureSpec& spec, bool keyed, Result& result);
 
 }  // namespace logagg

@@ -111,7 +111,7 @@ void merge_into(Partial& into, const Partial& other) {
     std::vector<MeasuredRow> rows = measured_rows(into.result, a.keyed());
     std::vector<MeasuredRow> more = measured_rows(other.result, a.keyed());
     rows.insert(rows.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
-    set_measured_rows(std::move(rows), a.keyed(), into.result);
+    set_measured_rows(std::move(rows), MeasureSpec::of(a), a.keyed(), into.result);
     into.result.apps_capped = into.result.apps_capped || other.result.apps_capped;
   } else if (a.keyed()) {
     // The cap to name is that of the results that hit theirs.

@@ -292,7 +292,7 @@ void read_measured_counts(const simdjson::dom::array& counts, Partial& p) {
     if (count == 0) continue;  // rows of --fill-gaps add nothing
     rows.push_back({instant(start, column), keyed ? tuple : std::string(), read_cell(row, spec, count)});
   }
-  set_measured_rows(std::move(rows), keyed, p.result);
+  set_measured_rows(std::move(rows), spec, keyed, p.result);
 }
 
 // The "counts" rows, ascending, into the result (per key with --by-app or --by).

@@ -262,9 +262,11 @@ std::vector<LineValues> line_values(const std::vector<Line>& lines, const Column
 // The cells of `m` added per column of `c`.
 std::vector<MeasureCell> bin_cells(const PlotMeasures& m, const Columns& c) {
   std::vector<MeasureCell> cells(c.sums.size(), m.spec.empty_cell());
-  for (const auto& [second, cell] : m.cells) {
-    const uint64_t column = c.binning.count_between(c.first_bin, c.binning.start_of(second)) - 1;
-    cells[std::min<uint64_t>(column, cells.size() - 1)].add(*cell);
+  MeasureCell cell;
+  for (size_t row = 0; row < m.seconds.size(); ++row) {
+    const uint64_t column = c.binning.count_between(c.first_bin, c.binning.start_of(m.seconds[row])) - 1;
+    m.cells->get(row, cell);
+    cells[std::min<uint64_t>(column, cells.size() - 1)].add(cell);
   }
   return cells;
 }
@@ -474,10 +476,10 @@ void append_line_chart(std::string& out, const Columns& c, const Line& line, con
 
 std::optional<PlotMeasures> plot_measures(const Result& result, const Options& options, const ReportOptions& report) {
   if (result.cells.empty()) return std::nullopt;
-  PlotMeasures m{MeasureSpec::of(options), report.units, {}};
+  PlotMeasures m{MeasureSpec::of(options), report.units, &result.cells, {}};
   const bool keyed = !result.app_counts.empty();
   for (size_t i = 0; i < result.cells.size(); ++i) {
-    m.cells.emplace_back(keyed ? result.app_counts[i].second : result.counts[i].second, &result.cells[i]);
+    m.seconds.push_back(keyed ? result.app_counts[i].second : result.counts[i].second);
   }
   return m;
 }

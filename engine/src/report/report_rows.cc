@@ -39,11 +39,12 @@ std::vector<std::string> choose_apps(const Result& result, size_t top, std::vect
 // rows, ascending by bucket then app; with `cells` (one per count), their
 // cells into `out_cells` alike.
 std::vector<AppCount> bucket_apps(const std::vector<AppCount>& counts, const std::vector<uint32_t>& shown_as,
-                                  size_t shown, const Bucketing& bucketing, const std::vector<MeasureCell>* cells,
-                                  std::vector<MeasureCell>& out_cells) {
+                                  size_t shown, const Bucketing& bucketing, const MeasureTable* cells,
+                                  MeasureTable& out_cells) {
   std::vector<AppCount> out;
   std::vector<uint64_t> current(shown, 0);  // the current bucket's count per shown app
   std::vector<MeasureCell> current_cells(cells != nullptr ? shown : 0);
+  MeasureCell cell;
   std::vector<uint32_t> touched;            // which of them are non-zero
   int64_t start = 0, end = 0;
   const auto flush = [&] {
@@ -65,7 +66,10 @@ std::vector<AppCount> bucket_apps(const std::vector<AppCount>& counts, const std
     const uint32_t app = shown_as[c.app];
     if (current[app] == 0) touched.push_back(app);
     current[app] += c.count;
-    if (cells != nullptr) current_cells[app].add((*cells)[i]);
+    if (cells != nullptr) {
+      cells->get(i, cell);
+      current_cells[app].add(cell);
+    }
   }
   flush();
   return out;
@@ -73,16 +77,19 @@ std::vector<AppCount> bucket_apps(const std::vector<AppCount>& counts, const std
 
 // The cells of per-second rows (`counts`, one cell each) added up into the
 // buckets of rebucket(counts).
-std::vector<MeasureCell> bucket_cells(const std::vector<SecondCount>& counts, const std::vector<MeasureCell>& cells,
-                                      const Bucketing& bucketing) {
-  std::vector<MeasureCell> out;
+MeasureTable bucket_cells(const std::vector<SecondCount>& counts, const MeasureTable& cells,
+                          const Bucketing& bucketing) {
+  MeasureTable out = cells.empty_like();
+  MeasureCell cell;
   int64_t end = 0;
   for (size_t i = 0; i < counts.size(); ++i) {
+    cells.get(i, cell);
     if (out.empty() || counts[i].second >= end) {
-      out.emplace_back();
+      out.push_back(cell);
       end = bucketing.next(bucketing.start_of(counts[i].second));
+    } else {
+      out.add(out.size() - 1, cell);
     }
-    out.back().add(cells[i]);
   }
   return out;
 }
@@ -95,7 +102,10 @@ ReportRows::ReportRows(const Result& result, std::vector<std::string> key_column
       key_columns_(std::move(key_columns)),
       buckets_(&result.counts) {
   const bool measured = !result.cells.empty();
-  if (measured) cells_ = &result.cells;
+  if (measured) {
+    cells_ = &result.cells;
+    owned_cells_ = result.cells.empty_like();
+  }
   if (bucketing_ != Bucketing{}) {
     owned_ = rebucket(result.counts, bucketing_);
     buckets_ = &owned_;

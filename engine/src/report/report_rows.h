@@ -94,7 +94,12 @@ class ReportRows {
   }
 
   static constexpr const MeasureCell* kNoCell = nullptr;
-  const MeasureCell* cell(size_t row) const { return cells_ != nullptr ? &(*cells_)[row] : kNoCell; }
+  // Row `row`'s cell, read into scratch_: good until the next call.
+  const MeasureCell* cell(size_t row) const {
+    if (cells_ == nullptr) return kNoCell;
+    cells_->get(row, scratch_);
+    return &scratch_;
+  }
 
   Bucketing bucketing_;
   bool fill_gaps_;
@@ -107,8 +112,9 @@ class ReportRows {
   std::vector<AppCount> owned_app_buckets_;
   // With measures: the cells of the rows (of buckets_ without keys, of
   // app_buckets_ with them); result.cells itself when nothing is summed.
-  const std::vector<MeasureCell>* cells_ = nullptr;
-  std::vector<MeasureCell> owned_cells_;
+  const MeasureTable* cells_ = nullptr;
+  MeasureTable owned_cells_;
+  mutable MeasureCell scratch_;
 };
 
 }  // namespace logagg

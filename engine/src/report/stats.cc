@@ -69,7 +69,11 @@ ReportStats report_stats(const Result& result, bool by_app, const std::vector<Se
   }
   if (!result.cells.empty()) {
     stats.measures.emplace();
-    for (const MeasureCell& cell : result.cells) stats.measures->add(cell);
+    MeasureCell cell;
+    for (size_t row = 0; row < result.cells.size(); ++row) {
+      result.cells.get(row, cell);
+      stats.measures->add(cell);
+    }
   }
   if (!by_app) return stats;
   for (const AppTotal& t : top_apps(result.apps, result.app_counts, top != 0 ? top : kDefaultRankedApps)) {

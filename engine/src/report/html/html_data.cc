@@ -58,9 +58,11 @@ void fill_measures(const Result& result, const Options& options, const ReportOpt
   if (!m || page.starts.empty()) return;
   std::vector<MeasureCell> points(page.starts.size(), m->spec.empty_cell());
   const int64_t first = page.starts.front();
-  for (const auto& [second, cell] : m->cells) {
-    const uint64_t index = (bucketing.count_between(first, bucketing.start_of(second)) - 1) / bin;
-    points[std::min<uint64_t>(index, points.size() - 1)].add(*cell);
+  MeasureCell cell;
+  for (size_t row = 0; row < m->seconds.size(); ++row) {
+    const uint64_t index = (bucketing.count_between(first, bucketing.start_of(m->seconds[row])) - 1) / bin;
+    m->cells->get(row, cell);
+    points[std::min<uint64_t>(index, points.size() - 1)].add(cell);
   }
   // The columns drawn, among MeasureText's: each ratio, sum and percentile.
   const MeasureText text(m->spec);
@@ -84,8 +86,8 @@ void fill_measures(const Result& result, const Options& options, const ReportOpt
                                         text.columns().begin()));
   }
   std::vector<MeasureText::Value> values;
-  for (const MeasureCell& cell : points) {
-    text.values(&cell, cell.count, values);
+  for (const MeasureCell& point : points) {
+    text.values(&point, point.count, values);
     for (size_t i = 0; i < drawn.size(); ++i) {
       const MeasureText::Value& v = values[drawn[i]];
       page.measures[i].values.push_back(v.present ? v.text : "null");

@@ -1,0 +1,212 @@
+// The rows of measures in a flat layout (logagg/measure_table.h): the
+// layout from the spec, a row read back as a cell, a cell added into a row.
+#include "logagg/measure_table.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+namespace logagg {
+
+namespace {
+
+// A field's first word: n in the low 56 bits, the sum's digits above.
+constexpr int kDigitsShift = 56;
+constexpr uint64_t kNMask = (uint64_t{1} << kDigitsShift) - 1;
+// A sketch's first word when its buckets moved to a list of their own: a
+// key no bucket has (all ones) above the list's index.
+constexpr uint64_t kSpilledKey = (uint64_t{1} << (64 - LogSketch::kCountBits)) - 1;
+
+bool spilled(uint64_t first) { return first >> LogSketch::kCountBits == kSpilledKey; }
+
+}  // namespace
+
+MeasureTable::MeasureTable(const MeasureSpec& spec) : matched_(static_cast<uint32_t>(spec.count_if.size())) {
+  uint32_t at = 1 + matched_;
+  for (const MeasureSpec::Field& f : spec.fields) {
+    fields_.push_back({at, f.summed, f.quantiled});
+    at += 1 + (f.summed ? 2 : 0) + (f.quantiled ? 2 + kInlineBuckets : 0);
+  }
+  stride_ = at;
+  empty_row_.assign(stride_, 0);
+  for (const Field& f : fields_) {
+    if (!f.quantiled) continue;
+    const uint32_t min = f.offset + 1 + (f.summed ? 2 : 0);
+    empty_row_[min] = std::bit_cast<uint64_t>(std::numeric_limits<double>::infinity());
+    empty_row_[min + 1] = std::bit_cast<uint64_t>(-std::numeric_limits<double>::infinity());
+  }
+}
+
+MeasureTable::MeasureTable(const MeasureTable& other)
+    : matched_(other.matched_),
+      fields_(other.fields_),
+      stride_(other.stride_),
+      empty_row_(other.empty_row_),
+      rows_(other.rows_),
+      order_(other.order_),
+      spilled_(other.spilled_) {
+  for (const std::unique_ptr<uint64_t[]>& block : other.blocks_) {
+    blocks_.push_back(std::make_unique_for_overwrite<uint64_t[]>(kBlockRows * stride_));
+    std::memcpy(blocks_.back().get(), block.get(), kBlockRows * stride_ * sizeof(uint64_t));
+  }
+}
+
+MeasureTable& MeasureTable::operator=(const MeasureTable& other) {
+  if (this != &other) *this = MeasureTable(other);
+  return *this;
+}
+
+MeasureTable MeasureTable::empty_like() const {
+  MeasureTable t;
+  t.matched_ = matched_;
+  t.fields_ = fields_;
+  t.stride_ = stride_;
+  t.empty_row_ = empty_row_;
+  return t;
+}
+
+uint64_t* MeasureTable::row_words(size_t row) {
+  const size_t at = physical(row);
+  return blocks_[at / kBlockRows].get() + at % kBlockRows * stride_;
+}
+
+const uint64_t* MeasureTable::row_words(size_t row) const {
+  const size_t at = physical(row);
+  return blocks_[at / kBlockRows].get() + at % kBlockRows * stride_;
+}
+
+std::vector<uint64_t> MeasureTable::sketch_of(const uint64_t* words) const {
+  if (spilled(words[0])) return spilled_[words[0] & LogSketch::kCountMask];
+  std::vector<uint64_t> buckets;
+  for (size_t i = 0; i < kInlineBuckets && words[i] != 0; ++i) buckets.push_back(words[i]);
+  return buckets;
+}
+
+void MeasureTable::get(size_t row, MeasureCell& out) const {
+  const uint64_t* w = row_words(row);
+  out.count = w[0];
+  out.matched.assign(w + 1, w + 1 + matched_);
+  out.fields.resize(fields_.size());
+  for (size_t i = 0; i < fields_.size(); ++i) {
+    const Field& f = fields_[i];
+    const uint64_t* at = w + f.offset;
+    FieldMeasure& m = out.fields[i];
+    m = FieldMeasure{};
+    m.n = at[0] & kNMask;
+    m.digits = static_cast<uint8_t>(at[0] >> kDigitsShift);
+    ++at;
+    if (f.summed) {
+      m.sum = sum(row, i);
+      at += 2;
+    }
+    if (f.quantiled) {
+      m.min = std::bit_cast<double>(at[0]);
+      m.max = std::bit_cast<double>(at[1]);
+      m.sketch = LogSketch::of_packed(sketch_of(at + 2));
+    }
+  }
+}
+
+FixedSum MeasureTable::sum(size_t row, size_t field) const {
+  const Field& f = fields_[field];
+  if (!f.summed) return {};
+  const uint64_t* at = row_words(row) + f.offset + 1;
+  return FixedSum::of_units(static_cast<FixedUnits>(static_cast<FixedMagnitude>(at[1]) << 64 | at[0]));
+}
+
+void MeasureTable::push_back(const MeasureCell& cell) {
+  if (stride_ == 0) throw std::logic_error("a row added to a table of no measures");
+  if (rows_ % kBlockRows == 0 && rows_ / kBlockRows == blocks_.size()) {
+    blocks_.push_back(std::make_unique_for_overwrite<uint64_t[]>(kBlockRows * stride_));
+  }
+  if (!order_.empty()) order_.push_back(static_cast<uint32_t>(rows_));
+  ++rows_;
+  std::memcpy(row_words(rows_ - 1), empty_row_.data(), stride_ * sizeof(uint64_t));
+  add(rows_ - 1, cell);
+}
+
+void MeasureTable::add_sketch(uint64_t* words, const std::vector<uint64_t>& buckets) {
+  if (buckets.empty()) return;
+  if (spilled(words[0])) {
+    LogSketch::add_packed(spilled_[words[0] & LogSketch::kCountMask], buckets);
+    return;
+  }
+  std::vector<uint64_t> sum = sketch_of(words);
+  LogSketch::add_packed(sum, buckets);
+  if (sum.size() <= kInlineBuckets) {
+    std::copy(sum.begin(), sum.end(), words);
+    return;
+  }
+  words[0] = kSpilledKey << LogSketch::kCountBits | spilled_.size();
+  std::fill(words + 1, words + kInlineBuckets, 0);
+  spilled_.push_back(std::move(sum));
+}
+
+void MeasureTable::add(size_t row, const MeasureCell& cell) {
+  uint64_t* w = row_words(row);
+  w[0] += cell.count;
+  for (size_t i = 0; i < std::min<size_t>(matched_, cell.matched.size()); ++i) w[1 + i] += cell.matched[i];
+  for (size_t i = 0; i < std::min(fields_.size(), cell.fields.size()); ++i) {
+    const Field& f = fields_[i];
+    const FieldMeasure& m = cell.fields[i];
+    uint64_t* at = w + f.offset;
+    const uint64_t digits = std::max(at[0] >> kDigitsShift, uint64_t{m.digits});
+    at[0] = ((at[0] & kNMask) + m.n) | digits << kDigitsShift;
+    ++at;
+    if (f.summed) {
+      FixedSum sum = FixedSum::of_units(static_cast<FixedUnits>(static_cast<FixedMagnitude>(at[1]) << 64 | at[0]));
+      sum.add(m.sum);
+      const auto units = static_cast<FixedMagnitude>(sum.units());
+      at[0] = static_cast<uint64_t>(units);
+      at[1] = static_cast<uint64_t>(units >> 64);
+      at += 2;
+    }
+    if (f.quantiled) {
+      at[0] = std::bit_cast<uint64_t>(std::min(std::bit_cast<double>(at[0]), m.min));
+      at[1] = std::bit_cast<uint64_t>(std::max(std::bit_cast<double>(at[1]), m.max));
+      add_sketch(at + 2, m.sketch.packed());
+    }
+  }
+}
+
+void MeasureTable::clear() {
+  blocks_.clear();
+  rows_ = 0;
+  order_.clear();
+  spilled_.clear();
+}
+
+void MeasureTable::reorder(std::vector<uint32_t> order) {
+  if (!order_.empty()) {
+    for (uint32_t& at : order) at = order_[at];
+  }
+  order_ = std::move(order);
+}
+
+uint64_t MeasureTable::sketch_buckets() const {
+  uint64_t n = 0;
+  for (size_t row = 0; row < rows_; ++row) {
+    const uint64_t* w = row_words(row);
+    for (const Field& f : fields_) {
+      if (!f.quantiled) continue;
+      const uint64_t* sketch = w + f.offset + 3 + (f.summed ? 2 : 0);
+      if (spilled(sketch[0])) {
+        n += spilled_[sketch[0] & LogSketch::kCountMask].size();
+      } else {
+        n += static_cast<uint64_t>(std::count_if(sketch, sketch + kInlineBuckets, [](uint64_t b) { return b != 0; }));
+      }
+    }
+  }
+  return n;
+}
+
+size_t MeasureTable::bytes() const {
+  size_t buckets = 0;
+  for (const std::vector<uint64_t>& s : spilled_) buckets += s.size();
+  return (rows_ * stride_ + buckets) * sizeof(uint64_t);
+}
+
+}  // namespace logagg
