@@ -234,15 +234,6 @@ std::vector<KeyField> key_fields(const CLI::App& app, const RawFlags& raw) {
   return keys;
 }
 
-// Measures (--sum, --quantiles, --count-if) are written by the row writers
-// (csv, json, table: batch, --state and --follow), added up by merge and
-// drawn by --plot and the html page; not yet by --follow's live chart.
-void check_measure_flags(const Config& config) {
-  if (config.plot && config.follow) {
-    throw CLI::ValidationError("--sum, --quantiles and --count-if: not yet with --follow --plot");
-  }
-}
-
 // --unit names a field --sum or --quantiles measures.
 void check_units(const Config& config) {
   const Options& o = config.options;
@@ -271,7 +262,6 @@ void apply_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
   } catch (const std::invalid_argument& e) {
     throw CLI::ValidationError(e.what());
   }
-  if (o.measured()) check_measure_flags(config);
   check_units(config);
   if (app.count("--tz") > 0) {
     try {

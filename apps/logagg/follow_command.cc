@@ -34,23 +34,35 @@ bool write_out(const std::string& text, int& error) {
 void write_err(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stderr); }
 
 // --plot: the chart of every bucket so far, drawn again in place (the
-// terminal's screen cleared) after each round that printed rows.
+// terminal's screen cleared) after each round that printed rows; with
+// measures, their lines under it from the latest cell of each bucket and app.
 class LivePlot {
  public:
-  explicit LivePlot(const Bucketing& bucketing) : bucketing_(bucketing) {}
+  LivePlot(const Config& config)
+      : bucketing_(config.report.bucketing),
+        spec_(MeasureSpec::of(config.options)),
+        units_(config.report.units) {}
   std::string redraw(const std::vector<FollowRow>& rows) {
-    for (const FollowRow& r : rows) latest_[{r.start, r.app}] = r.count;
+    for (const FollowRow& r : rows) latest_[{r.start, r.app}] = {r.count, r.measures};
     std::vector<SecondCount> buckets;
-    for (const auto& [key, count] : latest_) {
+    MeasureTable cells(spec_);
+    PlotMeasures measures{spec_, units_, &cells, {}};
+    for (const auto& [key, row] : latest_) {
       if (buckets.empty() || buckets.back().second != key.first) buckets.push_back({key.first, 0});
-      buckets.back().count += count;
+      buckets.back().count += row.first;
+      if (spec_.empty()) continue;
+      cells.push_back(row.second);
+      measures.seconds.push_back(key.first);
     }
-    return "\x1b[H\x1b[2J" + format_plot(buckets, bucketing_, plot_size());
+    return "\x1b[H\x1b[2J" + format_plot(buckets, bucketing_, plot_size(), spec_.empty() ? nullptr : &measures);
   }
 
  private:
   Bucketing bucketing_;
-  std::map<std::pair<int64_t, std::string>, uint64_t> latest_;  // the last row of each bucket and app
+  MeasureSpec spec_;
+  std::vector<std::pair<std::string, DurationUnit>> units_;
+  // The last row of each bucket and app: its count and measures.
+  std::map<std::pair<int64_t, std::string>, std::pair<uint64_t, MeasureCell>> latest_;
 };
 
 }  // namespace
@@ -68,7 +80,7 @@ int run_follow(const Config& config) {
   }
 
   const FollowWriter writer(config.options.key_columns(), config.report, MeasureSpec::of(config.options));
-  LivePlot plot(config.report.bucketing);
+  LivePlot plot(config);
   int write_error = 0;
   bool writing = config.plot || write_out(writer.header(), write_error);
   FollowOptions fo;

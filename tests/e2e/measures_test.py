@@ -9,7 +9,7 @@ must say: counts, the --count-if count and ratio, n(F), the exact sum (same digi
 each quantile within 1 % of the nearest-rank value. Then the real binary: csv rows per second and
 status and per minute; json with sums as strings and sketches that `logagg merge` adds up from
 --range pieces into the whole run's bytes; --state running totals and --delta equal to batch runs;
---follow rows whose last values are the batch run's; the summary's lines without a number; usage
+--follow rows whose last values are the batch run's, and its live --plot with the measures' lines; the summary's lines without a number; usage
 errors exit 2.
 """
 
@@ -18,7 +18,9 @@ import io
 import json
 import math
 import os
+import pty
 import random
+import select
 import shutil
 import signal
 import subprocess
@@ -242,9 +244,30 @@ class Measures(unittest.TestCase):
             pieces.append(p)
         self.assertEqual(run("merge", "--plot", "--unit", "latency_ms=ms", *pieces).stdout.decode(), chart)
         self.assertEqual(run(self.log, *args, "--plot", "-q", "--threads", "3").stdout.decode(), chart)
-        r = run(self.log, *args, "--plot", "--follow", check=False)
-        self.assertEqual(r.returncode, 2)
-        self.assertIn("not yet with --follow --plot", r.stderr.decode())
+        # --follow --plot draws the measures' lines live too (on a terminal: a pty here).
+        log = self.path("live.log")
+        write(log, self.lines)
+        master, slave = pty.openpty()
+        proc = subprocess.Popen([LOGAGG, "--follow", log, *args, "--plot"], stdout=slave, stderr=subprocess.DEVNULL)
+        os.close(slave)
+        seen = b""
+        try:
+            deadline = time.time() + 20
+            while b"p99(latency_ms) per column" not in seen and time.time() < deadline:
+                if select.select([master], [], [], 0.5)[0]:
+                    try:
+                        seen += os.read(master, 1 << 16)
+                    except OSError:
+                        break
+            proc.send_signal(signal.SIGINT)
+            self.assertEqual(proc.wait(20), 0)
+        finally:
+            os.close(master)
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        self.assertIn(b"ratio(status>=500) per column, peak column ", seen)
+        self.assertIn(b"p99(latency_ms) per column, peak column ", seen)
 
     def test_state_keeps_running_totals_and_deltas(self):
         log, state = self.path("state.log"), self.path("s.state")
