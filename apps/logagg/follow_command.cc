@@ -38,7 +38,7 @@ void write_err(const std::string& text) { std::fwrite(text.data(), 1, text.size(
 // measures, their lines under it from the latest cell of each bucket and app.
 class LivePlot {
  public:
-  LivePlot(const Config& config)
+  explicit LivePlot(const Config& config)
       : bucketing_(config.report.bucketing),
         spec_(MeasureSpec::of(config.options)),
         units_(config.report.units) {}

@@ -66,9 +66,12 @@ class MeasureTable {
   size_t bytes() const;
 
  private:
+  // A field's words in a row: n (and the sum's digits); with --sum the sum's
+  // two; with --quantiles min, max, then the sketch's kInlineBuckets.
   struct Field {
-    uint32_t offset;  // of its n word; the sum's two words follow, then min, max and the sketch
+    uint32_t n_at, sum_at, min_at;
     bool summed, quantiled;
+    uint32_t sketch_at() const { return min_at + 2; }
   };
   static constexpr size_t kBlockRows = size_t{1} << 14;
 

@@ -163,6 +163,10 @@ class LogSketch {
   // Each bucket as one word, its biased key in the high 20 bits and its count
   // in the low 44, ascending: a sketch of few values takes few words.
   static constexpr int32_t kKeyBias = 1 << 19;
+  static uint64_t bucket_word(int32_t key, uint64_t count) {
+    return static_cast<uint64_t>(key + kKeyBias) << kCountBits | count;
+  }
+  static int32_t key_in(uint64_t word) { return static_cast<int32_t>(word >> kCountBits) - kKeyBias; }
   mutable std::vector<uint64_t> packed_;
   mutable std::vector<int32_t> pending_;  // single values not sorted in yet
   mutable std::vector<uint64_t> window_;  // the count of key window_start_ + i, not in packed_ yet

@@ -22,21 +22,32 @@ constexpr uint64_t kSpilledKey = (uint64_t{1} << (64 - LogSketch::kCountBits)) -
 
 bool spilled(uint64_t first) { return first >> LogSketch::kCountBits == kSpilledKey; }
 
+// A sum's two words: low, then high.
+FixedSum load_sum(const uint64_t* at) {
+  return FixedSum::of_units(static_cast<FixedUnits>(static_cast<FixedMagnitude>(at[1]) << 64 | at[0]));
+}
+void store_sum(uint64_t* at, FixedSum sum) {
+  const auto units = static_cast<FixedMagnitude>(sum.units());
+  at[0] = static_cast<uint64_t>(units);
+  at[1] = static_cast<uint64_t>(units >> 64);
+}
+
 }  // namespace
 
 MeasureTable::MeasureTable(const MeasureSpec& spec) : matched_(static_cast<uint32_t>(spec.count_if.size())) {
   uint32_t at = 1 + matched_;
   for (const MeasureSpec::Field& f : spec.fields) {
-    fields_.push_back({at, f.summed, f.quantiled});
-    at += 1 + (f.summed ? 2 : 0) + (f.quantiled ? 2 + kInlineBuckets : 0);
+    const uint32_t sum_at = at + 1;
+    const uint32_t min_at = sum_at + (f.summed ? 2 : 0);
+    fields_.push_back({at, sum_at, min_at, f.summed, f.quantiled});
+    at = min_at + (f.quantiled ? 2 + kInlineBuckets : 0);
   }
   stride_ = at;
   empty_row_.assign(stride_, 0);
   for (const Field& f : fields_) {
     if (!f.quantiled) continue;
-    const uint32_t min = f.offset + 1 + (f.summed ? 2 : 0);
-    empty_row_[min] = std::bit_cast<uint64_t>(std::numeric_limits<double>::infinity());
-    empty_row_[min + 1] = std::bit_cast<uint64_t>(-std::numeric_limits<double>::infinity());
+    empty_row_[f.min_at] = std::bit_cast<uint64_t>(std::numeric_limits<double>::infinity());
+    empty_row_[f.min_at + 1] = std::bit_cast<uint64_t>(-std::numeric_limits<double>::infinity());
   }
 }
 
@@ -92,29 +103,22 @@ void MeasureTable::get(size_t row, MeasureCell& out) const {
   out.fields.resize(fields_.size());
   for (size_t i = 0; i < fields_.size(); ++i) {
     const Field& f = fields_[i];
-    const uint64_t* at = w + f.offset;
     FieldMeasure& m = out.fields[i];
     m = FieldMeasure{};
-    m.n = at[0] & kNMask;
-    m.digits = static_cast<uint8_t>(at[0] >> kDigitsShift);
-    ++at;
-    if (f.summed) {
-      m.sum = sum(row, i);
-      at += 2;
-    }
+    m.n = w[f.n_at] & kNMask;
+    m.digits = static_cast<uint8_t>(w[f.n_at] >> kDigitsShift);
+    if (f.summed) m.sum = load_sum(w + f.sum_at);
     if (f.quantiled) {
-      m.min = std::bit_cast<double>(at[0]);
-      m.max = std::bit_cast<double>(at[1]);
-      m.sketch = LogSketch::of_packed(sketch_of(at + 2));
+      m.min = std::bit_cast<double>(w[f.min_at]);
+      m.max = std::bit_cast<double>(w[f.min_at + 1]);
+      m.sketch = LogSketch::of_packed(sketch_of(w + f.sketch_at()));
     }
   }
 }
 
 FixedSum MeasureTable::sum(size_t row, size_t field) const {
   const Field& f = fields_[field];
-  if (!f.summed) return {};
-  const uint64_t* at = row_words(row) + f.offset + 1;
-  return FixedSum::of_units(static_cast<FixedUnits>(static_cast<FixedMagnitude>(at[1]) << 64 | at[0]));
+  return f.summed ? load_sum(row_words(row) + f.sum_at) : FixedSum{};
 }
 
 void MeasureTable::push_back(const MeasureCell& cell) {
@@ -152,22 +156,19 @@ void MeasureTable::add(size_t row, const MeasureCell& cell) {
   for (size_t i = 0; i < std::min(fields_.size(), cell.fields.size()); ++i) {
     const Field& f = fields_[i];
     const FieldMeasure& m = cell.fields[i];
-    uint64_t* at = w + f.offset;
-    const uint64_t digits = std::max(at[0] >> kDigitsShift, uint64_t{m.digits});
-    at[0] = ((at[0] & kNMask) + m.n) | digits << kDigitsShift;
-    ++at;
+    uint64_t& n = w[f.n_at];
+    const uint64_t digits = std::max(n >> kDigitsShift, uint64_t{m.digits});
+    n = ((n & kNMask) + m.n) | digits << kDigitsShift;
     if (f.summed) {
-      FixedSum sum = FixedSum::of_units(static_cast<FixedUnits>(static_cast<FixedMagnitude>(at[1]) << 64 | at[0]));
+      FixedSum sum = load_sum(w + f.sum_at);
       sum.add(m.sum);
-      const auto units = static_cast<FixedMagnitude>(sum.units());
-      at[0] = static_cast<uint64_t>(units);
-      at[1] = static_cast<uint64_t>(units >> 64);
-      at += 2;
+      store_sum(w + f.sum_at, sum);
     }
     if (f.quantiled) {
+      uint64_t* const at = w + f.min_at;
       at[0] = std::bit_cast<uint64_t>(std::min(std::bit_cast<double>(at[0]), m.min));
       at[1] = std::bit_cast<uint64_t>(std::max(std::bit_cast<double>(at[1]), m.max));
-      add_sketch(at + 2, m.sketch.packed());
+      add_sketch(w + f.sketch_at(), m.sketch.packed());
     }
   }
 }
@@ -192,7 +193,7 @@ uint64_t MeasureTable::sketch_buckets() const {
     const uint64_t* w = row_words(row);
     for (const Field& f : fields_) {
       if (!f.quantiled) continue;
-      const uint64_t* sketch = w + f.offset + 3 + (f.summed ? 2 : 0);
+      const uint64_t* sketch = w + f.sketch_at();
       if (spilled(sketch[0])) {
         n += spilled_[sketch[0] & LogSketch::kCountMask].size();
       } else {

@@ -55,15 +55,15 @@ const double kLogHalfSpan = std::log(2 / (kGamma + 1));
 // (1.8e308); a key is the index plus this, negated for negative values.
 constexpr int32_t kIndexOffset = 40000;
 
-// For key_of: ln c and 1 / c of the middle c of each 1/256 of [1, 2), the
-// mantissas that share their leading 8 bits.
+// For key_of: the middle c of each 1/256 of [1, 2) (the mantissas that
+// share their leading 8 bits), ln c and 1 / c.
 struct MantissaLogs {
-  std::array<double, 256> log, inverse;
+  std::array<double, 256> middle, log, inverse;
   MantissaLogs() {
     for (size_t i = 0; i < 256; ++i) {
-      const double c = 1 + (static_cast<double>(i) + 0.5) / 256;
-      log[i] = std::log(c);
-      inverse[i] = 1 / c;
+      middle[i] = 1 + (static_cast<double>(i) + 0.5) / 256;
+      log[i] = std::log(middle[i]);
+      inverse[i] = 1 / middle[i];
     }
   }
 };
@@ -90,7 +90,7 @@ int32_t LogSketch::key_of(double value) {
   // |value| = 2^(exponent - 1023) m, m in [1, 2); ln m = ln c + ln(1 + r), r = (m - c) / c.
   const double m = std::bit_cast<double>((bits & ((uint64_t{1} << 52) - 1)) | (uint64_t{0x3FF} << 52));
   const auto top = static_cast<size_t>(bits >> 44) & 0xFF;
-  const double r = (m - (1 + (static_cast<double>(top) + 0.5) / 256)) * kMantissaLogs.inverse[top];
+  const double r = (m - kMantissaLogs.middle[top]) * kMantissaLogs.inverse[top];
   const double log1p_r = r * (1 - r * (0.5 - r * (1.0 / 3 - r * 0.25)));
   // The index plus kIndexOffset, which is positive: truncation is floor.
   const double t = ((exponent - 1023) * kLn2 + kMantissaLogs.log[top] + log1p_r) * kInverseLogGamma + kIndexOffset;
@@ -99,7 +99,6 @@ int32_t LogSketch::key_of(double value) {
   if (fraction < kIndexMargin || fraction > 1 - kIndexMargin) return key_by_log(value);
   return value > 0 ? below + 1 : -(below + 1);
 }
-
 
 double LogSketch::value_of(int32_t key) {
   if (key == 0) return 0;
@@ -117,7 +116,7 @@ bool LogSketch::valid_key(int64_t key) {
 }
 
 void LogSketch::add_bucket(int32_t key, uint64_t count) const {
-  const uint64_t biased = static_cast<uint64_t>(key + kKeyBias) << kCountBits;
+  const uint64_t biased = bucket_word(key, 0);
   const auto it = std::lower_bound(packed_.begin(), packed_.end(), biased);
   if (it != packed_.end() && (*it & ~kCountMask) == biased) {
     if ((*it & kCountMask) + count > kCountMask) throw std::overflow_error("more than 2^44 values in a quantile bucket");
@@ -129,10 +128,9 @@ void LogSketch::add_bucket(int32_t key, uint64_t count) const {
 }
 
 void LogSketch::add_packed(std::vector<uint64_t>& x, std::span<const uint64_t> y) {
-  constexpr uint64_t count_mask = kCountMask;
   size_t common = 0;  // keys in both, which take one place
   for (size_t i = 0, j = 0; i < x.size() && j < y.size();) {
-    const uint64_t a = x[i] & ~count_mask, b = y[j] & ~count_mask;
+    const uint64_t a = x[i] & ~kCountMask, b = y[j] & ~kCountMask;
     common += a == b;
     i += a <= b;
     j += b <= a;
@@ -141,11 +139,11 @@ void LogSketch::add_packed(std::vector<uint64_t>& x, std::span<const uint64_t> y
   x.resize(x.size() + y.size() - common);
   size_t out = x.size();
   while (j > 0) {
-    const uint64_t b = y[j - 1] & ~count_mask;
-    const uint64_t a = i > 0 ? x[i - 1] & ~count_mask : 0;
+    const uint64_t b = y[j - 1] & ~kCountMask;
+    const uint64_t a = i > 0 ? x[i - 1] & ~kCountMask : 0;
     if (i > 0 && a == b) {
-      const uint64_t count = (x[i - 1] & count_mask) + (y[j - 1] & count_mask);
-      if (count > count_mask) throw std::overflow_error("more than 2^44 values in a quantile bucket");
+      const uint64_t count = (x[i - 1] & kCountMask) + (y[j - 1] & kCountMask);
+      if (count > kCountMask) throw std::overflow_error("more than 2^44 values in a quantile bucket");
       x[--out] = a | count;
       --i, --j;
     } else if (i > 0 && a > b) {
@@ -165,7 +163,7 @@ void LogSketch::list_full() {
   uint64_t seen = 0;
   int32_t low = 0, high = 0, median = 0;
   for (const uint64_t b : packed_) {
-    const int32_t key = static_cast<int32_t>(b >> kCountBits) - kKeyBias;
+    const int32_t key = key_in(b);
     if (seen <= n / 200) low = key;
     if (seen <= n / 2) median = key;
     seen += b & kCountMask;
@@ -188,7 +186,7 @@ void LogSketch::settle() const {
   for (size_t i = 0; i < window_.size(); ++i) {
     if (window_[i] == 0) continue;
     if (window_[i] > kCountMask) throw std::overflow_error("more than 2^44 values in a quantile bucket");
-    runs.push_back(static_cast<uint64_t>(window_start_ + static_cast<int32_t>(i) + kKeyBias) << kCountBits | window_[i]);
+    runs.push_back(bucket_word(window_start_ + static_cast<int32_t>(i), window_[i]));
     window_[i] = 0;
   }
   if (!runs.empty()) add_packed(packed_, runs);
@@ -201,7 +199,7 @@ void LogSketch::sort_pending() const {
   for (size_t i = 0; i < pending_.size();) {
     size_t j = i + 1;
     while (j < pending_.size() && pending_[j] == pending_[i]) ++j;
-    runs.push_back(static_cast<uint64_t>(pending_[i] + kKeyBias) << kCountBits | (j - i));
+    runs.push_back(bucket_word(pending_[i], j - i));
     i = j;
   }
   pending_.clear();
@@ -227,16 +225,16 @@ double LogSketch::at_rank(uint64_t rank) const {
   uint64_t seen = 0;
   for (const uint64_t b : packed_) {
     seen += b & kCountMask;
-    if (seen >= rank) return value_of(static_cast<int32_t>(b >> kCountBits) - kKeyBias);
+    if (seen >= rank) return value_of(key_in(b));
   }
-  return packed_.empty() ? 0 : value_of(static_cast<int32_t>(packed_.back() >> kCountBits) - kKeyBias);
+  return packed_.empty() ? 0 : value_of(key_in(packed_.back()));
 }
 
 std::vector<LogSketch::Bucket> LogSketch::buckets() const {
   settle();
   std::vector<Bucket> out;
   out.reserve(packed_.size());
-  for (const uint64_t b : packed_) out.push_back({static_cast<int32_t>(b >> kCountBits) - kKeyBias, b & kCountMask});
+  for (const uint64_t b : packed_) out.push_back({key_in(b), b & kCountMask});
   return out;
 }
 
