@@ -133,9 +133,13 @@ class Writer(threading.Thread):
         self.ops = Counter()
         self.error = None
 
+    # At release speed the runs end long before; a sanitizer build is slow
+    # enough that an unbounded writer makes each run longer than the last.
+    MAX_STEPS = 1500
+
     def run(self):
         try:
-            while not self.stopping.is_set():
+            while not self.stopping.is_set() and sum(self.ops.values()) < self.MAX_STEPS:
                 self.step()
                 time.sleep(self.rng.uniform(0, 0.004))
             self.finish_line()

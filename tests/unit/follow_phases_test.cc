@@ -11,20 +11,29 @@
 // - reading_order and next_wait;
 // - StreamInput: whole lines only, the last one at EOF, a line past the
 //   limit kept short, a compressed stream refused;
-// - TruncationLosses: taken over by a copy, partly, or lost after the grace;
+// - TruncationLosses: taken over by a copy (read before or after the
+//   truncation is seen), partly, or lost after the grace;
 // - Follower rounds: one-file follow through copytruncate with bytes not
 //   read yet, a file created and renamed within one round, the folder's
 //   other files and its rotations from before not counted (nor their
 //   compressed copies later), a truncation before a read told with its
-//   range, and 12 files read with 3 descriptors, each counted once.
+//   range, 12 files read with 3 descriptors, each counted once, a closed
+//   file renamed away between the discovery and the plan no error; and a
+//   writer rotating on another thread while rounds run, each line counted
+//   once and none told lost.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "follow/discovery.h"
@@ -35,6 +44,7 @@
 #include "follow/stream_input.h"
 #include "follow/truncation_losses.h"
 #include "support/compress.h"
+#include "support/sanitizers.h"
 
 namespace logagg {
 namespace {
@@ -249,14 +259,22 @@ TEST(TruncationLosses, ACopyTakesThemOverOrTheyAreLost) {
   copy.previous.device = 1;
   copy.previous.inode = 7;
   copy.previous.offset = 100;
-  losses.continued(copy, 400);  // the copy holds them all
+  losses.continued(copy, 400, t0);  // the copy holds them all
   EXPECT_TRUE(losses.due(t0 + milliseconds(500), true).empty());
   losses.truncated("a.log", st, 100, 300, t0);
-  losses.continued(copy, 250);  // a copy made before the last 50 bytes came
+  losses.continued(copy, 250, t0);  // a copy made before the last 50 bytes came
   std::vector<TruncationLoss> lost = losses.due(t0, false);
   ASSERT_EQ(lost.size(), 1u);
   EXPECT_EQ(lost[0].begin, 250u);
   EXPECT_EQ(lost[0].end, 300u);
+  // The copy read first, the truncation seen a round later: nothing lost,
+  // within the grace time; after it, a truncation from there is a loss.
+  const auto t1 = t0 + milliseconds(1000);
+  losses.continued(copy, 400, t1);
+  losses.truncated("a.log", st, 100, 300, t1 + milliseconds(50));
+  EXPECT_TRUE(losses.due(t1 + milliseconds(60), true).empty());
+  losses.truncated("a.log", st, 100, 300, t1 + milliseconds(200));
+  EXPECT_EQ(losses.due(t1 + milliseconds(400), true).size(), 1u);
   losses.truncated("b.log", st, 0, 80, t0);
   EXPECT_TRUE(losses.due(t0 + milliseconds(50), false).empty());
   lost = losses.due(t0 + milliseconds(100), false);
@@ -377,6 +395,142 @@ TEST_F(Rounds, ATruncationBeforeTheReadIsToldWithItsRange) {
       << errors_[0].message;
   EXPECT_GT(follower_->lost_bytes(), 0u);
   EXPECT_LT(follower_->lost_bytes(), size);
+}
+
+TEST_F(Rounds, AClosedFileRenamedAwayBeforeItsPlanIsNoError) {
+  for (int i = 0; i < 4; ++i) write("f" + std::to_string(i) + ".log", lines(i, 2));
+  follow({dir_.string()}, 2);
+  uint64_t counted = 0;
+  for (int r = 0; r < 3; ++r) counted += round();
+  ASSERT_EQ(counted, 8u);
+  for (int i = 0; i < 4; ++i) write("f" + std::to_string(i) + ".log", lines(30, 1), /*append=*/true);
+  std::vector<InputError> errors;
+  follower_->discover(errors);
+  const std::vector<Held>& held = follower_->held().files();
+  const auto closed = std::find_if(held.begin(), held.end(), [](const Held& h) { return h.file.fd < 0; });
+  ASSERT_NE(closed, held.end());
+  fs::rename(closed->file.name, path("elsewhere"));  // between the discovery and the plan
+  follower_->plan(now_, false, errors);
+  EXPECT_TRUE(errors.empty()) << errors[0].path << ": " << errors[0].message;
+}
+
+// A writer that rotates as logrotate does (rename or copytruncate, the
+// rotations shifted, compressed later), one operation at a time.
+class Rotator {
+ public:
+  Rotator(const fs::path& dir, uint32_t seed) : dir_(dir), rng_(seed) {
+    add_lines(3);
+    finish();
+  }
+  // One random operation; what it did, for a failure's message.
+  std::string step() {
+    const int pick = std::uniform_int_distribution<int>(0, 9)(rng_);
+    if (pick < 6 || rotated_.size() >= 4) {
+      if (pick >= 8 && compress()) return "compress";
+      add_lines(std::uniform_int_distribution<int>(1, 5)(rng_));
+      // Written in part: a line may wait for its end.
+      const size_t cut = std::uniform_int_distribution<size_t>(0, pending_.size())(rng_);
+      write("access.log", pending_.substr(0, cut));
+      pending_.erase(0, cut);
+      return "append";
+    }
+    shift();
+    if (pick < 8) {
+      fs::rename(at("access.log"), at("access.log.1"));
+      if (pick == 7) add_lines(2);  // the logger writes on before it reopens
+      write("access.log.1", pending_);
+      write("access.log", "");
+    } else {
+      write("access.log", pending_);  // copytruncate copies whole lines
+      fs::copy_file(at("access.log"), at("access.log.1"));
+      fs::resize_file(at("access.log"), 0);
+    }
+    pending_.clear();
+    return pick < 8 ? "rename" : "copytruncate";
+  }
+  // The lines not written yet, written.
+  void finish() {
+    write("access.log", pending_);
+    pending_.clear();
+  }
+  uint64_t written() const { return written_; }
+
+ private:
+  std::string at(const std::string& name) const { return (dir_ / name).string(); }
+  void add_lines(int count) {
+    for (int i = 0; i < count; ++i) pending_ += line(static_cast<int>(n_ / 20 % 60), static_cast<int>(n_++));
+    written_ += static_cast<uint64_t>(count);
+  }
+  void write(const std::string& name, const std::string& bytes) const {
+    std::ofstream(at(name), std::ios::binary | std::ios::app) << bytes;
+  }
+  void shift() {  // access.log.k -> access.log.k+1
+    for (size_t k = rotated_.size(); k > 0; --k) {
+      const std::string from = "access.log." + std::to_string(k) + rotated_[k - 1];
+      fs::rename(at(from), at("access.log." + std::to_string(k + 1) + rotated_[k - 1]));
+    }
+    rotated_.insert(rotated_.begin(), "");
+  }
+  bool compress() {  // the oldest plain rotation but the newest (delaycompress)
+    for (size_t k = rotated_.size(); k > 1; --k) {
+      if (!rotated_[k - 1].empty()) continue;
+      const std::string plain = at("access.log." + std::to_string(k));
+      std::ifstream in(plain, std::ios::binary);
+      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      std::ofstream(plain + ".gz", std::ios::binary) << gzip(text);
+      fs::remove(plain);
+      rotated_[k - 1] = ".gz";
+      return true;
+    }
+    return false;
+  }
+  fs::path dir_;
+  std::mt19937 rng_;
+  std::vector<std::string> rotated_;  // "" or ".gz", for access.log.1, .2, ...
+  std::string pending_;  // lines not written yet
+  uint64_t written_ = 0;
+  int64_t n_ = 0;
+};
+
+// The writer on a thread of its own, rounds run back to back on the real
+// clock: its operations land anywhere in a round, inside a phase too (a
+// copytruncate between a file's plan and its span, a .gz read while gzip
+// writes it, a copy read before the truncation is seen): every line is
+// counted once, none is told lost. Random each run; a failure names its
+// seed and steps.
+TEST_F(Rounds, RotationsDuringRoundsCountEachLineOnce) {
+  const uint32_t seeds = testing::kSanitized ? 60 : 300;
+  for (uint32_t seed = 0; seed < seeds; ++seed) {
+    const fs::path dir = dir_ / std::to_string(seed);
+    fs::create_directories(dir);
+    Rotator writer(dir, seed);
+    Follower follower({(dir / "access.log").string()}, Options(), 64);
+    uint64_t counted = 0;
+    std::vector<InputError> errors;
+    const auto round = [&](bool stopping) {  // on the real clock: the writer finishes its lines in time
+      counted += follower.round(FollowClock::now(), stopping, errors).counted.summary.counted;
+    };
+    round(false);
+    std::string steps;
+    std::atomic<bool> done = false;
+    std::thread writing([&] {
+      std::mt19937 rng(seed);
+      for (int k = 0; k < 40; ++k) {
+        steps += writer.step() + " ";
+        std::this_thread::sleep_for(std::chrono::microseconds(std::uniform_int_distribution<int>(0, 300)(rng)));
+      }
+      writer.finish();
+      done = true;
+    });
+    while (!done) round(false);
+    writing.join();
+    for (int r = 0; r < 3; ++r) round(false);
+    round(true);
+    ASSERT_EQ(counted, writer.written()) << "seed " << seed << ": " << steps;
+    ASSERT_TRUE(errors.empty()) << "seed " << seed << ": " << errors[0].path << ": " << errors[0].message << "\n"
+                                << steps;
+    ASSERT_EQ(follower.lost_bytes(), 0u) << "seed " << seed;
+  }
 }
 
 TEST_F(Rounds, TwelveFilesWithThreeDescriptors) {

@@ -12,7 +12,9 @@
 //   each candidate's stop;
 // - decide: a new file's span to its last complete line (or its end), a
 //   continued one from its stop, a compressed one to its content's end, the
-//   record after the span, nothing new.
+//   record after the span, nothing new;
+// - files that change while planned: a plain one truncated before the
+//   decision, a compressed one still being written: no plan.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -49,7 +51,7 @@ class PlanPhases : public LogFolderTest {
   // of it alone leaves it.
   FileRecord record_of(const std::string& name) {
     const TrackedFile f = file(name);
-    return decide(f, 0, read_content(f.fd, f.st), nullptr, 0).next;
+    return decide(f, 0, read_content(f.fd, f.st), nullptr, 0)->next;
   }
   Classification classify_file(const std::string& name, const std::vector<FileRecord>& records,
                                const std::vector<bool>& claimed) {
@@ -163,7 +165,7 @@ TEST_F(PlanPhases, DecideNewContinuedCompressedAndNothingNew) {
   const std::string text = lines(0, 100);
   write("logs/a.log", text + "{\"partial");
   TrackedFile a = file("a.log");
-  const SpanPlan fresh = decide(a, 4, read_content(a.fd, a.st), nullptr, 77);
+  const SpanPlan fresh = *decide(a, 4, read_content(a.fd, a.st), nullptr, 77);
   EXPECT_EQ(fresh.file, 4u);
   EXPECT_EQ(fresh.span.path, "/proc/self/fd/" + std::to_string(a.fd));
   EXPECT_EQ(fresh.span.name, a.name);
@@ -178,31 +180,60 @@ TEST_F(PlanPhases, DecideNewContinuedCompressedAndNothingNew) {
   EXPECT_EQ(fresh.next.inode, static_cast<uint64_t>(a.st.st_ino));
   EXPECT_EQ(fresh.next.seen, 77);
   a.to_end = true;  // rotated away and quiet: the last line counts without its LF
-  EXPECT_EQ(decide(a, 0, read_content(a.fd, a.st), nullptr, 0).span.end, text.size() + 9);
+  EXPECT_EQ(decide(a, 0, read_content(a.fd, a.st), nullptr, 0)->span.end, text.size() + 9);
   a.to_end = false;
 
   FileRecord old = fresh.next;
   old.lines = 100;
   write("logs/a.log", "\"}\n" + lines(100, 2), /*append=*/true);
   a.st = stat_of("logs/a.log");
-  const SpanPlan more = decide(a, 0, read_content(a.fd, a.st), &old, 0);
+  const SpanPlan more = *decide(a, 0, read_content(a.fd, a.st), &old, 0);
   EXPECT_EQ(more.span.begin, text.size());
   EXPECT_EQ(more.span.first_line, 100u);
   EXPECT_EQ(more.span.end, static_cast<uint64_t>(a.st.st_size));
   EXPECT_EQ(more.previous.offset, old.offset);
   EXPECT_EQ(more.next.lines, 100u);
 
-  const SpanPlan none = decide(a, 0, read_content(a.fd, a.st), &more.next, 0);
+  const SpanPlan none = *decide(a, 0, read_content(a.fd, a.st), &more.next, 0);
   EXPECT_EQ(none.span.begin, none.span.end);
 
   const std::string content = text + "{\"no LF\"}";
   write("logs/a.gz", gzip(content));
   const TrackedFile gz = file("a.gz");
-  const SpanPlan compressed = decide(gz, 0, read_content(gz.fd, gz.st), &fresh.next, 0);
+  const SpanPlan compressed = *decide(gz, 0, read_content(gz.fd, gz.st), &fresh.next, 0);
   EXPECT_EQ(compressed.span.begin, text.size());
   EXPECT_EQ(compressed.span.end, content.size());  // a compressed file to its end
   EXPECT_TRUE(compressed.next.compressed);
   EXPECT_EQ(compressed.next.tail_hash, fingerprint_hash(content.substr(content.size() - kFingerprintBytes)));
+}
+
+// Files that change while they are planned (--follow: logrotate runs
+// meanwhile). A plain file truncated after it was read (copytruncate) has
+// no plan, so that its record stays as it was for the copy; a compressed
+// file that changes between its stat and its reads (gzip still writing)
+// is not planned now, and nothing is told of it.
+TEST_F(PlanPhases, FilesChangedWhilePlannedAreNotPlanned) {
+  const std::string text = lines(0, 10);
+  write("logs/a.log", text);
+  TrackedFile a = file("a.log");
+  FileRecord old = record_of("a.log");
+  old.offset = old.head_bytes = 200;  // counted to there before
+  write("logs/a.log", text + lines(10, 2));
+  a.st = stat_of("logs/a.log");
+  const FileContent content = read_content(a.fd, a.st);
+  ASSERT_EQ(::truncate(a.name.c_str(), 0), 0);  // copytruncate, between the read and the decision
+  EXPECT_FALSE(decide(a, 0, content, &old, 0));
+
+  write("logs/b.gz", gzip(text).substr(0, 40));  // gzip has written its first bytes
+  const TrackedFile gz = file("b.gz");
+  write("logs/b.gz", gzip(text));  // ...and the rest, before the plan reads it
+  const FileContent changing = read_content(gz.fd, gz.st);
+  EXPECT_TRUE(changing.changing);
+  EXPECT_TRUE(changing.error.empty());
+  const TrackedFile done = file("b.gz");
+  const FileContent whole = read_content(done.fd, done.st);
+  EXPECT_FALSE(whole.changing);
+  EXPECT_EQ(whole.length, text.size());
 }
 
 }  // namespace

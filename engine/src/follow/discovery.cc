@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -53,8 +54,11 @@ Found FollowedPaths::discover() const {
   std::vector<InputError> errors;
   for (const std::string& path : expand_paths(paths_, errors, include_, exclude_)) add(path, false);
   for (InputError& e : errors) {
+    // Not there yet, or gone: said nothing of. Told by the error itself, or
+    // by a stat now (a dangling link); a stat alone would tell of a file
+    // renamed away whose successor came between the two (a rotation).
     struct stat st {};
-    if (::stat(e.path.c_str(), &st) != 0 && errno == ENOENT) continue;  // not there yet, or gone
+    if (e.message == std::strerror(ENOENT) || (::stat(e.path.c_str(), &st) != 0 && errno == ENOENT)) continue;
     out.errors.push_back(std::move(e));
   }
   // The followed files by folder, and their rotations there.

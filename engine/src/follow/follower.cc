@@ -143,6 +143,9 @@ RoundPlan Follower::plan(FollowClock::time_point now, bool stopping, std::vector
       for (size_t j = 0; j < rp.files.size(); ++j) {
         if (rp.files[j].name == e.path) rp.no_descriptor.push_back(rp.held[j]);
       }
+    } else if (e.message == std::strerror(ENOENT)) {
+      // A closed file renamed away since it was found: the next discovery
+      // finds it under its new name.
     } else {
       errors.push_back(std::move(e));
     }
@@ -247,7 +250,7 @@ void Follower::watch_for_losses(const RoundPlan& rp, const RoundReads& rr, Follo
     const struct stat& st = rp.files[p.file].st;
     const bool own = p.previous.device == static_cast<uint64_t>(st.st_dev) &&
                      p.previous.inode == static_cast<uint64_t>(st.st_ino);
-    if (!own) losses_.continued(p, p.next.compressed ? p.span.end : static_cast<uint64_t>(st.st_size));
+    if (!own) losses_.continued(p, p.next.compressed ? p.span.end : static_cast<uint64_t>(st.st_size), now);
   }
   for (TruncationLoss& loss : losses_.due(now, stopping)) {
     lost_bytes_ += loss.end - loss.begin;

@@ -35,8 +35,9 @@ class TruncationLosses {
                  Clock::time_point now);
   // A span that was read continues a record (`p.previous`) in another file
   // (a copy) holding `copy_bytes` of content: the truncated bytes it holds
-  // are not lost.
-  void continued(const SpanPlan& p, uint64_t copy_bytes);
+  // are not lost, whether the truncation was seen already or is seen within
+  // the grace time (a round that found the copy before the file shorter).
+  void continued(const SpanPlan& p, uint64_t copy_bytes, Clock::time_point now);
   // The losses no copy took over within the grace time (with `all`: every
   // one still open), each told once.
   std::vector<TruncationLoss> due(Clock::time_point now, bool all);
@@ -49,8 +50,17 @@ class TruncationLosses {
     uint64_t device = 0, inode = 0;
     Clock::time_point since;
   };
+  // A copy that continued a file from `offset`, holding `copy_bytes`.
+  struct Taken {
+    uint64_t device = 0, inode = 0, offset = 0, copy_bytes = 0;
+    Clock::time_point since;
+  };
+  // What the copies in `taken_` (within the grace time at `now`) hold of
+  // `o`'s bytes is not lost.
+  void take_over(Open& o, Clock::time_point now) const;
   Clock::duration grace_;
   std::vector<Open> open_;
+  std::vector<Taken> taken_;
 };
 
 }  // namespace logagg

@@ -85,6 +85,7 @@ std::vector<SpanPlan> FileTracker::plan(std::vector<TrackedFile>& files, int64_t
 void FileTracker::plan_file(const TrackedFile& f, size_t index, int64_t now, std::vector<InputError>& errors,
                             std::vector<SpanPlan>& plans) {
   FileContent content = read_content(f.fd, f.st);
+  if (content.changing) return;
   if (!content.error.empty()) {
     errors.push_back({f.name, content.error});
     if (content.pass_over) note_stat(passed_.emplace_back().stat, f.name, f.st, now);
@@ -98,8 +99,10 @@ void FileTracker::plan_file(const TrackedFile& f, size_t index, int64_t now, std
     return;
   }
   const bool continues = found.kind == FileKind::kContinues;
+  std::optional<SpanPlan> decided = decide(f, index, content, continues ? &records_[found.record] : nullptr, now);
+  if (!decided) return;  // truncated meanwhile: planned again next time, from what it holds then
+  SpanPlan& plan = *decided;
   if (continues) claimed_[found.record] = true;
-  SpanPlan plan = decide(f, index, content, continues ? &records_[found.record] : nullptr, now);
   if (plan.span.end == plan.span.begin) {  // nothing new: only the record moves
     if (continues) records_[found.record] = plan.next;
     return;

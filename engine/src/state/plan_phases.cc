@@ -1,6 +1,8 @@
 // The phases of planning one changed file (see plan_phases.h).
 #include "state/plan_phases.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <string>
 
@@ -16,6 +18,15 @@ FileContent read_content(int fd, const struct stat& st) {
   content.length = static_cast<uint64_t>(st.st_size);
   if (content.head.compressed) {
     content.scan = scan_content(fd, 0);
+    // Still being written (gzip's output): its first bytes and its whole
+    // content may have been read from two different files. Planned again
+    // once it stays the same.
+    struct stat after {};
+    if (::fstat(fd, &after) != 0 || after.st_size != st.st_size || after.st_mtim.tv_sec != st.st_mtim.tv_sec ||
+        after.st_mtim.tv_nsec != st.st_mtim.tv_nsec) {
+      content.changing = true;
+      return content;
+    }
     if (!content.scan->error.empty()) {  // damaged, or still being written (gzip running): not yet
       content.error = content.scan->error + "; not counted until it can be read whole";
       content.pass_over = true;
@@ -72,7 +83,8 @@ Classification classify(int fd, const struct stat& st, FileContent& content, con
   return {};
 }
 
-SpanPlan decide(const TrackedFile& f, size_t index, const FileContent& content, const FileRecord* old, int64_t now) {
+std::optional<SpanPlan> decide(const TrackedFile& f, size_t index, const FileContent& content, const FileRecord* old,
+                               int64_t now) {
   SpanPlan plan;
   plan.file = index;
   plan.span.path = "/proc/self/fd/" + std::to_string(f.fd);
@@ -95,7 +107,9 @@ SpanPlan decide(const TrackedFile& f, size_t index, const FileContent& content, 
   } else {
     const auto size = static_cast<uint64_t>(f.st.st_size);
     end = f.to_end ? std::max(size, plan.span.begin) : last_line_end(f.fd, size, plan.span.begin);
-    next.tail_hash = tail_hash_before(f.fd, end).value_or(0);
+    const std::optional<uint64_t> tail = tail_hash_before(f.fd, end);
+    if (!tail) return std::nullopt;  // shorter than planned: truncated meanwhile
+    next.tail_hash = *tail;
   }
   plan.span.end = next.offset = end;
   next.lines = plan.span.first_line;

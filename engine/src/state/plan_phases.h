@@ -29,6 +29,7 @@ struct FileContent {
   uint64_t scanned_mark = 0;
   std::string error;       // why the file cannot be planned now, or empty
   bool pass_over = false;  // with `error`: a compressed file not readable whole, passed over until it changes
+  bool changing = false;   // a compressed file that changed while it was read: not planned now, nothing to tell
 };
 
 // Phase 1, read: the first bytes of the open file `fd` (stat'ed as `st`),
@@ -66,7 +67,9 @@ Classification classify(int fd, const struct stat& st, FileContent& content, con
 // where `old` stopped (or from its start): its span (a plain file's to its
 // last complete line, or to its end if `to_end`; a compressed file's to its
 // content's end) and its record once the span is read (`next.lines`: those
-// before the span). An empty span (end == begin) has nothing new.
-SpanPlan decide(const TrackedFile& f, size_t index, const FileContent& content, const FileRecord* old, int64_t now);
+// before the span). An empty span (end == begin) has nothing new. Nothing
+// if a plain file is found shorter than that end (truncated while it was
+// planned: copytruncate): its record stays as it was, for the copy.
+std::optional<SpanPlan> decide(const TrackedFile& f, size_t index, const FileContent& content, const FileRecord* old, int64_t now);
 
 }  // namespace logagg
