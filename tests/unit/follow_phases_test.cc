@@ -275,6 +275,15 @@ TEST(TruncationLosses, ACopyTakesThemOverOrTheyAreLost) {
   EXPECT_TRUE(losses.due(t1 + milliseconds(60), true).empty());
   losses.truncated("a.log", st, 100, 300, t1 + milliseconds(200));
   EXPECT_EQ(losses.due(t1 + milliseconds(400), true).size(), 1u);
+  // Two copytruncates within the grace time, counting at the same offset
+  // both times: each copy takes over its own truncation, the first one's
+  // used up by the first.
+  const auto t2 = t1 + milliseconds(1000);
+  losses.continued(copy, 224, t2);
+  losses.truncated("a.log", st, 100, 217, t2);
+  losses.truncated("a.log", st, 100, 452, t2 + milliseconds(10));
+  losses.continued(copy, 452, t2 + milliseconds(20));
+  EXPECT_TRUE(losses.due(t2 + milliseconds(30), true).empty());
   losses.truncated("b.log", st, 0, 80, t0);
   EXPECT_TRUE(losses.due(t0 + milliseconds(50), false).empty());
   lost = losses.due(t0 + milliseconds(100), false);

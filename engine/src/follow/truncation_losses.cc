@@ -23,11 +23,13 @@ void TruncationLosses::continued(const SpanPlan& p, uint64_t copy_bytes, Clock::
   std::erase_if(open_, [](const Open& o) { return o.loss.begin >= o.loss.end; });
 }
 
-void TruncationLosses::take_over(Open& o, Clock::time_point now) const {
-  for (const Taken& t : taken_) {
-    if (now - t.since >= grace_ || t.device != o.device || t.inode != o.inode || t.offset != o.loss.begin) continue;
+void TruncationLosses::take_over(Open& o, Clock::time_point now) {
+  const uint64_t from = o.loss.begin;
+  std::erase_if(taken_, [&](const Taken& t) {
+    if (now - t.since >= grace_ || t.device != o.device || t.inode != o.inode || t.offset != from) return false;
     o.loss.begin = std::max(o.loss.begin, t.copy_bytes);  // what the copy does not hold is still lost
-  }
+    return true;  // used up: a later truncation from the same offset is another one
+  });
 }
 
 std::vector<TruncationLoss> TruncationLosses::due(Clock::time_point now, bool all) {

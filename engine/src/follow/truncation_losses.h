@@ -56,8 +56,8 @@ class TruncationLosses {
     Clock::time_point since;
   };
   // What the copies in `taken_` (within the grace time at `now`) hold of
-  // `o`'s bytes is not lost.
-  void take_over(Open& o, Clock::time_point now) const;
+  // `o`'s bytes is not lost; those copies are used up.
+  void take_over(Open& o, Clock::time_point now);
   Clock::duration grace_;
   std::vector<Open> open_;
   std::vector<Taken> taken_;
