@@ -508,7 +508,7 @@ class Rotator {
 // counted once, none is told lost. Random each run; a failure names its
 // seed and steps.
 TEST_F(Rounds, RotationsDuringRoundsCountEachLineOnce) {
-  const uint32_t seeds = testing::kSanitized ? 60 : 300;
+  const uint32_t seeds = testing::kSanitized ? 30 : 300;
   for (uint32_t seed = 0; seed < seeds; ++seed) {
     const fs::path dir = dir_ / std::to_string(seed);
     fs::create_directories(dir);
