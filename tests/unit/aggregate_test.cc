@@ -2,12 +2,14 @@
 // dropped, last line without LF, BOM only at the start), the accounting
 // invariant, reject positions, and the property that the result does not
 // depend on thread count or segment size; and that a mapped file, whose cuts
-// are found with preads, gives what its bytes give as a buffer; the lines per
+// are found with preads, gives what its bytes give as a buffer, warm or
+// evicted from the page cache; the lines per
 // time form of --time-format auto, exact at any thread count.
 #include "logagg/aggregate.h"
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -180,7 +182,9 @@ TEST(AggregateProperty, AutoCountsTheLinesOfEachTimeFormExactly) {
 
 // A file over 1 MiB is mapped, and its segments are cut where preads of the
 // file find its line ends (aggregate.cc, plan_segments): with a BOM or not,
-// with a range or not, it must give what its bytes give as a buffer.
+// with a range or not, warm (read through the mapping) or evicted from the
+// page cache (segments read with pread, until the kernel's read-ahead has
+// brought the next ones in), it must give what its bytes give as a buffer.
 TEST(AggregateProperty, MappedFileGivesWhatItsBytesGive) {
   std::mt19937_64 rng(7);
   const std::string body = random_log(rng, 20000);  // about 1.25 MB
@@ -207,6 +211,13 @@ TEST(AggregateProperty, MappedFileGivesWhatItsBytesGive) {
           o.range = range;
           const Result want = aggregate_buffer(data, o, tmpl);
           const Result got = aggregate({tmpl}, o);
+          // Evicted from the page cache: its segments read with pread.
+          const int evict = ::open(tmpl, O_RDONLY);
+          ASSERT_GE(evict, 0);
+          ASSERT_EQ(::fdatasync(evict), 0);  // dirty pages cannot be evicted
+          ASSERT_EQ(::posix_fadvise(evict, 0, 0, POSIX_FADV_DONTNEED), 0);
+          ::close(evict);
+          const Result cold = aggregate({tmpl}, o);
           const std::string where = "bom " + std::to_string(bom.size()) + " range " + std::to_string(range.has_value()) +
                                     " threads " + std::to_string(threads) + " segment " + std::to_string(seg);
           ASSERT_TRUE(got.errors.empty()) << where;
@@ -215,6 +226,12 @@ TEST(AggregateProperty, MappedFileGivesWhatItsBytesGive) {
           ASSERT_EQ(got.summary.rejected, want.summary.rejected) << where;
           ASSERT_EQ(got.rejects.size(), want.rejects.size()) << where;
           for (size_t i = 0; i < got.rejects.size(); ++i) ASSERT_EQ(got.rejects[i].line, want.rejects[i].line) << where;
+          ASSERT_TRUE(cold.errors.empty()) << where << " cold";
+          ASSERT_EQ(cold.counts, want.counts) << where << " cold";
+          ASSERT_EQ(cold.summary.lines, want.summary.lines) << where << " cold";
+          ASSERT_EQ(cold.summary.rejected, want.summary.rejected) << where << " cold";
+          ASSERT_EQ(cold.rejects.size(), want.rejects.size()) << where << " cold";
+          for (size_t i = 0; i < cold.rejects.size(); ++i) ASSERT_EQ(cold.rejects[i].line, want.rejects[i].line) << where;
         }
       }
     }

@@ -30,6 +30,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "count/counter.h"
 #include "count/line_scanner.h"
@@ -65,13 +66,20 @@ struct Source {
   bool starts_file = true;  // its text starts at the file's first byte (where a BOM is skipped)
   std::atomic<int> segments_left{0};
   std::atomic<bool> changed{false};  // truncated while mapped
+  // A mapped file's descriptor, open while its segments are scanned: those
+  // not in the page cache are read with pread (-1: only through the mapping).
+  int fd = -1;
+  ~Source() {
+    if (fd >= 0) ::close(fd);
+  }
 };
 
 // A worker's private state.
 struct Worker {
   BlockParser parser;
   Counter counter;
-  std::vector<char> stream_buffer;  // reused by every stream this worker reads
+  std::vector<char> stream_buffer;   // reused by every stream this worker reads
+  std::vector<char> segment_buffer;  // reused by every segment it reads with pread
   Progress* progress;               // shared; nullptr if nobody watches
 };
 
@@ -184,22 +192,42 @@ void read_ahead(const Source& src, uint32_t j) {
   src.map.prefetch(seg.begin + kReadAheadBytes, seg.end + kReadAheadBytes);
 }
 
+// Scans segment `j` through the mapping, the kernel asked to read ahead
+// past it; false if the file was found shorter (a fault in the mapping).
+bool scan_mapped_segment(Source& src, uint32_t j, Worker& w) {
+  const Segment seg = src.segments[j];
+  read_ahead(src, j);
+  return run_guarded([&] {
+    scan_lines(src.text.substr(seg.begin, seg.end - seg.begin), src.text.size() - seg.begin, w.parser, w.counter,
+               src.logs[j]);
+  });
+}
+
+// Scans segment `j` read with pread into the worker's buffer; false if the
+// file was found shorter.
+bool scan_read_segment(Source& src, uint32_t j, Worker& w) {
+  const Segment seg = src.segments[j];
+  const size_t size = seg.end - seg.begin;
+  if (w.segment_buffer.size() < size) w.segment_buffer.resize(size);
+  if (pread_all(src.fd, w.segment_buffer.data(), size, seg.begin) != static_cast<ssize_t>(size)) return false;
+  scan_lines(std::string_view(w.segment_buffer.data(), size), w.segment_buffer.size(), w.parser, w.counter,
+             src.logs[j]);
+  return true;
+}
+
 // Scans one segment of a mapped source, then lets its pages go.
 void scan_segment(Source& src, uint32_t j, Worker& w) {
   if (!src.changed) {  // once a file changed, its pages are gone: the rest would fault too
     const Segment seg = src.segments[j];
-    read_ahead(src, j);
-    const bool complete = run_guarded([&] {
-      scan_lines(src.text.substr(seg.begin, seg.end - seg.begin), src.text.size() - seg.begin, w.parser,
-                 w.counter, src.logs[j]);
-    });
-    if (!complete) src.changed = true;
+    if (!(src.fd >= 0 ? scan_read_segment(src, j, w) : scan_mapped_segment(src, j, w))) src.changed = true;
     src.map.release(seg.begin, seg.end);
     add_progress_bytes(w, seg.end - seg.begin);
   }
-  // The last segment done unmaps the file, so mappings do not pile up.
+  // The last segment done unmaps the file and closes it, so mappings and
+  // descriptors do not pile up.
   if (src.segments_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
     src.map = MappedFile();
+    if (src.fd >= 0) ::close(std::exchange(src.fd, -1));
     input_done(w);
   }
 }
@@ -322,7 +350,18 @@ void open_input(Source& src, Worker& w, const Options& options, unsigned threads
   if (src.map.ok()) {
     src.text = src.map.view();
     plan_segments(src, fd, segment_bytes_for(size, options, threads), options);
-    if (!is_stdin) ::close(fd);
+    // A file mostly not in the page cache (a cold file) is read with pread,
+    // every segment: the kernel's read-ahead then fills the page cache in
+    // large folios and the workers take no page faults, where the mapping's
+    // faults and MADV_WILLNEED cost a third more CPU on a cold file
+    // (docs/bench-notes/2026-12-03-cold-preads.md). Decided once for the
+    // file: the read-ahead of one segment's pread brings in much of the next.
+    // A warm file is read through the mapping, without a copy.
+    if (!is_stdin && !src.segments.empty() && !src.map.mostly_resident(0, size)) {
+      src.fd = fd;  // closed by the last segment scanned
+    } else if (!is_stdin) {
+      ::close(fd);
+    }
     return;
   }
   // A large compressed file is decompressed by a thread of its own while this
@@ -414,7 +453,7 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
                        Counter(shared, options.since.value_or(INT64_MIN), options.until.value_or(INT64_MAX),
                                options.keyed() ? &apps : nullptr, Counter::kDefaultMaxSeconds,
                                measured ? &shared_measures : nullptr, &spec, options.counts_time_forms()),
-                       {}, progress});
+                       {}, {}, progress});
   }
   WorkQueue queue(sources.size());
   auto work = [&](Worker& w) {
