@@ -231,7 +231,8 @@ TEST(AggregateProperty, MappedFileGivesWhatItsBytesGive) {
           ASSERT_EQ(cold.summary.lines, want.summary.lines) << where << " cold";
           ASSERT_EQ(cold.summary.rejected, want.summary.rejected) << where << " cold";
           ASSERT_EQ(cold.rejects.size(), want.rejects.size()) << where << " cold";
-          for (size_t i = 0; i < cold.rejects.size(); ++i) ASSERT_EQ(cold.rejects[i].line, want.rejects[i].line) << where;
+          for (size_t i = 0; i < cold.rejects.size(); ++i)
+            ASSERT_EQ(cold.rejects[i].line, want.rejects[i].line) << where;
         }
       }
     }

@@ -7,8 +7,8 @@
 // file_reads_test's.
 #include "input/input.h"
 
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <linux/magic.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>

@@ -169,8 +169,8 @@ bool MappedFile::mostly_resident(size_t begin, size_t end) const {
     if (::mincore(const_cast<char*>(data_) + at, bytes, window.data()) != 0) return true;
     const size_t n = (bytes + page - 1) / page;
     pages += n;
-    resident += static_cast<size_t>(
-        std::count_if(window.begin(), window.begin() + static_cast<std::ptrdiff_t>(n), [](unsigned char p) { return (p & 1) != 0; }));
+    resident += static_cast<size_t>(std::count_if(window.begin(), window.begin() + static_cast<std::ptrdiff_t>(n),
+                                                  [](unsigned char p) { return (p & 1) != 0; }));
   }
   return resident * 2 >= pages;
 }

@@ -70,6 +70,7 @@ Classification classify(int fd, const struct stat& st, FileContent& content, con
 // before the span). An empty span (end == begin) has nothing new. Nothing
 // if a plain file is found shorter than that end (truncated while it was
 // planned: copytruncate): its record stays as it was, for the copy.
-std::optional<SpanPlan> decide(const TrackedFile& f, size_t index, const FileContent& content, const FileRecord* old, int64_t now);
+std::optional<SpanPlan> decide(const TrackedFile& f, size_t index, const FileContent& content, const FileRecord* old,
+                               int64_t now);
 
 }  // namespace logagg
