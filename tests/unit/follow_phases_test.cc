@@ -20,7 +20,7 @@
 //   range, 12 files read with 3 descriptors, each counted once, a closed
 //   file renamed away between the discovery and the plan no error; and a
 //   writer rotating on another thread while rounds run, each line counted
-//   once and none told lost.
+//   once and a loss told in at most 3 of the schedules.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -506,9 +506,10 @@ class Rotator {
 // clock: its operations land anywhere in a round, inside a phase too (a
 // copytruncate between a file's plan and its span, a .gz read while gzip
 // writes it, a copy read before the truncation is seen): every line is
-// counted once, and at most 3 schedules tell a loss. Random each run; a failure names its
-// seed and steps. Rotations come a whole round apart at least: the file's
-// bytes between two looks are the only ones the loss rule cannot tell.
+// counted once, and at most 3 schedules tell a loss. Random each run; a
+// failure names its seed and steps. Rotations come a whole round apart at
+// least: the file's bytes between two looks are the only ones the loss rule
+// cannot tell.
 TEST_F(Rounds, RotationsDuringRoundsCountEachLineOnce) {
   const uint32_t seeds = testing::kSanitized ? 30 : 300;
   uint32_t false_losses = 0;

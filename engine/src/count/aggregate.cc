@@ -80,7 +80,7 @@ struct Worker {
   Counter counter;
   std::vector<char> stream_buffer;   // reused by every stream this worker reads
   std::vector<char> segment_buffer;  // reused by every segment it reads with pread
-  Progress* progress;               // shared; nullptr if nobody watches
+  Progress* progress;                // shared; nullptr if nobody watches
 };
 
 void add_progress_bytes(Worker& w, uint64_t n) {
