@@ -537,7 +537,7 @@ TEST_F(Rounds, RotationsDuringRoundsCountEachLineOnce) {
         const uint64_t now = rounds;
         const std::string op = writer.step(now >= rotated_at + 2);
         if (op == "rename" || op == "copytruncate") rotated_at = now;
-        steps += op + " ";
+        steps += op + "@" + std::to_string(rounds.load()) + " ";
         std::this_thread::sleep_for(std::chrono::microseconds(std::uniform_int_distribution<int>(0, 300)(rng)));
       }
       writer.finish();

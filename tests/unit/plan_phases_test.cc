@@ -14,7 +14,8 @@
 //   continued one from its stop, a compressed one to its content's end, the
 //   record after the span, nothing new;
 // - files that change while planned: a plain one truncated before the
-//   decision, a compressed one still being written: no plan.
+//   decision (also written again past its stop), a compressed one still
+//   being written: no plan.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -223,6 +224,17 @@ TEST_F(PlanPhases, FilesChangedWhilePlannedAreNotPlanned) {
   const FileContent content = read_content(a.fd, a.st);
   ASSERT_EQ(::truncate(a.name.c_str(), 0), 0);  // copytruncate, between the read and the decision
   EXPECT_FALSE(decide(a, 0, content, &old, 0));
+  // ...and written again past the stop, with no line end after it: the
+  // record would move to the same offset with the new bytes' hash, and the
+  // copy would no longer be known as its continuation.
+  write("logs/a.log", text + lines(10, 2));
+  a.st = stat_of("logs/a.log");
+  const FileRecord at_end = record_of("a.log");
+  const FileContent before = read_content(a.fd, a.st);
+  EXPECT_EQ(decide(a, 0, before, &at_end, 0)->span.end, at_end.offset);  // nothing new
+  ASSERT_EQ(::truncate(a.name.c_str(), 0), 0);
+  write("logs/a.log", std::string(at_end.offset + 10, 'x'));
+  EXPECT_FALSE(decide(a, 0, before, &at_end, 0));
 
   write("logs/b.gz", gzip(text).substr(0, 40));  // gzip has written its first bytes
   const TrackedFile gz = file("b.gz");

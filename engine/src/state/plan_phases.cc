@@ -109,6 +109,9 @@ std::optional<SpanPlan> decide(const TrackedFile& f, size_t index, const FileCon
     end = f.to_end ? std::max(size, plan.span.begin) : last_line_end(f.fd, size, plan.span.begin);
     const std::optional<uint64_t> tail = tail_hash_before(f.fd, end);
     if (!tail) return std::nullopt;  // shorter than planned: truncated meanwhile
+    // Nothing new, and other bytes before the stop than classify() saw:
+    // truncated and written again meanwhile (a span's read checks this).
+    if (end == plan.span.begin && *tail != plan.previous.tail_hash) return std::nullopt;
     next.tail_hash = *tail;
   }
   plan.span.end = next.offset = end;

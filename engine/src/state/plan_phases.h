@@ -68,8 +68,9 @@ Classification classify(int fd, const struct stat& st, FileContent& content, con
 // last complete line, or to its end if `to_end`; a compressed file's to its
 // content's end) and its record once the span is read (`next.lines`: those
 // before the span). An empty span (end == begin) has nothing new. Nothing
-// if a plain file is found shorter than that end (truncated while it was
-// planned: copytruncate): its record stays as it was, for the copy.
+// if a plain file is found shorter than that end, or with nothing new and
+// other bytes before it than `old` counted (truncated while it was planned,
+// and written again: copytruncate): its record stays as it was, for the copy.
 std::optional<SpanPlan> decide(const TrackedFile& f, size_t index, const FileContent& content, const FileRecord* old,
                                int64_t now);
 
