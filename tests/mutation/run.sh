@@ -6,22 +6,26 @@
 #
 #   tests/mutation/run.sh [NAME...]     every mutation, or only those named
 #
-# Works on a scratch copy of the tree (the files git tracks or would track,
-# uncommitted changes included), never on the tree itself: configures the
+# Works on scratch copies of the tree (the files git tracks or would track,
+# uncommitted changes included), never on the tree itself: configures each
 # copy once (release) and builds the targets the list names, checks that the
 # selected tests pass unmutated, then for each mutation applies it, rebuilds
-# its targets incrementally, runs its tests, and reverts it. Fails loudly
+# its targets incrementally, runs its tests, and reverts it. Workers share
+# the rows, each in a copy of its own (a row mostly compiles one file and
+# runs one test binary: one core's work). Fails loudly
 # when an original text is not found exactly once, when a mutated tree does
 # not build, or when a mutation survives (its tests pass).
-# MUTATION_DIR=DIR keeps the scratch copy there (reused by the next run, so
+# MUTATION_DIR=DIR keeps the scratch copies there (reused by the next run, so
 # only what changed is rebuilt); by default it is a temporary folder, removed.
-# MUTATION_JOBS (default 2) is passed to the build and to ctest.
+# MUTATION_JOBS (default 2) is passed to the build and to ctest;
+# MUTATION_WORKERS (default 2) is how many rows run at once.
 # MUTATION_LIST=FILE reads another list of the same form (to try mutations
 # out, or to check that one test alone catches one).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 list=${MUTATION_LIST:-tests/mutation/mutations.tsv}
 jobs=${MUTATION_JOBS:-2}
+workers=${MUTATION_WORKERS:-2}
 say() { echo "mutation: $*" >&2; }
 
 # The rows as NAME \t FILE \t ORIGINAL \t REPLACEMENT \t TARGETS \t TESTS,
@@ -66,15 +70,20 @@ if [ -z "$scratch" ]; then
   scratch=$(mktemp -d "${TMPDIR:-/tmp}/logagg-mutation.XXXXXX")
   trap 'rm -rf "$scratch"' EXIT
 fi
-src=$scratch/src
-# Laid out as the tree's own release build (build/release in the copy), so
-# that a compiler cache whose base directory holds both (ccache's
-# CCACHE_BASEDIR, as .ci/run sets it) finds the objects the tree's build made.
-build=$src/build/release
-mkdir -p "$src"
-# Copy the tree; a file whose bytes are already there is left alone, so a
-# kept scratch build stays incremental.
-git ls-files -z --cached --others --exclude-standard | python3 -c '
+targets=$(cut -f5 <<< "$rows" | tr ' ' '\n' | sort -u | tr '\n' ' ')
+
+# One scratch copy per worker, src, src1, ...: each laid out as the tree's
+# own release build (build/release in the copy), so that a compiler cache
+# whose base directory holds them all (ccache's CCACHE_BASEDIR, as .ci/run
+# sets it) finds the objects the tree's build made. A file whose bytes are
+# already there is left alone, so a kept scratch build stays incremental.
+copy_of() { if [ "$1" -eq 0 ]; then echo "$scratch/src"; else echo "$scratch/src$1"; fi; }
+prepare_copy() {  # WORKER: copies the tree, configures and builds the targets
+  local src build
+  src=$(copy_of "$1")
+  build=$src/build/release
+  mkdir -p "$src"
+  git ls-files -z --cached --others --exclude-standard | python3 -c '
 import filecmp, os, shutil, sys
 for path in sys.stdin.read().split("\0"):
     target = os.path.join(sys.argv[1], path)
@@ -83,7 +92,14 @@ for path in sys.stdin.read().split("\0"):
     os.makedirs(os.path.dirname(target), exist_ok=True)
     shutil.copy2(path, target)
 ' "$src"
-targets=$(cut -f5 <<< "$rows" | tr ' ' '\n' | sort -u | tr '\n' ' ')
+  {
+    cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOGAGG_BUILD_TESTS=ON \
+      -DLOGAGG_BUILD_PROFILING=ON &&
+      cmake --build "$build" -j "$jobs" --target $targets
+  } > "$scratch/build$1.log" 2>&1 ||
+    { cat "$scratch/build$1.log" >&2; say "the unmutated scratch copy does not build"; exit 1; }
+}
+
 # The rows' test regexes, each once, joined into alternations short enough
 # for ctest's regular expressions (which refuse a long one and then match
 # nothing): one per line.
@@ -98,55 +114,87 @@ for regex in sys.stdin.read().split():
 print(group)
 ')
 
-started=$(date +%s)
-say "configuring and building the scratch copy in $build"
-{
-  cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOGAGG_BUILD_TESTS=ON \
-    -DLOGAGG_BUILD_PROFILING=ON &&
-    cmake --build "$build" -j "$jobs" --target $targets
-} > "$scratch/build.log" 2>&1 || { cat "$scratch/build.log" >&2; say "the unmutated scratch copy does not build"; exit 1; }
-
 # ctest's exit status is 0 when no test matches, so count the matches first.
-run_tests() {  # REGEX LOG: 0 if they all pass
+run_tests() {  # BUILD REGEX LOG: 0 if they all pass
   local n
-  n=$(ctest --test-dir "$build" -N -R "$1" | sed -n 's/^Total Tests: //p')
-  if [ "${n:-0}" -eq 0 ]; then say "no test matches '$1'"; exit 1; fi
-  ctest --test-dir "$build" -R "$1" -j "$jobs" --timeout 300 --stop-on-failure < /dev/null > "$2" 2>&1
+  n=$(ctest --test-dir "$1" -N -R "$2" | sed -n 's/^Total Tests: //p')
+  if [ "${n:-0}" -eq 0 ]; then say "no test matches '$2'"; exit 1; fi
+  ctest --test-dir "$1" -R "$2" -j "$jobs" --timeout 300 --stop-on-failure < /dev/null > "$3" 2>&1
 }
+
+# The rows dealt to the workers a file at a time (the rows of one file
+# rebuild the same objects), the file with the most rows first, each to the
+# worker with the fewest rows so far: rowsW.tsv for worker W.
+workers=$(python3 -c '
+import sys
+scratch, workers = sys.argv[1], int(sys.argv[2])
+by_file = {}
+for row in sys.stdin.read().splitlines():
+    by_file.setdefault(row.split("\t")[1], []).append(row)
+dealt = [[] for _ in range(max(1, min(workers, len(by_file))))]
+for rows in sorted(by_file.values(), key=len, reverse=True):
+    min(dealt, key=len).extend(rows)
+for w, rows in enumerate(dealt):
+    open(f"{scratch}/rows{w}.tsv", "w", encoding="utf-8").write("".join(r + "\n" for r in rows))
+print(len(dealt))
+' "$scratch" "$workers" <<< "$rows")
+
+started=$(date +%s)
+say "configuring and building $workers scratch copies in $scratch"
+for ((w = 0; w < workers; ++w)); do prepare_copy "$w"; done
 say "unmutated, the selected tests must pass"
 while read -r -u 3 group; do
-  run_tests "$group" "$scratch/baseline.log" ||
+  run_tests "$(copy_of 0)/build/release" "$group" "$scratch/baseline.log" ||
     { cat "$scratch/baseline.log" >&2; say "the tests fail without any mutation"; exit 1; }
 done 3<<< "$test_groups"
 say "built and checked in $(($(date +%s) - started)) s"
 
-survived=() broken=()
-while IFS=$'\t' read -r -u 3 name file original replacement mutation_targets tests; do
-  t0=$(date +%s)
-  cp -p "$src/$file" "$scratch/original"
-  python3 - "$src/$file" "$original" "$replacement" <<'EOF'
+# A worker's rows, in its copy, one at a time; a row that survives or does
+# not build is written to the worker's verdicts file.
+mutate_rows() {  # WORKER
+  local src build t0 verdict
+  src=$(copy_of "$1")
+  build=$src/build/release
+  : > "$scratch/verdicts$1"
+  while IFS=$'\t' read -r -u 3 name file original replacement mutation_targets tests; do
+    t0=$(date +%s)
+    cp -p "$src/$file" "$scratch/original$1"
+    python3 -c '
 import sys
 path, original, replacement = sys.argv[1:]
 text = open(path, encoding="utf-8").read()
 if text.count(original) != 1:
     sys.exit(f"{path}: the original text is not there exactly once")
 open(path, "w", encoding="utf-8").write(text.replace(original, replacement))
-EOF
-  verdict=caught
-  if ! cmake --build "$build" -j "$jobs" --target $mutation_targets < /dev/null > "$scratch/$name.build.log" 2>&1; then
-    verdict="DOES NOT BUILD (see $scratch/$name.build.log)"
-    broken+=("$name")
-  elif run_tests "$tests" "$scratch/$name.test.log"; then
-    verdict="SURVIVED: $tests passed"
-    survived+=("$name")
-  fi
-  cp "$scratch/original" "$src/$file"  # a new time stamp: the next build recompiles it
-  printf 'mutation: %-34s %-10s %4d s  %s\n' "$name" "${verdict%%:*}" "$(($(date +%s) - t0))" "$file" >&2
-  [ "$verdict" = caught ] || say "  $name: $verdict"
-done 3<<< "$rows"
-# Leave a kept scratch build matching the tree.
-cmake --build "$build" -j "$jobs" --target $targets > "$scratch/build.log" 2>&1 || true
+' "$src/$file" "$original" "$replacement"
+    verdict=caught
+    if ! cmake --build "$build" -j "$jobs" --target $mutation_targets < /dev/null > "$scratch/$name.build.log" 2>&1; then
+      verdict="DOES NOT BUILD (see $scratch/$name.build.log)"
+      echo "broken $name" >> "$scratch/verdicts$1"
+    elif run_tests "$build" "$tests" "$scratch/$name.test.log"; then
+      verdict="SURVIVED: $tests passed"
+      echo "survived $name" >> "$scratch/verdicts$1"
+    fi
+    cp "$scratch/original$1" "$src/$file"  # a new time stamp: the next build recompiles it
+    printf 'mutation: %-34s %-10s %4d s  %s\n' "$name" "${verdict%%:*}" "$(($(date +%s) - t0))" "$file" >&2
+    [ "$verdict" = caught ] || say "  $name: $verdict"
+  done 3< "$scratch/rows$1.tsv"
+  # Leave a kept scratch build matching the tree.
+  cmake --build "$build" -j "$jobs" --target $targets > "$scratch/build$1.log" 2>&1 || true
+}
+pids=()
+for ((w = 0; w < workers; ++w)); do
+  mutate_rows "$w" &
+  pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid"; done
 
+survived=() broken=()
+for ((w = 0; w < workers; ++w)); do
+  while read -r verdict name; do
+    if [ "$verdict" = survived ]; then survived+=("$name"); else broken+=("$name"); fi
+  done < "$scratch/verdicts$w"
+done
 say "$count mutations in $(($(date +%s) - started)) s: $((count - ${#survived[@]} - ${#broken[@]})) caught," \
   "${#survived[@]} survived, ${#broken[@]} did not build"
 if [ ${#survived[@]} -gt 0 ] || [ ${#broken[@]} -gt 0 ]; then

@@ -44,6 +44,7 @@
 #include "logagg/options.h"
 #include "reference/reference.h"
 #include "reference/time_generators.h"
+#include "support/sanitizers.h"
 
 namespace {
 
@@ -1088,7 +1089,7 @@ TEST_P(differential, AggregateBufferMatchesReference) {
   expect_same_aggregates(wide, narrow, GetParam(), options_of(fields()));
 }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, differential, testing::Range<uint64_t>(0, 60));
+INSTANTIATE_TEST_SUITE_P(Seeds, differential, testing::Range<uint64_t>(0, logagg::testing::seeds(60, 12)));
 
 // The same with the fields at JSON Pointer paths (NestedLineGenerator), a
 // field set per seed.
@@ -1108,7 +1109,7 @@ TEST_P(differential_pointers, AggregateBufferMatchesReference) {
   expect_same_aggregates(wide, narrow, GetParam(), options_of(paths().options()));
 }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, differential_pointers, testing::Range<uint64_t>(0, 42));
+INSTANTIATE_TEST_SUITE_P(Seeds, differential_pointers, testing::Range<uint64_t>(0, logagg::testing::seeds(42, 7)));
 
 // Every time format with every app pattern, with top-level fields (even seeds,
 // kFieldSets) and with pointers (odd seeds, kPathFieldSets): seed s is format
@@ -1142,7 +1143,7 @@ TEST_P(differential_shapes, AggregateBufferMatchesReference) {
   expect_same_aggregates(*generator(false), *generator(true), GetParam(), options());
 }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, differential_shapes, testing::Range<uint64_t>(0, 54));
+INSTANTIATE_TEST_SUITE_P(Seeds, differential_shapes, testing::Range<uint64_t>(0, logagg::testing::seeds(54, 27)));
 
 // Buffer edges, pinned and compared: BOMs, line ends, the last line.
 TEST(differential_buffers, EdgesOfTheFile) {

@@ -1,5 +1,6 @@
 // Whether this test binary is built with a sanitizer: tests that measure
-// resident memory skip then, since sanitizers inflate it.
+// resident memory skip then, since sanitizers inflate it; property tests run
+// fewer seeds.
 #pragma once
 
 namespace logagg::testing {
@@ -10,5 +11,11 @@ inline constexpr bool kSanitized =
 #else
     false;
 #endif
+
+// How many seeds a property test runs: all `n`, or under a sanitizer the
+// first `sanitized`, chosen to run once each case the seeds cycle through.
+// A sanitized build is several times slower and looks for memory and thread
+// errors; wrong answers the release suite looks for with every seed.
+inline constexpr unsigned seeds(unsigned n, unsigned sanitized) { return kSanitized ? sanitized : n; }
 
 }  // namespace logagg::testing
