@@ -28,8 +28,8 @@
 #include "parse/line_parser.h"
 #include "reference/reference.h"
 #include "support/hostile_lines.h"
-#include "support/sanitizers.h"
 #include "support/report_as.h"
+#include "support/sanitizers.h"
 
 namespace {
 
@@ -196,6 +196,6 @@ TEST_P(by_where_differential, BuffersGiveTheReferencesCsvAndAccountingForEveryTh
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, by_where_differential, testing::Range<uint64_t>(0, logagg::testing::seeds(36, 12)));
+INSTANTIATE_TEST_SUITE_P(Seeds, by_where_differential, testing::Range<uint64_t>(0, logagg::testing::seeds(36, std::size(kOptionSets))));
 
 }  // namespace

@@ -1089,7 +1089,7 @@ TEST_P(differential, AggregateBufferMatchesReference) {
   expect_same_aggregates(wide, narrow, GetParam(), options_of(fields()));
 }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, differential, testing::Range<uint64_t>(0, logagg::testing::seeds(60, 12)));
+INSTANTIATE_TEST_SUITE_P(Seeds, differential, testing::Range<uint64_t>(0, logagg::testing::seeds(60, 4 * std::size(kFieldSets))));
 
 // The same with the fields at JSON Pointer paths (NestedLineGenerator), a
 // field set per seed.
@@ -1109,12 +1109,12 @@ TEST_P(differential_pointers, AggregateBufferMatchesReference) {
   expect_same_aggregates(wide, narrow, GetParam(), options_of(paths().options()));
 }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, differential_pointers, testing::Range<uint64_t>(0, logagg::testing::seeds(42, 7)));
+INSTANTIATE_TEST_SUITE_P(Seeds, differential_pointers, testing::Range<uint64_t>(0, logagg::testing::seeds(42, std::size(kPathFieldSets))));
 
 // Every time format with every app pattern, with top-level fields (even seeds,
 // kFieldSets) and with pointers (odd seeds, kPathFieldSets): seed s is format
-// s % 9 and pattern (s / 9) % 3, so the 54 seeds run each of the 27 pairs
-// once with each kind of field.
+// s % 9 and pattern (s / 9) % 4, so every 36 seeds run each of the 36 pairs
+// once.
 class differential_shapes : public testing::TestWithParam<uint64_t> {
  protected:
   differential_shapes()
@@ -1143,7 +1143,7 @@ TEST_P(differential_shapes, AggregateBufferMatchesReference) {
   expect_same_aggregates(*generator(false), *generator(true), GetParam(), options());
 }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, differential_shapes, testing::Range<uint64_t>(0, logagg::testing::seeds(54, 27)));
+INSTANTIATE_TEST_SUITE_P(Seeds, differential_shapes, testing::Range<uint64_t>(0, logagg::testing::seeds(54, std::size(kTimeShapes) * std::size(kAppShapes))));
 
 // Buffer edges, pinned and compared: BOMs, line ends, the last line.
 TEST(differential_buffers, EdgesOfTheFile) {

@@ -3,6 +3,8 @@
 // fewer seeds.
 #pragma once
 
+#include <cstddef>
+
 namespace logagg::testing {
 
 inline constexpr bool kSanitized =
@@ -16,6 +18,6 @@ inline constexpr bool kSanitized =
 // first `sanitized`, chosen to run once each case the seeds cycle through.
 // A sanitized build is several times slower and looks for memory and thread
 // errors; wrong answers the release suite looks for with every seed.
-inline constexpr unsigned seeds(unsigned n, unsigned sanitized) { return kSanitized ? sanitized : n; }
+inline constexpr size_t seeds(size_t n, size_t sanitized) { return kSanitized ? sanitized : n; }
 
 }  // namespace logagg::testing
