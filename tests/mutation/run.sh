@@ -70,6 +70,7 @@ if [ -z "$scratch" ]; then
   scratch=$(mktemp -d "${TMPDIR:-/tmp}/logagg-mutation.XXXXXX")
   trap 'rm -rf "$scratch"' EXIT
 fi
+mkdir -p "$scratch"  # a MUTATION_DIR that does not exist yet (a clean checkout's build/mutation)
 targets=$(cut -f5 <<< "$rows" | tr ' ' '\n' | sort -u | tr '\n' ' ')
 
 # One scratch copy per worker, src, src1, ...: each laid out as the tree's
