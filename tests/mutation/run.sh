@@ -73,16 +73,13 @@ fi
 mkdir -p "$scratch"  # a MUTATION_DIR that does not exist yet (a clean checkout's build/mutation)
 targets=$(cut -f5 <<< "$rows" | tr ' ' '\n' | sort -u | tr '\n' ' ')
 
-# One scratch copy per worker, src, src1, ...: each laid out as the tree's
+# One scratch copy per worker, src0, src1, ...: each laid out as the tree's
 # own release build (build/release in the copy), so that a compiler cache
 # whose base directory holds them all (ccache's CCACHE_BASEDIR, as .ci/run
 # sets it) finds the objects the tree's build made. A file whose bytes are
 # already there is left alone, so a kept scratch build stays incremental.
-copy_of() { if [ "$1" -eq 0 ]; then echo "$scratch/src"; else echo "$scratch/src$1"; fi; }
 prepare_copy() {  # WORKER: copies the tree, configures and builds the targets
-  local src build
-  src=$(copy_of "$1")
-  build=$src/build/release
+  local src=$scratch/src$1 build=$scratch/src$1/build/release
   mkdir -p "$src"
   git ls-files -z --cached --others --exclude-standard | python3 -c '
 import filecmp, os, shutil, sys
@@ -145,7 +142,7 @@ say "configuring and building $workers scratch copies in $scratch"
 for ((w = 0; w < workers; ++w)); do prepare_copy "$w"; done
 say "unmutated, the selected tests must pass"
 while read -r -u 3 group; do
-  run_tests "$(copy_of 0)/build/release" "$group" "$scratch/baseline.log" ||
+  run_tests "$scratch/src0/build/release" "$group" "$scratch/baseline.log" ||
     { cat "$scratch/baseline.log" >&2; say "the tests fail without any mutation"; exit 1; }
 done 3<<< "$test_groups"
 say "built and checked in $(($(date +%s) - started)) s"
@@ -153,9 +150,7 @@ say "built and checked in $(($(date +%s) - started)) s"
 # A worker's rows, in its copy, one at a time; a row that survives or does
 # not build is written to the worker's verdicts file.
 mutate_rows() {  # WORKER
-  local src build t0 verdict
-  src=$(copy_of "$1")
-  build=$src/build/release
+  local src=$scratch/src$1 build=$scratch/src$1/build/release t0 verdict
   : > "$scratch/verdicts$1"
   while IFS=$'\t' read -r -u 3 name file original replacement mutation_targets tests; do
     t0=$(date +%s)

@@ -196,6 +196,7 @@ TEST_P(by_where_differential, BuffersGiveTheReferencesCsvAndAccountingForEveryTh
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, by_where_differential, testing::Range<uint64_t>(0, logagg::testing::seeds(36, std::size(kOptionSets))));
+INSTANTIATE_TEST_SUITE_P(Seeds, by_where_differential,
+                         testing::Range<uint64_t>(0, logagg::testing::seeds(36, std::size(kOptionSets))));
 
 }  // namespace

@@ -1089,7 +1089,8 @@ TEST_P(differential, AggregateBufferMatchesReference) {
   expect_same_aggregates(wide, narrow, GetParam(), options_of(fields()));
 }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, differential, testing::Range<uint64_t>(0, logagg::testing::seeds(60, 4 * std::size(kFieldSets))));
+INSTANTIATE_TEST_SUITE_P(Seeds, differential,
+                         testing::Range<uint64_t>(0, logagg::testing::seeds(60, 4 * std::size(kFieldSets))));
 
 // The same with the fields at JSON Pointer paths (NestedLineGenerator), a
 // field set per seed.
@@ -1109,7 +1110,8 @@ TEST_P(differential_pointers, AggregateBufferMatchesReference) {
   expect_same_aggregates(wide, narrow, GetParam(), options_of(paths().options()));
 }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, differential_pointers, testing::Range<uint64_t>(0, logagg::testing::seeds(42, std::size(kPathFieldSets))));
+INSTANTIATE_TEST_SUITE_P(Seeds, differential_pointers,
+                         testing::Range<uint64_t>(0, logagg::testing::seeds(42, std::size(kPathFieldSets))));
 
 // Every time format with every app pattern, with top-level fields (even seeds,
 // kFieldSets) and with pointers (odd seeds, kPathFieldSets): seed s is format
@@ -1143,7 +1145,9 @@ TEST_P(differential_shapes, AggregateBufferMatchesReference) {
   expect_same_aggregates(*generator(false), *generator(true), GetParam(), options());
 }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, differential_shapes, testing::Range<uint64_t>(0, logagg::testing::seeds(54, std::size(kTimeShapes) * std::size(kAppShapes))));
+INSTANTIATE_TEST_SUITE_P(Seeds, differential_shapes,
+                         testing::Range<uint64_t>(0, logagg::testing::seeds(54, std::size(kTimeShapes) *
+                                                                                    std::size(kAppShapes))));
 
 // Buffer edges, pinned and compared: BOMs, line ends, the last line.
 TEST(differential_buffers, EdgesOfTheFile) {
