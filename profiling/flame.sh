@@ -4,7 +4,8 @@
 #   profiling/flame.sh [--out DIR] [--frequency HZ] [--top N] -- logagg ARGS...
 #
 # Builds logagg with symbols and frame pointers (build/profile, reused; the
-# same build the walkthrough profiles), runs `logagg ARGS...` under
+# same build the walkthrough profiles; LOGAGG_PROFILE_BUILD=DIR uses another,
+# see flame_record.sh), runs `logagg ARGS...` under
 # perf record (cpu-clock, DWARF call graphs) and writes to DIR
 # (default profiling/out/flame):
 #   flame.html      interactive flame graph (perf's flamegraph script, d3-flame-graph)

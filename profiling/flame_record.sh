@@ -2,18 +2,25 @@
 # the build they profile, and one perf recording of a command and what is
 # made of it, the same way for both.
 
-# The release build with symbols and frame pointers both profile.
-profile_build=build/profile
+# The release build with symbols and frame pointers both profile, in
+# build/profile; LOGAGG_PROFILE_BUILD=DIR profiles an existing build instead
+# (CI's smoke runs use build/release, whose symbol table names the functions
+# and whose unwind tables give perf's DWARF call graphs; without -g the
+# frames of inlined code are the functions they were inlined into).
+profile_build=${LOGAGG_PROFILE_BUILD:-build/profile}
 flame_template=profiling/walkthrough/node_modules/d3-flame-graph/dist/templates/d3-flamegraph-base.html
 
-# build_for_profiling LOG TARGET...: builds TARGETs in $profile_build (the
-# build's output to LOG, shown if it fails) and installs d3-flame-graph's
-# template (profiling/walkthrough/package-lock.json) if it is not there.
+# build_for_profiling LOG TARGET...: builds TARGETs in $profile_build
+# (configured first if it is build/profile; the build's output to LOG, shown
+# if it fails) and installs d3-flame-graph's template
+# (profiling/walkthrough/package-lock.json) if it is not there.
 build_for_profiling() {
   local log=$1
   shift
   {
-    cmake --preset release -B "$profile_build" -DCMAKE_CXX_FLAGS="-g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer" &&
+    if [ -z "${LOGAGG_PROFILE_BUILD:-}" ]; then
+      cmake --preset release -B "$profile_build" -DCMAKE_CXX_FLAGS="-g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer"
+    fi &&
       cmake --build "$profile_build" --target "$@"
   } > "$log" 2>&1 || { cat "$log" >&2; return 1; }
   if [ ! -f "$flame_template" ]; then

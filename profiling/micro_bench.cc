@@ -15,14 +15,14 @@
 #include <vector>
 
 #include "count/counter.h"
+#include "input/segmenter.h"
 #include "parse/app_id.h"
 #include "parse/app_pattern.h"
 #include "parse/block_parser.h"
-#include "parse/civil_time.h"
 #include "parse/line_parser.h"
 #include "parse/rfc3339.h"
 #include "parse/time_format.h"
-#include "input/segmenter.h"
+#include "time/civil_time.h"
 
 namespace {
 
@@ -89,7 +89,11 @@ struct Civil {
 Civil civil(int64_t second) {
   const logagg::CivilDate d = logagg::civil_from_days(second / 86400);
   const auto sod = static_cast<int>(second % 86400);
-  return {static_cast<int>(d.year), static_cast<int>(d.month), static_cast<int>(d.day), sod / 3600, sod / 60 % 60,
+  return {static_cast<int>(d.year),
+          static_cast<int>(d.month),
+          static_cast<int>(d.day),
+          sod / 3600,
+          sod / 60 % 60,
           sod % 60};
 }
 
@@ -151,12 +155,11 @@ BENCHMARK(BM_TimeFormat_Clf);
 // Local times in a pattern without %z: in UTC, and in a zone with DST (a
 // year of times, so both offsets and the changes between them).
 void pattern_in_zone(benchmark::State& state, const char* zone) {
-  run_time_format(state, logagg::TimeFormat::compile("%Y-%m-%d %H:%M:%S", zone),
-                  times([](char* b, size_t n, int64_t s, auto&) {
-                    const Civil c = civil(s);
-                    return std::snprintf(b, n, "%04d-%02d-%02d %02d:%02d:%02d", c.year, c.month, c.day, c.hour,
-                                         c.minute, c.second);
-                  }));
+  run_time_format(
+      state, logagg::TimeFormat::compile("%Y-%m-%d %H:%M:%S", zone), times([](char* b, size_t n, int64_t s, auto&) {
+        const Civil c = civil(s);
+        return std::snprintf(b, n, "%04d-%02d-%02d %02d:%02d:%02d", c.year, c.month, c.day, c.hour, c.minute, c.second);
+      }));
 }
 void BM_TimeFormat_PatternUtc(benchmark::State& state) { pattern_in_zone(state, "UTC"); }
 BENCHMARK(BM_TimeFormat_PatternUtc);

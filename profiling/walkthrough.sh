@@ -4,7 +4,8 @@
 #
 #   profiling/walkthrough.sh [--smoke] [--passes N] [--runs N] [LOG]
 #
-# Builds logagg-walkthrough with symbols and frame pointers (build/profile),
+# Builds logagg-walkthrough with symbols and frame pointers (build/profile;
+# LOGAGG_PROFILE_BUILD=DIR uses another build, see flame_record.sh),
 # checks that every stage prints the same report for LOG, and, when loggen's
 # expectations for LOG are beside it (LOG without .log, plus .csv and
 # .summary.json, as for the logs this script generates), that stage 4 prints

@@ -45,7 +45,7 @@ std::string hint_line(const Summary& summary, const std::vector<std::string>& pa
     if (shape.fields.size() > kShownFields) line += ", ...";
   }
   line += "; `logagg detect";
-  for (const std::string& file : files) line += " " + shell_quoted(file);
+  for (const std::string& file : files) line.append(" ").append(shell_quoted(file));
   if (files.empty()) line += " FILE";
   return terminal_text(line + "` prints the options that count them") + "\n";
 }

@@ -14,9 +14,7 @@
 namespace logagg::walkthrough {
 namespace {
 
-bool is_blank(std::string_view line) {
-  return line.find_first_not_of(" \t\r") == std::string_view::npos;
-}
+bool is_blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
 
 // The reason order of Reason (logagg/result.h), applied to what the pieces found.
 LineVerdict classify(const std::string& line, const Options& options, const Pieces& pieces) {
@@ -77,6 +75,10 @@ Result count_lines(const std::string& path, const Options& options, const Pieces
         break;
       case LineStatus::kRejected:
         ++summary.rejected[static_cast<size_t>(v.reason)];
+        break;
+      case LineStatus::kFiltered:  // failed a --where filter: tallied by the first that failed
+        if (summary.filtered_by.size() <= v.filter) summary.filtered_by.resize(v.filter + 1u);
+        ++summary.filtered_by[v.filter];
         break;
     }
   }

@@ -2,8 +2,9 @@
 // uniform, log-normal, bimodal, constant, all-zero, negative and huge-range
 // values (numbers and numeric strings, with lines that have none or a
 // non-numeric one) go through the engine at threads 1, 2, 3 and 8 with
-// several segment sizes, and through json documents of two halves added up
-// by merge: the csv output must be byte-identical on every path, and against
+// several segment sizes, and through json documents of any split into
+// pieces added up by merge in any order: the output must be byte-identical on
+// every path (the json's sums and sketches too), and against
 // an exact reference (every value kept and sorted) each row's n, sum (to the
 // last digit), min and max must be exact and each printed quantile within
 // 1 % of the nearest-rank value.
@@ -40,7 +41,7 @@ struct RefRow {
 struct Log {
   std::string text;
   std::map<std::pair<int64_t, std::string>, RefRow> rows;  // (second, status)
-  bool huge = false;  // values past the sum's range: quantiles only
+  bool huge = false;                                       // values past the sum's range: quantiles only
 };
 
 std::string micro_text(Micro v) {
@@ -69,7 +70,7 @@ Log make_log(const std::function<double(std::mt19937_64&)>& draw, bool huge, uin
     const int shape = static_cast<int>(rng() % 10);
     if (shape == 0) {
       line += ",\"lat\":\" 5\"";  // a numeric string with a space: not a number
-    } else if (shape != 1) {    // shape 1: no lat field
+    } else if (shape != 1) {      // shape 1: no lat field
       const double v = draw(rng);
       char text[64];
       if (huge) {
@@ -171,7 +172,30 @@ void check_every_path(const Log& log) {
           << threads << " threads, segments of " << segment;
     }
   }
-  // Two halves as json documents, added up by merge, and per minute.
+  // Any split into line-aligned pieces (rows, and so sketch buckets, cut
+  // between pieces), each a json document, added up by merge in any order:
+  // the whole run's document, every measure to its last byte.
+  // (The summary after the rows differs: each piece counts as a file.)
+  const auto rows_of = [](const std::string& json) { return json.substr(0, json.find("\"summary\"")); };
+  const std::string json = rows_of(format_report(one, base, as(Format::kJson)));
+  std::mt19937_64 rng(log.text.size());
+  for (int split = 0; split < 6; ++split) {
+    std::vector<size_t> cuts = {0, log.text.size()};
+    for (int c = 0, n = 1 + static_cast<int>(rng() % 5); c < n; ++c) {
+      cuts.push_back(log.text.find('\n', rng() % log.text.size()) + 1);
+    }
+    std::sort(cuts.begin(), cuts.end());
+    std::vector<Partial> pieces;
+    for (size_t i = 0; i + 1 < cuts.size(); ++i) {
+      const std::string piece = log.text.substr(cuts[i], cuts[i + 1] - cuts[i]);
+      pieces.push_back(parse_partial(format_report(aggregate_buffer(piece, base), base, as(Format::kJson))));
+    }
+    std::shuffle(pieces.begin(), pieces.end(), rng);
+    for (size_t i = 1; i < pieces.size(); ++i) merge_into(pieces[0], pieces[i]);
+    EXPECT_EQ(rows_of(format_report(pieces[0].result, pieces[0].options, as(Format::kJson))), json)
+        << "split at " << ::testing::PrintToString(cuts);
+  }
+  // Two pieces, added up by merge, per minute.
   const size_t cut = log.text.find('\n', log.text.size() / 3) + 1;
   Partial a = parse_partial(format_report(aggregate_buffer(log.text.substr(0, cut), base), base, as(Format::kJson)));
   const Partial b = parse_partial(format_report(aggregate_buffer(log.text.substr(cut), base), base, as(Format::kJson)));

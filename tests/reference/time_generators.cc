@@ -42,14 +42,14 @@ std::string write_number(Rng& rng, bool negative, const std::string& int_part, c
       if (point >= n) return out + d + std::string(static_cast<size_t>(point - n), '0');
       return out + d.substr(0, static_cast<size_t>(point)) + "." + d.substr(static_cast<size_t>(point));
     case 1:  // scientific
-      return out + d.substr(0, 1) + (n > 1 ? "." + d.substr(1) : "") + exponent(point - 1);
+      return out + d.substr(0, 1) + (n > 1 ? std::string(".").append(d, 1) : "") + exponent(point - 1);
     case 2:  // all digits before the point
       return out + d + exponent(point - n);
     default: {  // the point anywhere, or before every digit
       const auto q = uniform(rng, 0, n);
       if (q == 0) return out + "0." + d + exponent(point);
-      return out + d.substr(0, static_cast<size_t>(q)) + (q < n ? "." + d.substr(static_cast<size_t>(q)) : "") +
-             exponent(point - q);
+      return out + d.substr(0, static_cast<size_t>(q)) +
+             (q < n ? std::string(".").append(d, static_cast<size_t>(q)) : "") + exponent(point - q);
     }
   }
 }

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "logagg/result.h"
-#include "parse/civil_time.h"
 #include "support/json_numbers.h"
 #include "support/run_process.h"
+#include "time/civil_time.h"
 
 namespace logagg::testing {
 
@@ -26,8 +26,8 @@ class GeneratedLog {
   explicit GeneratedLog(const std::vector<std::string>& loggen_args) {
     char tmpl[] = "/tmp/logagg-generated-XXXXXX";
     dir_ = mkdtemp(tmpl);
-    std::vector<std::string> argv = {LOGGEN_BIN, "-o", path(), "--expected", file("expected.csv"),
-                                     "--expected-summary", file("expected.json")};
+    std::vector<std::string> argv = {
+        LOGGEN_BIN, "-o", path(), "--expected", file("expected.csv"), "--expected-summary", file("expected.json")};
     argv.insert(argv.end(), loggen_args.begin(), loggen_args.end());
     ok_ = run_process(argv).exit_code == 0;
   }

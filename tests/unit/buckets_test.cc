@@ -8,11 +8,11 @@
 #include <stdexcept>
 
 #include "logagg/buckets.h"
-#include "parse/civil_time.h"
 #include "logagg/report.h"
+#include "parse/rfc3339.h"
 #include "support/report_as.h"
 #include "support/report_inputs.h"
-#include "parse/rfc3339.h"
+#include "time/civil_time.h"
 
 namespace logagg {
 namespace {
@@ -24,10 +24,10 @@ std::string utc(int64_t second) {
 
 TEST(Bucketing, ParsesDurationsAndNamesThemCanonically) {
   const std::pair<const char*, std::pair<int64_t, const char*>> cases[] = {
-      {"1s", {1, "second"}},     {"60s", {60, "minute"}},  {"1m", {60, "minute"}},   {"1h", {3600, "hour"}},
-      {"60m", {3600, "hour"}},   {"1d", {86400, "day"}},   {"24h", {86400, "day"}},  {"86400s", {86400, "day"}},
-      {"5s", {5, "5s"}},         {"90s", {90, "90s"}},     {"120s", {120, "2m"}},    {"15m", {900, "15m"}},
-      {"7200s", {7200, "2h"}},   {"12h", {43200, "12h"}},  {"0005s", {5, "5s"}},     {"1440m", {86400, "day"}}};
+      {"1s", {1, "second"}},   {"60s", {60, "minute"}}, {"1m", {60, "minute"}},  {"1h", {3600, "hour"}},
+      {"60m", {3600, "hour"}}, {"1d", {86400, "day"}},  {"24h", {86400, "day"}}, {"86400s", {86400, "day"}},
+      {"5s", {5, "5s"}},       {"90s", {90, "90s"}},    {"120s", {120, "2m"}},   {"15m", {900, "15m"}},
+      {"7200s", {7200, "2h"}}, {"12h", {43200, "12h"}}, {"0005s", {5, "5s"}},    {"1440m", {86400, "day"}}};
   for (const auto& [text, want] : cases) {
     const Bucketing b = parse_bucketing(text);
     EXPECT_EQ(b.width_seconds(), want.first) << text;
@@ -63,8 +63,10 @@ TEST(Bucketing, EveryDivisorOfADayParsesAndItsNameRoundTrips) {
 }
 
 TEST(Bucketing, RefusesWithAMessageQuotingTheValue) {
-  for (const char* bad : {"", "s", "5", "5x", "5S", "5M", "0s", "0d", "7s", "7m", "2d", "25h", "48h", "-5s", "+5s",
-                          " 5s", "5s ", "1.5h", "1e3s", "5 s", "99999999999999999999999s", "1h30m"}) {
+  for (const char* bad : {"",     "s",   "5",   "5x",   "5S",   "5M",  "0s",
+                          "0d",   "7s",  "7m",  "2d",   "25h",  "48h", "-5s",
+                          "+5s",  " 5s", "5s ", "1.5h", "1e3s", "5 s", "99999999999999999999999s",
+                          "1h30m"}) {
     try {
       parse_bucketing(bad);
       ADD_FAILURE() << "accepted '" << bad << "'";
@@ -142,8 +144,10 @@ TEST(BucketReport, CsvHeaderNamesTheBucketAndRowsHoldItsStart) {
   const Result r = with_counts({{t, 2}, {t + 50, 3}, {t + 200, 1}});
   EXPECT_EQ(format_report(r, Options{}, as(bucketed("1m", false), Format::kCsv)),
             "minute,count\n2023-11-14T22:13:00Z,2\n2023-11-14T22:14:00Z,3\n2023-11-14T22:16:00Z,1\n");
-  EXPECT_EQ(format_report(r, Options{}, as(bucketed("1h", false), Format::kCsv)), "hour,count\n2023-11-14T22:00:00Z,6\n");
-  EXPECT_EQ(format_report(r, Options{}, as(bucketed("1d", false), Format::kCsv)), "day,count\n2023-11-14T00:00:00Z,6\n");
+  EXPECT_EQ(format_report(r, Options{}, as(bucketed("1h", false), Format::kCsv)),
+            "hour,count\n2023-11-14T22:00:00Z,6\n");
+  EXPECT_EQ(format_report(r, Options{}, as(bucketed("1d", false), Format::kCsv)),
+            "day,count\n2023-11-14T00:00:00Z,6\n");
   EXPECT_EQ(format_report(r, Options{}, as(bucketed("2m", false), Format::kCsv)),
             "bucket,count\n2023-11-14T22:12:00Z,2\n2023-11-14T22:14:00Z,3\n2023-11-14T22:16:00Z,1\n");
 }
@@ -169,7 +173,8 @@ TEST(BucketReport, FillGapsAddsZeroRowsBetweenFirstAndLastInEveryFormat) {
             std::string::npos)
       << json;
   // Per second, gaps of one and of many seconds; none before the first or after the last.
-  const std::string csv = format_report(with_counts({{-2, 1}, {0, 1}, {5, 2}}), Options{}, as(bucketed("1s", true), Format::kCsv));
+  const std::string csv =
+      format_report(with_counts({{-2, 1}, {0, 1}, {5, 2}}), Options{}, as(bucketed("1s", true), Format::kCsv));
   EXPECT_EQ(csv,
             "second,count\n1969-12-31T23:59:58Z,1\n1969-12-31T23:59:59Z,0\n1970-01-01T00:00:00Z,1\n"
             "1970-01-01T00:00:01Z,0\n1970-01-01T00:00:02Z,0\n1970-01-01T00:00:03Z,0\n1970-01-01T00:00:04Z,0\n"

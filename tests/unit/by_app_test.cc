@@ -13,6 +13,7 @@
 #include "logagg/report.h"
 #include "support/report_as.h"
 #include "support/run_process.h"
+#include "time/civil_time.h"  // kSecondsPerDay
 
 namespace logagg {
 namespace {
@@ -162,8 +163,7 @@ TEST(ByApp, StatsRankTheAppsWithTheirShare) {
   const Result r = small_result(o);
   const std::string json = format_report(r, o, as(rep, Format::kJson));
   EXPECT_NE(json.find("\"by_app\": true"), std::string::npos);
-  EXPECT_NE(json.find("{\"minute\": \"1970-01-01T00:01:00Z\", \"app_id\": \"api\", \"count\": 3}"),
-            std::string::npos);
+  EXPECT_NE(json.find("{\"minute\": \"1970-01-01T00:01:00Z\", \"app_id\": \"api\", \"count\": 3}"), std::string::npos);
   EXPECT_NE(json.find("\"top_apps\": [\n"
                       "      {\"app_id\": \"web\", \"count\": 5, \"percent\": 45.455},\n"
                       "      {\"app_id\": \"api\", \"count\": 3, \"percent\": 27.273},\n"
@@ -249,9 +249,8 @@ TEST(ByAppCli, AMillionDistinctAppIdsStayWithinTheCapsMemory) {
   log.reserve(size_t{64} << 20);
   for (int i = 0; i < 1000000; ++i) log += line("u" + std::to_string(i * 7919ull), 1700000000);
   const auto run = [&](const std::string& max_apps) {
-    return testing::run_process({LOGAGG_BIN, "-", "--by-app", "--top", "1", "--max-apps", max_apps,
-                                 "--format", "csv", "-q"},
-                                &log);
+    return testing::run_process(
+        {LOGAGG_BIN, "-", "--by-app", "--top", "1", "--max-apps", max_apps, "--format", "csv", "-q"}, &log);
   };
   const testing::ProcessResult capped = run("1000");
   ASSERT_EQ(capped.exit_code, 0) << capped.err;

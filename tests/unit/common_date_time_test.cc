@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "parse/time_format.h"
-#include "parse/time_zone.h"
+#include "time/time_zone.h"
 
 namespace logagg {
 namespace {
@@ -40,10 +40,10 @@ TEST(CommonDateTime, TheForms) {
       {"2024-02-29 00:00:00", 1709164800},
       {"0000-01-01 00:00:00", -62167219200},
       {"9999-12-31 23:59:59", 253402300799},
-      {"2023-02-29 00:00:00", kNo},       // no such date
+      {"2023-02-29 00:00:00", kNo},  // no such date
       {"2023-11-14 24:00:00", kNo},
       {"2023-11-14 22:60:00", kNo},
-      {"2023-11-14 22:13:60", kNo},       // no leap second
+      {"2023-11-14 22:13:60", kNo},  // no leap second
       {"2023-13-14 22:13:20", kNo},
       {"2023-11-00 22:13:20", kNo},
       {"2023-11-14  22:13:20", kNo},

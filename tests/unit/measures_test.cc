@@ -141,6 +141,31 @@ TEST(LogSketch, AddingInAnySplitGivesTheSameSketch) {
   }
 }
 
+// Counts per bucket (as a result document's sketch is read back) add to the
+// bucket a sketch already has, whether it came as a count, as single values
+// still waiting to be sorted in, or from the window of a busy sketch.
+TEST(LogSketch, CountsAddToTheBucketsASketchAlreadyHas) {
+  const int32_t key = LogSketch::key_of(250.0), other = LogSketch::key_of(3.5);
+  LogSketch counts;
+  counts.add_key(key, 3);
+  counts.add_key(other, 2);
+  counts.add_key(key, 4);
+  EXPECT_EQ(counts.buckets(), (std::vector<LogSketch::Bucket>{{other, 2}, {key, 7}}));
+  EXPECT_EQ(counts.total(), 9u);
+
+  LogSketch singles;  // one value pending, then a count of the same bucket
+  singles.add_key(key);
+  singles.add_key(key, 5);
+  EXPECT_EQ(singles.buckets(), (std::vector<LogSketch::Bucket>{{key, 6}}));
+
+  LogSketch busy;  // enough single values to open the window, then counts into it
+  for (int i = 0; i < 1000; ++i) busy.add_key(i % 2 ? key : other);
+  busy.add_key(key, 10);
+  busy.add_key(other, 20);
+  EXPECT_EQ(busy.buckets(), (std::vector<LogSketch::Bucket>{{other, 520}, {key, 510}}));
+  EXPECT_EQ(busy.total(), 1030u);
+}
+
 // A busy sketch counts most values in its window: read (settled) between
 // values, it holds every value once, as a sketch given the same values as
 // counts per bucket does.
@@ -176,7 +201,8 @@ MeasureCell random_cell(std::mt19937_64& rng) {
       f.sketch.add_key(LogSketch::key_of(x));
     }
     f.digits = static_cast<uint8_t>(rng() % 19);
-    f.sum = FixedSum::of_units(static_cast<FixedUnits>(static_cast<int64_t>(rng())) * static_cast<FixedUnits>(rng() % 100000));
+    f.sum = FixedSum::of_units(static_cast<FixedUnits>(static_cast<int64_t>(rng())) *
+                               static_cast<FixedUnits>(rng() % 100000));
   }
   return c;
 }
@@ -221,7 +247,8 @@ TEST(MeasureTable, RowsReadBackAsTheCellsAddedIntoThem) {
   EXPECT_EQ(reversed[want.size()], want[0]);
   EXPECT_EQ(table.empty_like().size(), 0u);
   uint64_t buckets = 0;
-  for (const MeasureCell& c : want) buckets += c.fields[0].sketch.buckets().size() + c.fields[1].sketch.buckets().size();
+  for (const MeasureCell& c : want)
+    buckets += c.fields[0].sketch.buckets().size() + c.fields[1].sketch.buckets().size();
   EXPECT_EQ(table.sketch_buckets(), buckets);
 
   // Only what is measured: a field only summed keeps no sketch, one only quantiled no sum.
@@ -248,9 +275,9 @@ TEST(Percentile, NearestRank) {
     return MeasureSpec::of(o).percentiles;
   };
   const std::vector<Percentile> ps = spec({"0", "50", "p90", "99.9", "100"});
-  EXPECT_EQ(ps[0].rank(10), 1u);   // p0: the least value
+  EXPECT_EQ(ps[0].rank(10), 1u);  // p0: the least value
   EXPECT_EQ(ps[1].rank(1), 1u);
-  EXPECT_EQ(ps[1].rank(2), 1u);    // ceil(0.5 x 2)
+  EXPECT_EQ(ps[1].rank(2), 1u);  // ceil(0.5 x 2)
   EXPECT_EQ(ps[1].rank(3), 2u);
   EXPECT_EQ(ps[2].rank(10), 9u);
   EXPECT_EQ(ps[2].rank(11), 10u);
@@ -333,8 +360,8 @@ TEST(MeasureText, UnitsApplyToTheirFieldOnly) {
   text.values(&cell, 2, values);
   std::vector<std::string> texts;
   for (const MeasureText::Value& v : values) texts.push_back(v.text);
-  EXPECT_EQ(texts, (std::vector<std::string>{"2", "2512.5 ms", "12.5 ms", "2.5 s", "12.5 ms", "2", "12.5", "2500",
-                                             "12.5"}));
+  EXPECT_EQ(texts,
+            (std::vector<std::string>{"2", "2512.5 ms", "12.5 ms", "2.5 s", "12.5 ms", "2", "12.5", "2500", "12.5"}));
 }
 
 TEST(MeasureText, ColumnsAndAbsentValues) {
@@ -343,11 +370,11 @@ TEST(MeasureText, ColumnsAndAbsentValues) {
   o.quantiles = {"latency_ms", "bytes"};
   o.count_if = {"status>=500"};
   const MeasureText text(MeasureSpec::of(o));
-  EXPECT_EQ(text.columns(), (std::vector<std::string>{
-                                "count(status>=500)", "ratio(status>=500)", "n(bytes)", "sum(bytes)", "min(bytes)",
-                                "max(bytes)", "p50(bytes)", "p90(bytes)", "p99(bytes)", "n(latency_ms)",
-                                "min(latency_ms)", "max(latency_ms)", "p50(latency_ms)", "p90(latency_ms)",
-                                "p99(latency_ms)"}));
+  EXPECT_EQ(text.columns(),
+            (std::vector<std::string>{"count(status>=500)", "ratio(status>=500)", "n(bytes)", "sum(bytes)",
+                                      "min(bytes)", "max(bytes)", "p50(bytes)", "p90(bytes)", "p99(bytes)",
+                                      "n(latency_ms)", "min(latency_ms)", "max(latency_ms)", "p50(latency_ms)",
+                                      "p90(latency_ms)", "p99(latency_ms)"}));
   std::vector<MeasureText::Value> values;
   text.values(nullptr, 0, values);  // an empty bucket's row
   EXPECT_EQ(values[0].text, "0");

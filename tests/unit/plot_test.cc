@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "support/timing.h"
+#include "time/civil_time.h"  // kSecondsPerDay
 
 namespace logagg {
 namespace {
@@ -58,9 +59,7 @@ bool drawn(const std::vector<std::string>& bottom, size_t column) {
   return column < bottom.size() && bottom[column] != " ";
 }
 
-TEST(Plot, NothingCountedIsOneLine) {
-  EXPECT_EQ(format_plot({}, Bucketing{}, PlotSize{}), "no counted lines\n");
-}
+TEST(Plot, NothingCountedIsOneLine) { EXPECT_EQ(format_plot({}, Bucketing{}, PlotSize{}), "no counted lines\n"); }
 
 TEST(Plot, SmallSeriesIsExact) {
   // Second kT0+1 is empty and drawn as a zero column; 1 of 8 rounds to 2 eighths of 16.
@@ -98,8 +97,8 @@ TEST(Plot, MeasuresAreLinesOnTheSameColumns) {
   o.quantiles = {"latency"};
   o.percentiles = {"99", "50"};  // the highest is drawn
   MeasureTable cells(MeasureSpec::of(o));
-  for (const MeasureCell& c : {cell_of(1, 1, {4000}), cell_of(3, 0, {10, 20, 30}), cell_of(4, 1, {}),
-                               cell_of(4, 1, {1000})}) {
+  for (const MeasureCell& c :
+       {cell_of(1, 1, {4000}), cell_of(3, 0, {10, 20, 30}), cell_of(4, 1, {}), cell_of(4, 1, {1000})}) {
     cells.push_back(c);
   }
   // Two rows in second kT0 + 2 (keys): their cells add up in its column.
@@ -204,17 +203,14 @@ TEST(Plot, BinsAreRoundDurations) {
   const std::vector<std::string> lines = lines_of(chart);
   // Labels at column starts: the first column's (before the first bucket),
   // the roundest near the middle whose label fits (09:00, column 33), the last's.
-  EXPECT_EQ(lines.back(),
-            "      2023-11-14T22:00:00Z   2023-11-15T09:00:00Z          2023-11-15T22:00:00Z")
-      << chart;
+  EXPECT_EQ(lines.back(), "      2023-11-14T22:00:00Z   2023-11-15T09:00:00Z          2023-11-15T22:00:00Z") << chart;
 
   // A whole UTC day: 72 columns, no partial ones, 12:00 in the middle.
   std::vector<SecondCount> day;
   for (int64_t s = 0; s < 86400; ++s) day.push_back({1699920000 + s, 1});  // 2023-11-14T00:00:00Z
   const std::string whole = format_plot(day, Bucketing{}, PlotSize{80, 4});
   EXPECT_NE(whole.find("1 column = 20m (1200 buckets of 1s), peak column 1200"), std::string::npos) << whole;
-  EXPECT_EQ(lines_of(whole).back(),
-            "      2023-11-14T00:00:00Z      2023-11-14T12:00:00Z      2023-11-14T23:40:00Z")
+  EXPECT_EQ(lines_of(whole).back(), "      2023-11-14T00:00:00Z      2023-11-14T12:00:00Z      2023-11-14T23:40:00Z")
       << whole;
   // Wider: 15m, 96 columns.
   const std::string wide = format_plot(day, Bucketing{}, PlotSize{120, 4});

@@ -14,6 +14,7 @@
 
 #include "support/print_counts.h"
 #include "support/report_inputs.h"
+#include "time/civil_time.h"  // kSecondsPerDay
 
 namespace logagg {
 namespace {
@@ -132,14 +133,15 @@ TEST(ReportRows, TopFoldsTheResultsOwnOtherWithTheRest) {
 
 TEST(ReportRows, AnAppSpeltOtherIsNotTheOther) {
   // Ids are any JSON text since --app-pattern: a real "(other)" sorts by name, the synthetic one last.
-  const Result r = app_result({"(other)", "a", "b", std::string(kOtherApp)},
-                              {{0, 0, 5}, {0, 1, 2}, {0, 2, 1}, {0, 3, 9}});
+  const Result r =
+      app_result({"(other)", "a", "b", std::string(kOtherApp)}, {{0, 0, 5}, {0, 1, 2}, {0, 2, 1}, {0, 3, 9}});
   const ReportRows one(r, {"app_id"}, top(1));
   EXPECT_EQ(one.apps(), (std::vector<std::string>{"(other)", "(other)"}));
   EXPECT_FALSE(one.is_other(0)) << "the app (other), 5 lines, is the busiest";
   EXPECT_TRUE(one.is_other(1));
   std::vector<std::pair<uint64_t, bool>> rows;  // (count, is the synthetic one)
-  one.for_each([&](int64_t, uint32_t app, uint64_t count, const MeasureCell*) { rows.emplace_back(count, one.is_other(app)); });
+  one.for_each(
+      [&](int64_t, uint32_t app, uint64_t count, const MeasureCell*) { rows.emplace_back(count, one.is_other(app)); });
   EXPECT_EQ(rows, (std::vector<std::pair<uint64_t, bool>>{{5, false}, {12, true}}));
   const ReportRows all(r, {"app_id"}, ReportOptions{});
   EXPECT_FALSE(all.is_other(0));

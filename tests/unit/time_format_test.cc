@@ -26,8 +26,8 @@
 
 #include "logagg/result.h"
 #include "parse/rfc3339.h"
-#include "parse/time_zone.h"
 #include "support/counting_new.h"
+#include "time/time_zone.h"
 
 namespace logagg {
 namespace {
@@ -255,7 +255,7 @@ TEST(TimeFormat, CommonLogFormat) {
                                                {"31/Dec/9999:23:59:59 +0000", 253402300799},
                                                // Brackets both or neither.
                                                {"[14/Nov/2023:22:13:20 +0000", kNo},
-                   {"[14/Nov/2023:22:13:20 +00000", kNo},
+                                               {"[14/Nov/2023:22:13:20 +00000", kNo},
                                                {"14/Nov/2023:22:13:20 +0000]", kNo},
                                                {"[[14/Nov/2023:22:13:20 +0000]]", kNo},
                                                {"[]", kNo},

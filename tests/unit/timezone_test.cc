@@ -15,6 +15,7 @@
 #include "parse/rfc3339.h"
 #include "report/stats.h"
 #include "support/run_process.h"
+#include "time/civil_time.h"  // kSecondsPerDay
 
 namespace logagg {
 namespace {
@@ -137,9 +138,10 @@ struct Reference {
 };
 
 TEST(TimeZone, DifferentialAgainstSecondBySecondWalk) {
-  const char* zones[] = {"Europe/Madrid", "Asia/Kathmandu",  "Australia/Lord_Howe", "America/New_York",
-                         "Pacific/Chatham", "America/Santiago", "Asia/Kolkata",      "America/St_Johns",
-                         "Europe/Dublin",  "UTC",              "America/Havana",     "Africa/Casablanca"};
+  const char* zones[] = {
+      "Europe/Madrid",    "Asia/Kathmandu",   "Australia/Lord_Howe", "America/New_York", "Pacific/Chatham",
+      "America/Santiago", "Asia/Kolkata",     "America/St_Johns",    "Europe/Dublin",    "UTC",
+      "America/Havana",   "Africa/Casablanca"};
   const int64_t widths[] = {1, 5, 60, 90, 300, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400};
   std::mt19937_64 rng(20240331);
   int checked = 0;
@@ -173,17 +175,19 @@ TEST(TimeZone, DifferentialAgainstSecondBySecondWalk) {
 
 TEST(TimeZone, AdvanceStridesLikeStepping) {
   std::mt19937_64 rng(7);
-  for (const char* zone : {"UTC", "Europe/Madrid", "Australia/Lord_Howe", "America/Sao_Paulo", "Asia/Kathmandu",
-                           "Pacific/Apia"}) {
+  for (const char* zone :
+       {"UTC", "Europe/Madrid", "Australia/Lord_Howe", "America/Sao_Paulo", "Asia/Kathmandu", "Pacific/Apia"}) {
     for (const int64_t width : {int64_t{60}, int64_t{1800}, int64_t{3600}, kSecondsPerDay}) {
       for (const Bucketing& b : {in(zone, width), Bucketing::of_seconds(width)}) {
         for (int trial = 0; trial < 20; ++trial) {
-          const int64_t start = b.start_of(at("1970-01-01T00:00:00Z") + static_cast<int64_t>(rng() % (70ull * 365 * 86400)));
+          const int64_t start =
+              b.start_of(at("1970-01-01T00:00:00Z") + static_cast<int64_t>(rng() % (70ull * 365 * 86400)));
           int64_t stepped = start;
           uint64_t done = 0;
           for (const uint64_t n : {0u, 1u, 2u, 23u, 24u, 25u, 300u, 2000u}) {
             for (; done < n; ++done) stepped = b.next(stepped);
-            ASSERT_EQ(b.advance(start, n), stepped) << zone << ", width " << width << ", start " << start << ", n " << n;
+            ASSERT_EQ(b.advance(start, n), stepped)
+                << zone << ", width " << width << ", start " << start << ", n " << n;
           }
         }
       }
@@ -222,8 +226,9 @@ TEST(TimeZoneCli, SampleLogPerHourInMadrid) {
             "2023-11-15T00:00:00+01:00      4\n"
             "total                       3361\n");
   const ProcessResult csv = logagg({"--tz", "Asia/Kathmandu", "--per-hour", "--format", "csv", "-q", kSample});
-  EXPECT_EQ(csv.out, "hour,count\n2023-11-15T03:00:00+05:45,2406\n2023-11-15T04:00:00+05:45,951\n"
-                     "2023-11-15T05:00:00+05:45,4\n");
+  EXPECT_EQ(csv.out,
+            "hour,count\n2023-11-15T03:00:00+05:45,2406\n2023-11-15T04:00:00+05:45,951\n"
+            "2023-11-15T05:00:00+05:45,4\n");
 }
 
 TEST(TimeZoneCli, JsonNamesTheZoneAndMergeRefusesMixing) {
@@ -249,7 +254,8 @@ TEST(TimeZoneCli, JsonNamesTheZoneAndMergeRefusesMixing) {
 }
 
 TEST(TimeZoneCli, StatsPrintLocalStartsWithValuesAligned) {
-  const ProcessResult r = logagg({"--tz", "Europe/Madrid", "--per-minute", "--stats", "-q", "--format", "csv", kSample});
+  const ProcessResult r =
+      logagg({"--tz", "Europe/Madrid", "--per-minute", "--stats", "-q", "--format", "csv", kSample});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("107 buckets, 2023-11-14T23:13:00+01:00 to 2023-11-15T00:59:00+01:00 (103 empty)\n"
                        "  total                                3361\n"

@@ -40,8 +40,6 @@
 
 namespace logagg {
 
-inline constexpr int64_t kSecondsPerDay = 86400;
-
 // The most chars Bucketing::format_start writes.
 inline constexpr int kBucketStartMaxChars = 48;
 

@@ -1,7 +1,7 @@
 // Time zones of the system's tz database (/usr/share/zoneinfo), read through
 // Howard Hinnant's date/tz.h: the zones --tz aligns buckets to (buckets.h)
-// and --input-tz reads local times in (options.h). Implemented with the time
-// formats that read local times, in the parse stage (parse/time_zone.cc).
+// and --input-tz reads local times in (options.h). Implemented in the base's
+// time stage (time/time_zone.cc), under the parsers and the report.
 #pragma once
 
 #include <string>

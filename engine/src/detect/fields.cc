@@ -7,7 +7,7 @@
 
 #include <unordered_map>
 
-#include "input/ascii.h"
+#include "text/ascii.h"
 
 namespace logagg {
 namespace {

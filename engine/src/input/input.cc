@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include "input/ascii.h"
 #include "input/file_reads.h"
 #include "input/lines.h"
+#include "text/ascii.h"
 
 namespace logagg {
 namespace fs = std::filesystem;

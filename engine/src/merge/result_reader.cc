@@ -15,10 +15,10 @@
 
 #include "count/result_order.h"
 #include "merge/measured_rows.h"
-#include "parse/measure_value.h"
 #include "parse/app_pattern.h"
-#include "parse/civil_time.h"
+#include "parse/measure_value.h"
 #include "parse/rfc3339.h"
+#include "time/civil_time.h"
 
 namespace logagg {
 namespace {
@@ -42,9 +42,7 @@ Bucketing bucketing_named(std::string_view name) {
 // year -1 or 10000 in UTC). Such a year is read apart, the rest is parsed
 // with year 2000 (a leap year) in its place, and the days are moved over.
 int64_t instant(std::string_view text, std::string_view what) {
-  const auto refuse = [&] {
-    fail(std::string(what) + " '" + std::string(text) + "' is not an RFC 3339 date-time");
-  };
+  const auto refuse = [&] { fail(std::string(what) + " '" + std::string(text) + "' is not an RFC 3339 date-time"); };
   if (const std::optional<int64_t> second = parse_rfc3339(text)) return *second;
   const bool negative = text.starts_with('-');
   const size_t digits_end = text.find('-', negative ? 1 : 0);
@@ -174,8 +172,9 @@ void read_settings(const object& doc, Partial& p) {
   }
   if (p.options.keyed()) {
     if (doc["top"].error() != simdjson::NO_SUCH_FIELD) {
-      fail("made with --top, whose (other) hides different apps in each result: "
-           "merge results made without --top, and give --top to the merge");
+      fail(
+          "made with --top, whose (other) hides different apps in each result: "
+          "merge results made without --top, and give --top to the merge");
     }
     uint64_t max_apps = 0;
     if (doc["max_apps"].get(max_apps) == simdjson::SUCCESS) {  // its table filled up

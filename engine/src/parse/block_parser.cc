@@ -26,11 +26,11 @@
 #include <emmintrin.h>
 #endif
 
-#include "input/ascii.h"
 #include "input/lines.h"
 #include "parse/dotted_names.h"
 #include "parse/field_targets.h"
 #include "parse/json_tokens.h"
+#include "text/ascii.h"
 
 namespace logagg {
 namespace {
@@ -178,7 +178,7 @@ inline uint64_t lf_mask64(const char* p) {
 }  // namespace
 
 struct BlockParser::Impl {
-  LineParser reference;  // for the lines the block path does not take
+  LineParser reference;              // for the lines the block path does not take
   FieldTarget targets[kMaxTargets];  // kApp, kTime, then the fields of --by and --where
   size_t n_targets;
   AppPattern app_pattern;
@@ -193,15 +193,15 @@ struct BlockParser::Impl {
   // keys and strings that are only checked. Each holds a block and padding.
   std::vector<char> app_text, time_text, scratch;
   std::vector<std::vector<char>> extra_text;  // the same for each field of --by and --where
-  std::vector<Level> stack;  // the containers walk_container() is in
+  std::vector<Level> stack;                   // the containers walk_container() is in
   // The first steps of the two fields' paths (the keys of the line's object
   // they start at), and whether each path goes deeper.
   Name app_name, time_name;
   std::vector<Name> extra_names;  // the first steps of the fields of --by and --where
   uint64_t extra_shapes = 0;      // bit shape_of(name) set for each of them
   unsigned deeper = 0;
-  bool has_app;                  // false with --app-field none
-  std::optional<LineKeys> keys;  // --by, --where
+  bool has_app;                    // false with --app-field none
+  std::optional<LineKeys> keys;    // --by, --where
   NestedRetry<BlockParser> retry;  // a line missing a dotted field, again with its nested path
   // Whether stage 1 indexes each line of a block as it would the line alone:
   // true of simdjson's SIMD kernels, whose string scan stops at every raw
@@ -235,7 +235,8 @@ struct BlockParser::Impl {
     for (size_t t = 2; t < n_targets; ++t) {
       targets[t] = FieldTarget(rules.keys.fields[t - 2]);
       extra_names.emplace_back(targets[t].path.steps.front());
-      extra_shapes |= uint64_t{1} << shape_of(std::string_view(extra_names.back().bytes.data(), extra_names.back().size));
+      extra_shapes |=
+          uint64_t{1} << shape_of(std::string_view(extra_names.back().bytes.data(), extra_names.back().size));
     }
     for (size_t t = 0; t < n_targets; ++t) deeper |= targets[t].path.steps.size() > 1 ? 1u << t : 0u;
     if (!has_app) deeper &= ~(1u << kApp);
@@ -582,7 +583,8 @@ void BlockParser::Impl::walk_run(const char* run, size_t shift, size_t a, size_t
                                                         : walk_line<false, false>(run, idx, t, line, shift));
     if (valid) {
       const LineVerdict v = verdict();
-      if (v.status != LineStatus::kRejected || !retried(line, v, emit)) [[likely]] emit(v);
+      if (v.status != LineStatus::kRejected || !retried(line, v, emit)) [[likely]]
+        emit(v);
     } else {
       while (idx[t] < next) ++t;  // the rest of the line's tokens
       emit(LineVerdict::rejected(Reason::kInvalidJson));

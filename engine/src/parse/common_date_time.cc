@@ -1,10 +1,9 @@
 // Date-times in the common forms loggers write (see common_date_time.h).
 #include "parse/common_date_time.h"
 
-#include "input/ascii.h"
-#include "logagg/buckets.h"  // kSecondsPerDay
-#include "parse/civil_time.h"
-#include "parse/time_zone.h"
+#include "text/ascii.h"
+#include "time/civil_time.h"
+#include "time/time_zone.h"
 
 namespace logagg {
 namespace {
@@ -58,9 +57,9 @@ std::optional<int64_t> parse_common_date_time(std::string_view text, const TimeZ
     while (p != end && is_digit(*p)) ++p;
     if (p == digits) return std::nullopt;
   }
-  const int64_t local = days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day)) *
-                            kSecondsPerDay +
-                        hour * 3600 + minute * 60 + second;
+  const int64_t local =
+      days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day)) * kSecondsPerDay + hour * 3600 +
+      minute * 60 + second;
   if (p == end) return zone != nullptr ? zone->utc_of_local(local) : local;
   if (*p == ' ') ++p;
   int64_t offset = 0;

@@ -1,8 +1,8 @@
 // Reading and comparing decimal numbers exactly (see decimal.h).
 #include "parse/decimal.h"
 
-#include "input/ascii.h"
 #include "parse/json_tokens.h"
+#include "text/ascii.h"
 
 namespace logagg {
 namespace {
@@ -45,7 +45,9 @@ std::optional<Decimal> Decimal::parse(std::string_view text) noexcept {
     if (minus) exponent = -exponent;
   }
   const size_t total = d.int_part_.size() + d.frac_part_.size();
-  const auto at = [&](size_t k) { return k < d.int_part_.size() ? d.int_part_[k] : d.frac_part_[k - d.int_part_.size()]; };
+  const auto at = [&](size_t k) {
+    return k < d.int_part_.size() ? d.int_part_[k] : d.frac_part_[k - d.int_part_.size()];
+  };
   while (d.lead_ < total && at(d.lead_) == '0') ++d.lead_;
   size_t end = total;
   while (end > d.lead_ && at(end - 1) == '0') --end;

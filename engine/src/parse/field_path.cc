@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "input/ascii.h"
+#include "text/ascii.h"
 
 namespace logagg {
 

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <string_view>
 
-#include "input/ascii.h"
+#include "text/ascii.h"
 
 namespace logagg {
 
@@ -40,7 +40,8 @@ inline bool is_json_number(std::string_view s) noexcept {
 
 inline std::string_view trim_trailing_space(std::string_view s) noexcept {
   // Most tokens end in a byte above ' ', which no JSON space is.
-  if (s.empty() || static_cast<unsigned char>(s.back()) > ' ') [[likely]] return s;
+  if (s.empty() || static_cast<unsigned char>(s.back()) > ' ') [[likely]]
+    return s;
   while (!s.empty() && is_json_space(s.back())) s.remove_suffix(1);
   return s;
 }

@@ -4,48 +4,10 @@
 
 #include <stdexcept>
 
-#include "input/ascii.h"
 #include "logagg/measures.h"
+#include "text/ascii.h"
 
 namespace logagg {
-
-std::string KeyField::column() const {
-  switch (kind) {
-    case Kind::kValue:
-      return field;
-    case Kind::kStatusClass:
-      return "status_class(" + field + ")";
-    case Kind::kPathPrefix:
-      return "path_prefix(" + field + "," + std::to_string(segments) + ")";
-  }
-  return field;
-}
-
-namespace {
-constexpr std::string_view kKindNames[] = {"value", "status_class", "path_prefix"};
-}  // namespace
-
-std::string_view key_kind_name(KeyField::Kind kind) { return kKindNames[static_cast<size_t>(kind)]; }
-
-std::optional<KeyField::Kind> key_kind_named(std::string_view name) {
-  for (size_t i = 0; i < std::size(kKindNames); ++i) {
-    if (kKindNames[i] == name) return static_cast<KeyField::Kind>(i);
-  }
-  return std::nullopt;
-}
-
-std::vector<std::string_view> key_parts(std::string_view tuple, size_t parts) {
-  if (tuple == kOtherApp) return std::vector<std::string_view>(parts, kOtherApp);
-  std::vector<std::string_view> out;
-  for (size_t i = 0; i + 1 < parts; ++i) {
-    const size_t sep = tuple.find(kKeySeparator);
-    out.push_back(tuple.substr(0, sep));
-    tuple = sep == std::string_view::npos ? std::string_view{} : tuple.substr(sep + 1);
-  }
-  out.push_back(tuple);
-  return out;
-}
-
 namespace {
 
 // The target of `name`'s field among those gathered so far, added if new.

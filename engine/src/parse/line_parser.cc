@@ -19,17 +19,16 @@
 #include <utility>
 #include <vector>
 
-#include "input/ascii.h"
 #include "parse/dotted_names.h"
 #include "parse/field_targets.h"
 #include "parse/json_tokens.h"
+#include "text/ascii.h"
 
 namespace logagg {
 namespace {
 
 namespace od = simdjson::ondemand;
 static_assert(kLinePadding == simdjson::SIMDJSON_PADDING);
-
 
 // The text of a string token without its quotes.
 std::string_view string_text(std::string_view token) noexcept {
@@ -93,19 +92,19 @@ LineRules LineRules::of(const Options& options) {
 
 struct LineParser::Impl {
   Impl(const LineRules& rules, size_t max_line_bytes) : retry(rules, max_line_bytes) {}
-  std::string app_field;   // the first step of each field's path
+  std::string app_field;  // the first step of each field's path
   std::string time_field;
   FieldTarget targets[kMaxTargets];  // kApp, kTime, then the fields of --by and --where
   size_t n_targets = 2;
   std::vector<std::string> first_steps;  // each target's first step
-  unsigned looked_for = 0;  // the targets looked for (kApp's bit clear with --app-field none)
-  bool general = false;     // looks for more than the app and time fields, or not for the app
-  std::optional<LineKeys> keys;  // --by, --where
+  unsigned looked_for = 0;               // the targets looked for (kApp's bit clear with --app-field none)
+  bool general = false;                  // looks for more than the app and time fields, or not for the app
+  std::optional<LineKeys> keys;          // --by, --where
   AppPattern app_pattern = AppPattern::compile();
   TimeFormat time_format;
   bool time_numbers = false;  // the time format reads JSON numbers too
-  bool nested = false;     // a field's path has more than one step
-  bool fields_plain;  // both field names non-empty, without quotes or backslashes: key_is() can compare them
+  bool nested = false;        // a field's path has more than one step
+  bool fields_plain;          // both field names non-empty, without quotes or backslashes: key_is() can compare them
   size_t max_line_bytes;
   // Whether the current line has a backslash anywhere. Most lines have none:
   // then every string and key is valid as it stands (stage 1 checked UTF-8,
@@ -114,8 +113,8 @@ struct LineParser::Impl {
   const char* line_end = nullptr;
   od::parser parser;
   NestedRetry<LineParser> retry;  // a line missing a dotted field, again with its nested path
-  std::vector<char> padded;  // copy of a line that lacks readable padding
-  std::vector<Frame> stack;  // containers being walked, innermost last
+  std::vector<char> padded;       // copy of a line that lacks readable padding
+  std::vector<Frame> stack;       // containers being walked, innermost last
 
   bool push_object(od::object obj) {
     Frame f{true};
@@ -222,7 +221,8 @@ struct LineParser::Impl {
   // not overlap (LineRules), so a step is the last for all of `mask` or none.
   // `mask` is not empty.
   bool enter(od::value& v, unsigned mask, size_t depth, unsigned& matched) {
-    if (mask == 0) [[unlikely]] return check(v);  // never: it keeps the compiler's bounds checks quiet
+    if (mask == 0) [[unlikely]]
+      return check(v);  // never: it keeps the compiler's bounds checks quiet
     for (unsigned twice = mask & matched; twice != 0; twice &= twice - 1) {
       targets[std::countr_zero(twice)].seen.step_twice = true;
     }
@@ -314,9 +314,7 @@ struct LineParser::Impl {
     return !v.get_raw_json_string().get(raw);
   }
 
-  static bool at_end(od::document& doc) {
-    return doc.current_location().error() == simdjson::OUT_OF_BOUNDS;
-  }
+  static bool at_end(od::document& doc) { return doc.current_location().error() == simdjson::OUT_OF_BOUNDS; }
 
   // True when a document that is not an object is nevertheless valid JSON.
   bool is_valid_non_object(od::document& doc, od::json_type type, std::string_view trimmed) {
@@ -366,8 +364,7 @@ struct LineParser::Impl {
     if (parser.iterate(buf, line.size(), capacity).get(doc) || doc.type().get(type)) return invalid;
     if (type != od::json_type::object) {
       const std::string_view trimmed = trim_trailing_space(line.substr(first));
-      return is_valid_non_object(doc, type, trimmed) ? LineVerdict::rejected(Reason::kNotObject)
-                                                     : invalid;
+      return is_valid_non_object(doc, type, trimmed) ? LineVerdict::rejected(Reason::kNotObject) : invalid;
     }
 
     od::object obj;
@@ -408,14 +405,14 @@ struct LineParser::Impl {
       }
       od::value& v = field.value();
       const bool ok = !is_app && !is_time ? check(v)
-                      : nested            ? enter(v, (is_app ? 1u << kApp : 0u) | (is_time ? 1u << kTime : 0u), 0,
-                                                  top_matched)
-                                          : capture(v, is_app ? app : time, !is_app && time_numbers);
+                      : nested ? enter(v, (is_app ? 1u << kApp : 0u) | (is_time ? 1u << kTime : 0u), 0, top_matched)
+                               : capture(v, is_app ? app : time, !is_app && time_numbers);
       if (!ok) return invalid;
     }
     if (!at_end(doc)) return invalid;
 
-    const LineVerdict verdict = field_verdict(looked_for & (1u << kApp) ? &app : nullptr, time, app_pattern, time_format);
+    const LineVerdict verdict =
+        field_verdict(looked_for & (1u << kApp) ? &app : nullptr, time, app_pattern, time_format);
     if (!keys || verdict.status != LineStatus::kCounted) return verdict;
     return keys->apply(verdict, targets);
   }

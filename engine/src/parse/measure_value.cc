@@ -6,8 +6,8 @@
 #include <charconv>
 #include <cmath>
 
-#include "input/ascii.h"
 #include "parse/json_tokens.h"
+#include "text/ascii.h"
 
 namespace logagg {
 namespace {
@@ -35,7 +35,7 @@ FixedUnits units_of(const Digits& d, int64_t shift, bool negative) noexcept {
   while (lead < d.size() && d[lead] == '0') ++lead;
   const auto significant = static_cast<int64_t>(d.size() - lead);
   if (significant == 0) return 0;
-  const int64_t kept = significant + shift;  // the digits at or above the units' place
+  const int64_t kept = significant + shift;   // the digits at or above the units' place
   if (kept > 39) return FixedSum::kOverflow;  // at least 10^39 units
   const FixedMagnitude limit = (FixedMagnitude{1} << 127) - 1;
   FixedMagnitude u = 0;

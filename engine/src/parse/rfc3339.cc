@@ -5,14 +5,12 @@
 
 #include <cstring>
 
-#include "input/ascii.h"
 #include "parse/byte_ranges.h"
-#include "parse/civil_time.h"
+#include "text/ascii.h"
+#include "time/civil_time.h"
 
 namespace logagg {
 namespace {
-
-constexpr int64_t kSecondsPerDay = 86400;
 
 inline uint64_t load8(const char* p) noexcept {
   uint64_t v;
@@ -193,7 +191,8 @@ constexpr Months kMonths;
 int64_t rfc3339_second_or_invalid(std::string_view text) noexcept {
   // "YYYY-MM-DDThh:mm:ss" is 19 bytes, the shortest zone "Z" one more.
   const auto n = static_cast<ptrdiff_t>(text.size());
-  if (n < 20) [[unlikely]] return kInvalidRfc3339;
+  if (n < 20) [[unlikely]]
+    return kInvalidRfc3339;
   const char* const p = text.data();
 
   Bytes16 bad = excess(load16(p), kFront) | excess(load16(p + 3), kBack);
@@ -214,7 +213,8 @@ int64_t rfc3339_second_or_invalid(std::string_view text) noexcept {
   const uint64_t zone_pairs = pairs(load8(p + n - 8));  // hh at byte 3, mm at byte 6
   const uint64_t zone_too_big = (zone_pairs + above(23, 3) + above(59, 6)) & (kTopBit << 24 | kTopBit << 48);
   fails |= (uint64_t{kRoles.east[sign] == 0} | zone_too_big) & numeric_mask;
-  if ((fails != 0) | !none(bad)) [[unlikely]] return kInvalidRfc3339;
+  if ((fails != 0) | !none(bad)) [[unlikely]]
+    return kInvalidRfc3339;
 
   const uint64_t date_pairs = pairs(load8(p + 2));   // yy at byte 0, MM at byte 3, DD at byte 6
   const uint64_t time_pairs = pairs(load8(p + 11));  // hh at byte 0, mm at byte 3, ss at byte 6
@@ -226,7 +226,8 @@ int64_t rfc3339_second_or_invalid(std::string_view text) noexcept {
   const Months::Month& month_of_year = kMonths.of[month][(year_days.leap & century_days.leap_bit) != 0];
   const uint64_t time_too_big =
       (time_pairs + above(23, 0) + above(59, 3) + above(60, 6)) & (kTopBit | kTopBit << 24 | kTopBit << 48);
-  if ((mday - 1 >= month_of_year.days) | (time_too_big != 0)) [[unlikely]] return kInvalidRfc3339;
+  if ((mday - 1 >= month_of_year.days) | (time_too_big != 0)) [[unlikely]]
+    return kInvalidRfc3339;
 
   // The day count from the tables, then minutes of the day and of the
   // offset, each one multiply of two pairs.

@@ -9,12 +9,11 @@
 #include <stdexcept>
 #include <vector>
 
-#include "input/ascii.h"
-#include "logagg/buckets.h"  // kSecondsPerDay
 #include "parse/byte_ranges.h"
-#include "parse/civil_time.h"
 #include "parse/common_date_time.h"
-#include "parse/time_zone.h"
+#include "text/ascii.h"
+#include "time/civil_time.h"
+#include "time/time_zone.h"
 
 namespace logagg {
 namespace {
@@ -39,7 +38,10 @@ constexpr int auto_digits(int64_t magnitude) noexcept {
 // The form of a number auto read in units of 10^-digits seconds (zero
 // written with an exponent leaves kAutoDigits: seconds, as plain zero).
 constexpr TimeForm epoch_form(int digits) noexcept {
-  return digits == 9 ? TimeForm::kUnixNs : digits == 6 ? TimeForm::kUnixUs : digits == 3 ? TimeForm::kUnixMs : TimeForm::kUnix;
+  return digits == 9   ? TimeForm::kUnixNs
+         : digits == 6 ? TimeForm::kUnixUs
+         : digits == 3 ? TimeForm::kUnixMs
+                       : TimeForm::kUnix;
 }
 
 // The numbers a pattern reads.
@@ -322,7 +324,7 @@ std::optional<int64_t> floor_epoch(std::string_view text, int& digits, bool& is_
   const int64_t int_digits = int_end - int_begin;
   if (!has_exponent && int_digits <= 19) {  // the usual case: a whole number of units, and maybe a fraction
     if (digits == kAutoDigits) digits = auto_digits(int_value != 0 ? int_digits : 0);
-    switch (digits) {                       // constant divisors, which compile to multiplications
+    switch (digits) {  // constant divisors, which compile to multiplications
       case 0:
         return floor_units<1>(int_value, negative, frac_begin, frac_end);
       case 3:
@@ -649,12 +651,6 @@ std::optional<int64_t> TimeFormat::auto_second(std::string_view text, TimeForm* 
   }
   if (form != nullptr) *form = read_as;
   return second;
-}
-
-std::string_view time_form_key(TimeForm f) noexcept {
-  constexpr std::string_view kKeys[kTimeFormCount] = {"rfc3339", "clf",     "date-time", "unix",
-                                                      "unix-ms", "unix-us", "unix-ns"};
-  return kKeys[static_cast<size_t>(f)];
 }
 
 }  // namespace logagg

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "input/ascii.h"
+#include "text/ascii.h"
 
 namespace logagg {
 namespace {
@@ -87,8 +87,8 @@ Filter Filter::parse(std::string_view expression) {
   const std::string_view e = trim(expression);
   Filter f;
   std::string_view rest;
-  for (const auto& [keyword, op] : {std::pair{std::string_view("exists"), Op::kExists},
-                                    std::pair{std::string_view("missing"), Op::kMissing}}) {
+  for (const auto& [keyword, op] :
+       {std::pair{std::string_view("exists"), Op::kExists}, std::pair{std::string_view("missing"), Op::kMissing}}) {
     if (const auto field = after_keyword(e, keyword)) {
       const auto quoted = json_string_at(*field);
       if (quoted && quoted->second == field->size()) {
@@ -182,7 +182,8 @@ bool Filter::holds(const FieldSeen& seen) const {
     case Kind::kNumber: {
       if (literal) return false;
       if (integer_) {  // both small integers, as most statuses and sizes are: compared as such
-        if (const std::optional<int64_t> i = small_integer(*text)) return compares(*i < *integer_ ? -1 : *i > *integer_);
+        if (const std::optional<int64_t> i = small_integer(*text))
+          return compares(*i < *integer_ ? -1 : *i > *integer_);
       }
       const std::optional<Decimal> n = Decimal::parse(*text);
       return n && compares(compare(*n, *number_));

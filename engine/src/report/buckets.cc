@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "input/ascii.h"
-#include "parse/civil_time.h"
 #include "parse/rfc3339.h"
-#include "parse/time_zone.h"
+#include "text/ascii.h"
+#include "time/civil_time.h"
+#include "time/time_zone.h"
 
 namespace logagg {
 

@@ -7,9 +7,9 @@
 #include <optional>
 #include <utility>
 
-#include "parse/civil_time.h"
 #include "report/measure_text.h"
 #include "report/report_text.h"
+#include "time/civil_time.h"
 
 namespace logagg {
 namespace {
@@ -37,9 +37,7 @@ std::string duration(uint64_t seconds) {
 }
 
 // The local day (days since 1970-01-01 on the wall clock) of the second `t`.
-int64_t local_day(const Bucketing& bucketing, int64_t t) {
-  return floor_div(bucketing.local_time(t), kSecondsPerDay);
-}
+int64_t local_day(const Bucketing& bucketing, int64_t t) { return floor_div(bucketing.local_time(t), kSecondsPerDay); }
 
 // How round the local time of `t` is, for the middle label: the largest
 // duration of the ladder below (choose_binning's, without 20m and 4h) that
@@ -118,8 +116,8 @@ Binning choose_binning(const Bucketing& bucketing, int64_t first, int64_t last, 
   if (n <= room) return Binning{Binning::kBuckets, bucketing, 1, 0, ""};
   const auto fits = [&](const Binning& b) { return b.count_between(b.start_of(first), b.start_of(last)) <= room; };
   const int64_t w = bucketing.width_seconds();
-  static constexpr int64_t kSeconds[] = {1,    2,    5,    10,    15,    30,    60,    120,   300,  600,
-                                         900,  1200, 1800, 3600,  7200,  10800, 14400, 21600, 43200, 86400};
+  static constexpr int64_t kSeconds[] = {1,   2,    5,    10,   15,   30,    60,    120,   300,   600,
+                                         900, 1200, 1800, 3600, 7200, 10800, 14400, 21600, 43200, 86400};
   for (const int64_t s : kSeconds) {
     if (s <= w || s % w != 0) continue;
     const Binning b{Binning::kBuckets, Bucketing::of_seconds(s).in_zone(bucketing.zone()), 1, 0, duration(s)};
@@ -130,7 +128,8 @@ Binning choose_binning(const Bucketing& bucketing, int64_t first, int64_t last, 
     if (fits(b)) return b;
   }
   for (const int64_t months : {1, 3, 6}) {
-    const Binning b{Binning::kMonths, bucketing, months, 0, std::to_string(months) + (months == 1 ? " month" : " months")};
+    const Binning b{Binning::kMonths, bucketing, months, 0,
+                    std::to_string(months) + (months == 1 ? " month" : " months")};
     if (fits(b)) return b;
   }
   for (int64_t years = 1;; years *= 10) {
@@ -206,18 +205,19 @@ std::string value_text(const Line& line, double v) {
 std::vector<Line> lines_of(const PlotMeasures& m) {
   std::vector<Line> lines;
   for (size_t i = 0; i < m.spec.count_if.size(); ++i) {
-    lines.push_back({"ratio(" + m.spec.count_if[i] + ")", [i](const MeasureCell& c, uint64_t count) {
+    lines.push_back({"ratio(" + m.spec.count_if[i] + ")",
+                     [i](const MeasureCell& c, uint64_t count) {
                        return count == 0 ? std::nullopt
                                          : std::optional<double>(static_cast<double>(c.matched[i]) /
                                                                  static_cast<double>(count));
                      },
                      std::nullopt});
   }
-  const auto highest = std::max_element(
-      m.spec.percentiles.begin(), m.spec.percentiles.end(), [](const Percentile& a, const Percentile& b) {
-        return static_cast<long double>(a.numerator) / std::pow(10.0L, a.scale) <
-               static_cast<long double>(b.numerator) / std::pow(10.0L, b.scale);
-      });
+  const auto highest = std::max_element(m.spec.percentiles.begin(), m.spec.percentiles.end(),
+                                        [](const Percentile& a, const Percentile& b) {
+                                          return static_cast<long double>(a.numerator) / std::pow(10.0L, a.scale) <
+                                                 static_cast<long double>(b.numerator) / std::pow(10.0L, b.scale);
+                                        });
   for (size_t i = 0; i < m.spec.fields.size(); ++i) {
     const MeasureSpec::Field& field = m.spec.fields[i];
     const std::optional<DurationUnit> unit = unit_of(m.units, field.name);
@@ -342,7 +342,7 @@ std::string binning_text(const Binning& binning, const Bucketing& bucketing) {
 // bucket; "" if neither (always so with a bucket a column).
 std::string partial_text(const Columns& c, const Bucketing& bucketing, int64_t first, int64_t last) {
   if (c.binning.name.empty()) return "";
-  const bool first_partial = c.first_bin < first, last_partial = c.binning.next(c.last_bin) > bucketing.next(last);
+  const bool first_partial = c.first_bin<first, last_partial = c.binning.next(c.last_bin)> bucketing.next(last);
   if (first_partial && last_partial) return "first and last columns partial";
   if (first_partial) return "first column partial";
   return last_partial ? "last column partial" : "";
@@ -352,9 +352,10 @@ std::string partial_text(const Columns& c, const Bucketing& bucketing, int64_t f
 std::string heading(const Columns& c, const Bucketing& bucketing, int64_t first, int64_t last, size_t width) {
   std::string per = "requests per " + bucketing.name();
   if (bucketing.zone() != nullptr) per += " in " + time_zone_name(*bucketing.zone());
-  std::vector<std::pair<std::string, std::string>> pieces = {
-      {"", per}, {", ", "from " + start_text(bucketing, first)}, {" ", "to " + start_text(bucketing, last)},
-      {", ", binning_text(c.binning, bucketing)}};
+  std::vector<std::pair<std::string, std::string>> pieces = {{"", per},
+                                                             {", ", "from " + start_text(bucketing, first)},
+                                                             {" ", "to " + start_text(bucketing, last)},
+                                                             {", ", binning_text(c.binning, bucketing)}};
   if (std::string partial = partial_text(c, bucketing, first, last); !partial.empty()) {
     pieces.push_back({", ", std::move(partial)});
   }
@@ -369,8 +370,8 @@ void append_bars(std::string& out, const Columns& c, uint64_t rows) {
   std::vector<uint64_t> fill(c.sums.size());
   for (size_t i = 0; i < c.sums.size(); ++i) fill[i] = scaled(c.sums[i], c.peak, 8 * rows);
   for (uint64_t r = rows; r-- > 0;) {
-    std::string line = r + 1 == rows ? std::string(c.margin - top.size(), ' ') + top + " ┤"
-                                     : std::string(c.margin + 1, ' ') + "│";
+    std::string line =
+        r + 1 == rows ? std::string(c.margin - top.size(), ' ') + top + " ┤" : std::string(c.margin + 1, ' ') + "│";
     for (const uint64_t f : fill) line += kBlocks[f > 8 * r ? std::min<uint64_t>(8, f - 8 * r) : 0];
     append_line(out, line);
   }
@@ -456,8 +457,8 @@ void append_time_axis(std::string& out, const Columns& c, const Bucketing& bucke
 
 // A line chart of `line` on the columns of `c`, `rows` high: its title and
 // peak, then its rows, the peak's value labelling the top one.
-void append_line_chart(std::string& out, const Columns& c, const Line& line, const LineValues& values,
-                       uint64_t rows, size_t width) {
+void append_line_chart(std::string& out, const Columns& c, const Line& line, const LineValues& values, uint64_t rows,
+                       size_t width) {
   const std::string top = value_text(line, values.peak);
   out += wrap({{"", line.title + " per column"}, {", ", "peak column " + top}}, width);
   for (uint64_t r = rows; r-- > 0;) {
@@ -465,7 +466,9 @@ void append_line_chart(std::string& out, const Columns& c, const Line& line, con
                                      : std::string(c.margin + 1, ' ') + "│";
     for (const std::optional<double>& v : values.values) {
       uint64_t f = 0;  // eighths from the bottom; 0: blank
-      if (v) f = *v <= 0 || values.peak <= 0 ? 1 : std::clamp<uint64_t>(std::llround(*v / values.peak * 8 * rows), 1, 8 * rows);
+      if (v)
+        f = *v <= 0 || values.peak <= 0 ? 1
+                                        : std::clamp<uint64_t>(std::llround(*v / values.peak * 8 * rows), 1, 8 * rows);
       text += f > 8 * r && f <= 8 * (r + 1) ? kBlocks[f - 8 * r] : " ";
     }
     append_line(out, text);
@@ -494,7 +497,8 @@ std::string format_plot(const std::vector<SecondCount>& buckets, const Bucketing
   append_bars(out, columns, height);
   append_time_axis(out, columns, bucketing, size.width);
   const std::vector<LineValues> values = line_values(lines, columns);
-  for (size_t l = 0; l < lines.size(); ++l) append_line_chart(out, columns, lines[l], values[l], std::max(2u, height / 3), size.width);
+  for (size_t l = 0; l < lines.size(); ++l)
+    append_line_chart(out, columns, lines[l], values[l], std::max(2u, height / 3), size.width);
   return out;
 }
 

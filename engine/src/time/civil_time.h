@@ -1,5 +1,6 @@
-// Calendar arithmetic on the proleptic Gregorian calendar, shared by the
-// RFC 3339 parser (text -> second) and the report (second -> text).
+// Calendar arithmetic on the proleptic Gregorian calendar, and the length of
+// a day (kSecondsPerDay, defined here alone): the base under the time
+// parsers (text -> second) and the report (second -> text).
 //
 // Seconds are counted from 1970-01-01T00:00:00Z, ignoring leap seconds (POSIX
 // time). The day algorithms are Howard Hinnant's public-domain
@@ -10,6 +11,8 @@
 #include <cstdint>
 
 namespace logagg {
+
+inline constexpr int64_t kSecondsPerDay = 86400;
 
 struct CivilDate {
   int64_t year;
@@ -44,9 +47,7 @@ constexpr CivilDate civil_from_days(int64_t z) noexcept {
   return CivilDate{y + (m <= 2), m, d};
 }
 
-constexpr bool is_leap_year(int64_t y) noexcept {
-  return y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
-}
+constexpr bool is_leap_year(int64_t y) noexcept { return y % 4 == 0 && (y % 100 != 0 || y % 400 == 0); }
 
 constexpr unsigned days_in_month(int64_t y, unsigned m) noexcept {
   constexpr unsigned kDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -54,8 +55,6 @@ constexpr unsigned days_in_month(int64_t y, unsigned m) noexcept {
 }
 
 // Floor division of a second count into (day, second-of-day).
-constexpr int64_t floor_div(int64_t a, int64_t b) noexcept {
-  return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
-}
+constexpr int64_t floor_div(int64_t a, int64_t b) noexcept { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
 }  // namespace logagg

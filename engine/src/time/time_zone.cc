@@ -1,6 +1,6 @@
 // Zones of the system's tz database: the look-up by name and the conversions
 // between UTC and a zone's wall clock (see time_zone.h).
-#include "parse/time_zone.h"
+#include "time/time_zone.h"
 
 #include <date/tz.h>
 

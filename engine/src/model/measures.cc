@@ -9,16 +9,15 @@
 #include <limits>
 #include <stdexcept>
 
-#include "input/ascii.h"
+#include "text/ascii.h"
 
 namespace logagg {
 
 void FixedSum::append(std::string& out, int digits) const {
   const bool negative = units_ < 0;
   // The magnitude, computed unsigned so that no total's negation overflows.
-  const FixedMagnitude magnitude =
-      negative ? static_cast<FixedMagnitude>(0) - static_cast<FixedMagnitude>(units_)
-               : static_cast<FixedMagnitude>(units_);
+  const FixedMagnitude magnitude = negative ? static_cast<FixedMagnitude>(0) - static_cast<FixedMagnitude>(units_)
+                                            : static_cast<FixedMagnitude>(units_);
   constexpr uint64_t kUnit = 1'000'000'000'000'000'000;  // 10^18
   FixedMagnitude whole = magnitude / kUnit;
   const auto fraction = static_cast<uint64_t>(magnitude % kUnit);
@@ -119,7 +118,8 @@ void LogSketch::add_bucket(int32_t key, uint64_t count) const {
   const uint64_t biased = bucket_word(key, 0);
   const auto it = std::lower_bound(packed_.begin(), packed_.end(), biased);
   if (it != packed_.end() && (*it & ~kCountMask) == biased) {
-    if ((*it & kCountMask) + count > kCountMask) throw std::overflow_error("more than 2^44 values in a quantile bucket");
+    if ((*it & kCountMask) + count > kCountMask)
+      throw std::overflow_error("more than 2^44 values in a quantile bucket");
     *it += count;
     return;
   }
