@@ -32,9 +32,7 @@ Result run(std::string_view data, unsigned threads = 1, size_t segment_bytes = 0
   return aggregate_buffer(data, o, "buf");
 }
 
-void expect_accounted(const Summary& s) {
-  EXPECT_EQ(s.lines, s.counted + s.blank + s.rejected_total());
-}
+void expect_accounted(const Summary& s) { EXPECT_EQ(s.lines, s.counted + s.blank + s.rejected_total()); }
 
 TEST(Aggregate, EmptyInputHasNoLines) {
   const Result r = run("");
@@ -97,12 +95,17 @@ TEST(Aggregate, LinesLongerThanTheLimitAreRejected) {
 
 // Lines of every kind, in random order, with random line endings.
 std::string random_log(std::mt19937_64& rng, size_t lines) {
-  const std::vector<std::string> kinds = {
-      kGood, kGood2, "", "  ", R"({"app_id":"x_y","timestamp":"2021-03-04T05:06:07Z"})",
-      R"({"app_id":"A","timestamp":"2021-03-04T05:06:60Z"})", "{broken",
-      R"({"app_id":"Z9","timestamp":"1999-12-31T23:59:60Z"})", "[1,2]",
-      R"({"timestamp":"2021-03-04T05:06:07Z","app_id":"Q","n":1e999})",
-      std::string(300, ' ') + kGood};
+  const std::vector<std::string> kinds = {kGood,
+                                          kGood2,
+                                          "",
+                                          "  ",
+                                          R"({"app_id":"x_y","timestamp":"2021-03-04T05:06:07Z"})",
+                                          R"({"app_id":"A","timestamp":"2021-03-04T05:06:60Z"})",
+                                          "{broken",
+                                          R"({"app_id":"Z9","timestamp":"1999-12-31T23:59:60Z"})",
+                                          "[1,2]",
+                                          R"({"timestamp":"2021-03-04T05:06:07Z","app_id":"Q","n":1e999})",
+                                          std::string(300, ' ') + kGood};
   std::string out;
   for (size_t i = 0; i < lines; ++i) {
     out += kinds[rng() % kinds.size()];
@@ -139,9 +142,12 @@ TEST(AggregateProperty, SameResultForAnyThreadCountAndSegmentSize) {
 // --since/--until and rejected ones are in no form); none without auto.
 TEST(AggregateProperty, AutoCountsTheLinesOfEachTimeFormExactly) {
   const std::pair<TimeForm, std::string> forms[] = {
-      {TimeForm::kRfc3339, R"("2021-03-04T05:06:07.5+01:00")"}, {TimeForm::kClf, R"("04/Mar/2021:05:06:07 +0000")"},
-      {TimeForm::kCommon, R"("2021-03-04 05:06:07,118")"},      {TimeForm::kUnix, "1614834367.25"},
-      {TimeForm::kUnixMs, R"("1614834367123")"},                {TimeForm::kUnixUs, "1614834367123456"},
+      {TimeForm::kRfc3339, R"("2021-03-04T05:06:07.5+01:00")"},
+      {TimeForm::kClf, R"("04/Mar/2021:05:06:07 +0000")"},
+      {TimeForm::kCommon, R"("2021-03-04 05:06:07,118")"},
+      {TimeForm::kUnix, "1614834367.25"},
+      {TimeForm::kUnixMs, R"("1614834367123")"},
+      {TimeForm::kUnixUs, "1614834367123456"},
       {TimeForm::kUnixNs, "1614834367123456789"},
   };
   std::mt19937_64 rng(33);
@@ -181,7 +187,7 @@ TEST(AggregateProperty, AutoCountsTheLinesOfEachTimeFormExactly) {
 }
 
 // A file over 1 MiB is mapped, and its segments are cut where preads of the
-// file find its line ends (aggregate.cc, plan_segments): with a BOM or not,
+// file find its line ends (run/open_input.cc, plan_segments): with a BOM or not,
 // with a range or not, warm (read through the mapping) or evicted from the
 // page cache (segments read with pread, until the kernel's read-ahead has
 // brought the next ones in), it must give what its bytes give as a buffer.
@@ -218,8 +224,9 @@ TEST(AggregateProperty, MappedFileGivesWhatItsBytesGive) {
           ASSERT_EQ(::posix_fadvise(evict, 0, 0, POSIX_FADV_DONTNEED), 0);
           ::close(evict);
           const Result cold = aggregate({tmpl}, o);
-          const std::string where = "bom " + std::to_string(bom.size()) + " range " + std::to_string(range.has_value()) +
-                                    " threads " + std::to_string(threads) + " segment " + std::to_string(seg);
+          const std::string where = "bom " + std::to_string(bom.size()) + " range " +
+                                    std::to_string(range.has_value()) + " threads " + std::to_string(threads) +
+                                    " segment " + std::to_string(seg);
           ASSERT_TRUE(got.errors.empty()) << where;
           ASSERT_EQ(got.counts, want.counts) << where;
           ASSERT_EQ(got.summary.lines, want.summary.lines) << where;

@@ -122,7 +122,7 @@ TEST(ReadPolicy, RegularFilesWithDataAreMappedEverythingElseRead) {
 // A mapped file tells whether a range of it is in the page cache: all of it
 // once read, none once evicted (where the file system has a page cache of
 // its own to evict from: not tmpfs, whose pages are the file). The engine
-// reads the segments that are not with pread (aggregate.cc).
+// reads the segments that are not with pread (run/scan_source.cc).
 TEST(MappedFile, MostlyResidentOnceReadNotOnceEvicted) {
   TempDir d;
   const std::string path = d.file("f.log", std::string(size_t{1} << 20, 'x'));

@@ -7,7 +7,8 @@
 #   question and the result's data model: options, result, measures). Data
 #   flows input -> parse -> count -> report -> merge (the report reads result
 #   documents back and merge adds them, so both share the count stage's
-#   result order); split sits on input alone, detect on parse; state
+#   result order); run (the workers, opening and reading the inputs) drives
+#   input, parse and count; split sits on input alone, detect on parse; state
 #   (incremental runs) on all of them but split and detect, and follow on
 #   state. The public headers include only public headers, of their own
 #   home stage or one below it.
@@ -32,12 +33,13 @@ allowed() {
     input) echo "$base input" ;;
     parse) echo "$base input parse" ;;
     count) echo "$base input parse count" ;;
+    run) echo "$base input parse count run" ;;
     detect) echo "$base input parse detect" ;;
     report) echo "$base input parse count report" ;;
     merge) echo "$base input parse count report merge" ;;
     split) echo "$base input split" ;;
-    state) echo "$base input parse count report merge state" ;;
-    follow) echo "$base input parse count report merge state follow" ;;
+    state) echo "$base input parse count run report merge state" ;;
+    follow) echo "$base input parse count run report merge state follow" ;;
     *) echo "UNKNOWN" ;;
   esac
 }
@@ -47,7 +49,7 @@ home() {
   case $1 in
     options.h | result.h | measures.h | measure_table.h) echo model ;;
     time_zone.h) echo time ;;
-    aggregate.h) echo count ;;
+    aggregate.h) echo run ;;
     buckets.h | report.h | terminal_text.h) echo report ;;
     merge.h) echo merge ;;
     split.h) echo split ;;

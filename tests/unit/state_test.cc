@@ -14,8 +14,8 @@
 //   nothing saved (and the state locked) until save(), other counting
 //   options refused before anything is read.
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include "count/spans.h"
 #include "logagg/aggregate.h"
 #include "logagg/report.h"
 #include "logagg/state.h"
+#include "run/spans.h"
 #include "state/file_tracker.h"
 #include "state/fingerprint.h"
 #include "state/state_file.h"
@@ -48,7 +48,8 @@ class StateTest : public LogFolderTest {
   // The files in logs/ named `names`, stat'ed, as a plan takes them.
   std::vector<TrackedFile> found(const std::vector<std::string>& names) const {
     std::vector<TrackedFile> files;
-    for (const std::string& name : names) files.push_back(TrackedFile{path("logs/" + name), -1, stat_of("logs/" + name)});
+    for (const std::string& name : names)
+      files.push_back(TrackedFile{path("logs/" + name), -1, stat_of("logs/" + name)});
     return files;
   }
 };
@@ -108,9 +109,8 @@ TEST_F(StateTest, SpansReadFromTheirStart) {
   options.max_reject_samples = 5;
   std::vector<SpanRead> reads;
   const uint64_t end = first.size() + second.size();
-  const Result r =
-      aggregate_spans({{path("p.log"), "p", first.size(), end, 10}, {path("c.gz"), "c", first.size(), end, 10}},
-                      options, reads);
+  const Result r = aggregate_spans(
+      {{path("p.log"), "p", first.size(), end, 10}, {path("c.gz"), "c", first.size(), end, 10}}, options, reads);
   ASSERT_EQ(reads.size(), 2u);
   EXPECT_EQ(reads[0].lines, 6u);
   EXPECT_EQ(reads[1].lines, 6u);  // a compressed span ends where it was planned: `third` is not read
@@ -304,7 +304,7 @@ TEST_F(StateTest, SavedOnlyWhenAskedAndLockedUntilThen) {
     IncrementalRun unsaved = aggregate_incremental({path("logs")}, {}, path("state.json"));
     EXPECT_EQ(counted(unsaved.added), 20u);
     EXPECT_THROW(run(), StateError);  // still locked by the run not saved
-  }  // let go without saving: the report was lost
+  }                                   // let go without saving: the report was lost
   EXPECT_FALSE(fs::exists(path("state.json")));
   IncrementalRun again = aggregate_incremental({path("logs")}, {}, path("state.json"));
   EXPECT_EQ(counted(again.added), 20u);

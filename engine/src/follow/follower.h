@@ -21,7 +21,6 @@
 #include <string>
 #include <vector>
 
-#include "count/spans.h"
 #include "follow/discovery.h"
 #include "follow/held_files.h"
 #include "follow/span_reader.h"
@@ -29,6 +28,7 @@
 #include "follow/truncation_losses.h"
 #include "logagg/follow.h"
 #include "logagg/options.h"
+#include "run/spans.h"
 #include "state/file_tracker.h"
 
 namespace logagg {
@@ -43,19 +43,19 @@ inline constexpr uint64_t kRoundBytes = uint64_t{64} << 20;
 
 // The files of a round's plan.
 struct RoundPlan {
-  std::vector<TrackedFile> files;  // the held files planned...
-  std::vector<size_t> held;        // ...files[j] is HeldFiles::files()[held[j]]
-  std::vector<SpanPlan> plans;     // plans[k].file indexes files
+  std::vector<TrackedFile> files;     // the held files planned...
+  std::vector<size_t> held;           // ...files[j] is HeldFiles::files()[held[j]]
+  std::vector<SpanPlan> plans;        // plans[k].file indexes files
   std::vector<size_t> no_descriptor;  // held files the plan could not open (EMFILE): read in a later round
 };
 
 // What a round read: a span per plan, then one per stream with lines.
 struct RoundReads {
   std::vector<InputSpan> spans;
-  std::vector<bool> left;        // per plan: bytes left for the next round
-  std::vector<size_t> streams;   // spans[plans.size() + s] is of the followed stream numbered streams[s]
-  uint64_t bytes = 0;            // read into memory
-  std::vector<SpanRead> reads;   // per span, once counted
+  std::vector<bool> left;       // per plan: bytes left for the next round
+  std::vector<size_t> streams;  // spans[plans.size() + s] is of the followed stream numbered streams[s]
+  uint64_t bytes = 0;           // read into memory
+  std::vector<SpanRead> reads;  // per span, once counted
 };
 
 // The order in which plans are read: their files' least recently modified

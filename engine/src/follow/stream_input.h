@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string>
 
-#include "count/spans.h"
+#include "run/spans.h"
 
 namespace logagg {
 
@@ -44,18 +44,18 @@ class StreamInput {
 
  private:
   void keep(const char* bytes, size_t n);
-  void check_head();        // a compressed stream is an error
+  void check_head();         // a compressed stream is an error
   size_t countable() const;  // the bytes of buffer_ a round may count
 
   std::string name_;
   int fd_;
   bool owned_;
   uint64_t max_line_bytes_;
-  std::string buffer_;    // read, not counted yet
-  size_t whole_ = 0;      // the bytes of buffer_ up to its last LF
+  std::string buffer_;         // read, not counted yet
+  size_t whole_ = 0;           // the bytes of buffer_ up to its last LF
   bool in_long_line_ = false;  // dropping the bytes of a line past the limit until its LF
-  uint64_t offset_ = 0;   // bytes of the stream before buffer_
-  uint64_t lines_ = 0;    // lines counted
+  uint64_t offset_ = 0;        // bytes of the stream before buffer_
+  uint64_t lines_ = 0;         // lines counted
   bool eof_ = false;
   bool head_checked_ = false;
   std::string error_;

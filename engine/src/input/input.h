@@ -2,8 +2,8 @@
 // read-only, everything else (stdin, pipes, devices, compressed data) read in
 // blocks through a ByteSource, gzip and zstd decompressed on the fly.
 //
-// choose_read_mode() says which files can be mapped; the counting core
-// (count/aggregate.cc) maps only those larger than 1 MiB (kSmallFileBytes)
+// choose_read_mode() says which files can be mapped; the run
+// (run/open_input.cc) maps only those larger than 1 MiB (kSmallFileBytes)
 // that are not compressed, or any with --range, and reads the rest as streams.
 //
 // The free functions are thread-safe. A MappedFile may be read from any number
@@ -164,8 +164,7 @@ inline constexpr size_t kDecodedChunkBytes = size_t{256} << 10;
 // decoder writes into it in place.
 inline constexpr size_t kReadAheadBuffers = 4;
 inline constexpr size_t kReadAheadBufferBytes = kDecodedChunkBytes;
-std::unique_ptr<ByteSource> read_ahead_in_thread(std::unique_ptr<ByteSource> source,
-                                                 size_t buffers = kReadAheadBuffers,
+std::unique_ptr<ByteSource> read_ahead_in_thread(std::unique_ptr<ByteSource> source, size_t buffers = kReadAheadBuffers,
                                                  size_t buffer_bytes = kReadAheadBufferBytes);
 
 // The first `end` bytes of `source`: its end there, an error (-1) if it
@@ -192,10 +191,10 @@ class StreamReader {
   StreamReader(ByteSource& source, size_t max_line_bytes, std::vector<char>& buffer, bool at_start = true);
 
   struct Chunk {
-    std::string_view text;          // whole lines (the last may lack its LF at end of stream)
-    size_t readable = 0;            // bytes readable from text.data()
-    bool skipped_long_line = false; // true: text is empty, one over-long line was skipped
-    bool skipped_line_blank = false; // the skipped line held only spaces, tabs and CRs
+    std::string_view text;            // whole lines (the last may lack its LF at end of stream)
+    size_t readable = 0;              // bytes readable from text.data()
+    bool skipped_long_line = false;   // true: text is empty, one over-long line was skipped
+    bool skipped_line_blank = false;  // the skipped line held only spaces, tabs and CRs
   };
 
   // The next chunk; false at end of stream or after a read error (see error()).

@@ -1,5 +1,5 @@
 // Adding up results read back from `--format json` documents (see merge.h;
-// the documents are written and read in report/result_json.cc).
+// the documents are written in report/result_json.cc, read in result_reader.cc).
 #include "logagg/merge.h"
 
 #include <algorithm>
@@ -61,7 +61,8 @@ void merge_app_counts(Result& into, const Result& other) {
   const auto renumbered = [&](const Result& r) {
     std::vector<uint32_t> to(r.apps.size());
     for (size_t i = 0; i < to.size(); ++i) {
-      to[i] = static_cast<uint32_t>(std::lower_bound(names.begin(), names.end(), r.apps[i], app_before) - names.begin());
+      to[i] =
+          static_cast<uint32_t>(std::lower_bound(names.begin(), names.end(), r.apps[i], app_before) - names.begin());
     }
     std::vector<AppCount> rows = r.app_counts;
     for (AppCount& c : rows) c.app = to[c.app];
@@ -94,8 +95,8 @@ void merge_into(Partial& into, const Partial& other) {
   if (a.since != b.since) differ("--since", describe(a.since), describe(b.since));
   if (a.until != b.until) differ("--until", describe(a.until), describe(b.until));
   if (a.by_app != b.by_app) {
-    fail(std::string("made ") + (b.by_app ? "with" : "without") + " --by-app, unlike the results before it: " +
-         "results cannot be added");
+    fail(std::string("made ") + (b.by_app ? "with" : "without") +
+         " --by-app, unlike the results before it: " + "results cannot be added");
   }
   if (a.by != b.by) differ("--by", listed(a.key_columns()), listed(b.key_columns()));
   if (a.where != b.where) differ("--where", listed(a.where), listed(b.where));

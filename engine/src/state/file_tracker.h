@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "count/spans.h"
 #include "logagg/result.h"
+#include "run/spans.h"
 #include "state/record_index.h"
 #include "state/state_file.h"
 
@@ -43,8 +43,8 @@ struct TrackedFile {
 
 // One file's span to count, and its record once the span is read.
 struct SpanPlan {
-  size_t file = 0;    // index into the files planned
-  size_t record = 0;  // the record it continues, or the new one of a new file
+  size_t file = 0;      // index into the files planned
+  size_t record = 0;    // the record it continues, or the new one of a new file
   InputSpan span;       // reads /proc/self/fd/N (or the file's name), named as the file
   FileRecord previous;  // the record at the span's begin (offset 0 for a new file)
   FileRecord next;      // `lines`: those before the span, until commit

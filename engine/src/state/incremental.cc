@@ -20,11 +20,11 @@
 #include <cstring>
 #include <ctime>
 
-#include "count/spans.h"
 #include "input/input.h"
 #include "logagg/merge.h"
 #include "logagg/report.h"
 #include "logagg/state.h"
+#include "run/spans.h"
 #include "state/delta_files.h"
 #include "state/file_tracker.h"
 #include "state/state_file.h"

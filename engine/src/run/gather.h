@@ -1,0 +1,38 @@
+// The end of a run: what its workers counted and how each input was read,
+// gathered into one Result (rows in order, the summary, errors and the first
+// rejected lines' positions).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "count/app_table.h"
+#include "count/counter.h"
+#include "count/measure_counter.h"
+#include "logagg/measures.h"
+#include "logagg/options.h"
+#include "logagg/result.h"
+#include "run/source.h"
+#include "run/spans.h"
+
+namespace logagg {
+
+// What the workers of one run count into together: the per-second counts,
+// the key numbering (--by-app, --by) and the measured cells.
+struct SharedTallies {
+  explicit SharedTallies(const Options& options)
+      : apps(options.max_apps), spec(MeasureSpec::of(options)), measures(spec) {}
+  SharedCounts counts;
+  AppTable apps;
+  const MeasureSpec spec;
+  SharedMeasures measures;
+};
+
+// The result of the workers' run over `sources`, with the input errors
+// `errors` (then each source's, in input order) and, with `reads`, how each
+// source was read. The elapsed time is left to the caller.
+Result gather(const std::vector<std::unique_ptr<Source>>& sources, const std::vector<Worker>& workers,
+              SharedTallies& tallies, const Options& options, std::vector<InputError> errors,
+              std::vector<SpanRead>* reads);
+
+}  // namespace logagg

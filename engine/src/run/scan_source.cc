@@ -1,0 +1,97 @@
+// Reading an opened input into a worker's counter (see scan_source.h).
+#include "run/scan_source.h"
+
+#include <cstddef>
+#include <memory>
+#include <string_view>
+#include <utility>
+
+#include "input/fault_guard.h"
+#include "input/file_reads.h"
+
+namespace logagg {
+namespace {
+
+// How far ahead of the segment being scanned the kernel is asked to read a
+// mapped file. On a cold file the disk then streams while the workers parse
+// (the read-ahead of a fault is waited for); on a warm one the request finds
+// the pages cached. 32 MiB made a cold file on 2 threads measurably faster,
+// 8 MiB less so, 128 MiB no more (docs/bench-notes/2026-12-02-cold-files.md).
+constexpr size_t kReadAheadBytes = size_t{32} << 20;
+
+// Asks for the bytes kReadAheadBytes past segment `j` to be read into the
+// page cache, and at the first segment for those up to there: the requests
+// tile the file once, whatever the segments' sizes.
+void read_ahead(const Source& src, uint32_t j) {
+  const Segment seg = src.segments[j];
+  if (j == 0) src.map.prefetch(seg.end, seg.begin + kReadAheadBytes);
+  src.map.prefetch(seg.begin + kReadAheadBytes, seg.end + kReadAheadBytes);
+}
+
+// Scans segment `j` through the mapping, the kernel asked to read ahead
+// past it; false if the file was found shorter (a fault in the mapping).
+bool scan_mapped_segment(Source& src, uint32_t j, Worker& w) {
+  const Segment seg = src.segments[j];
+  read_ahead(src, j);
+  return run_guarded([&] {
+    scan_lines(src.text.substr(seg.begin, seg.end - seg.begin), src.text.size() - seg.begin, w.parser, w.counter,
+               src.logs[j]);
+  });
+}
+
+// Scans segment `j` read with pread into the worker's buffer; false if the
+// file was found shorter.
+bool scan_read_segment(Source& src, uint32_t j, Worker& w) {
+  const Segment seg = src.segments[j];
+  const size_t size = seg.end - seg.begin;
+  if (w.segment_buffer.size() < size) w.segment_buffer.resize(size);
+  if (pread_all(src.fd, w.segment_buffer.data(), size, seg.begin) != static_cast<ssize_t>(size)) return false;
+  scan_lines(std::string_view(w.segment_buffer.data(), size), w.segment_buffer.size(), w.parser, w.counter,
+             src.logs[j]);
+  return true;
+}
+
+}  // namespace
+
+void scan_stream(Source& src, int fd, Worker& w, const Options& options, Decompression how) {
+  std::unique_ptr<ByteSource> bytes = open_byte_source(fd, how);
+  if (src.stream_end) bytes = limit_bytes(std::move(bytes), *src.stream_end);
+  ScanLog& log = src.logs.emplace_back(ScanLog(options.max_reject_samples));
+  if (!discard(*bytes, src.skip, w.stream_buffer)) {
+    src.bytes = bytes->bytes_in();
+    src.error = bytes->error();  // a span's stream ends where it was planned, or fails
+    return;
+  }
+  StreamReader reader(*bytes, options.max_line_bytes, w.stream_buffer, /*at_start=*/src.skip == 0);
+  StreamReader::Chunk chunk;
+  uint64_t reported = 0;
+  while (reader.next(chunk)) {
+    if (chunk.skipped_long_line) {
+      record_skipped_line(chunk.skipped_line_blank, w.counter, log);
+    } else {
+      scan_lines(chunk.text, chunk.readable, w.parser, w.counter, log);
+    }
+    add_progress_bytes(w, reader.bytes_read() - reported);
+    reported = reader.bytes_read();
+  }
+  src.bytes = reader.bytes_read();
+  if (reader.failed()) src.error = reader.error();
+}
+
+void scan_segment(Source& src, uint32_t j, Worker& w) {
+  if (!src.changed) {  // once a file changed, its pages are gone: the rest would fault too
+    const Segment seg = src.segments[j];
+    if (!(src.fd >= 0 ? scan_read_segment(src, j, w) : scan_mapped_segment(src, j, w))) src.changed = true;
+    src.map.release(seg.begin, seg.end);
+    add_progress_bytes(w, seg.end - seg.begin);
+  }
+  // The last segment done unmaps the file and closes it, so mappings and
+  // descriptors do not pile up.
+  if (src.segments_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    src.map = MappedFile();
+    if (src.fd >= 0) ::close(std::exchange(src.fd, -1));
+    input_done(w);
+  }
+}
+
+}  // namespace logagg
