@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (preset `fuzz`: clang, ASan + UBSan) and runs
 # each for SECONDS (default 60) on a scratch copy of its seed corpus, so the
-# corpus in the repository never grows. Exits 1 if any target finds anything
+# corpus in the repository never grows; FUZZ_JOBS targets at once (default:
+# one per core; each target still runs SECONDS on a core of its own). Exits 1 if any target finds anything
 # (a check failure, a sanitizer report, a crash, a timeout or running out of
 # memory) and prints each finding's path, hex dump and replay command.
 #
@@ -45,28 +46,44 @@ show_finding() {
   echo "  keep:     cp ${artifact} fuzz/regressions/${target}/<short-name>"
 }
 
-found=0
-summary=""
-for target in $targets; do
-  binary="build/fuzz/fuzz/${target}_fuzz"
-  dir="${work}/${target}"
-  mkdir -p "${dir}/corpus" "${dir}/artifacts"
-  cp -R "fuzz/corpus/${target}/." "${dir}/corpus/"
-  log="${dir}/fuzz.log"
-  echo "== ${target}: ${binary}, log ${log}"
-
-  status=0
-  "$binary" "${dir}/corpus" \
+# Runs one target for SECONDS; its exit status goes to DIR/status.
+run_target() {
+  local target="$1" dir="${work}/$1" status=0
+  "build/fuzz/fuzz/${target}_fuzz" "${dir}/corpus" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len="$(max_len_of "$target")" -dict="fuzz/${target}.dict" \
     -artifact_prefix="${dir}/artifacts/" -print_final_stats=1 \
-    >"$log" 2>&1 || status=$?
+    >"${dir}/fuzz.log" 2>&1 || status=$?
+  echo "$status" >"${dir}/status"
+}
 
+jobs="${FUZZ_JOBS:-$(nproc)}"
+running=0
+for target in $targets; do
+  dir="${work}/${target}"
+  mkdir -p "${dir}/corpus" "${dir}/artifacts"
+  cp -R "fuzz/corpus/${target}/." "${dir}/corpus/"
+  echo "== ${target}: build/fuzz/fuzz/${target}_fuzz, log ${dir}/fuzz.log"
+  run_target "$target" &
+  running=$((running + 1))
+  if ((running >= jobs)); then
+    wait -n || true
+    running=$((running - 1))
+  fi
+done
+wait
+
+found=0
+summary=""
+for target in $targets; do
+  dir="${work}/${target}"
+  log="${dir}/fuzz.log"
+  status="$(cat "${dir}/status")"
   # The last status line ("#N DONE cov: ... ft: ... corp: ... exec/s: ...").
   stats="$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)"
   execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")"
   rate="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")"
-  echo "${stats:-(no status line: stopped while loading the corpus)}"
+  echo "${target}: ${stats:-(no status line: stopped while loading the corpus)}"
   coverage="$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*' <<<"$stats" || true)"
   summary+="${target}: ${execs:-?} runs, ${rate:-?} exec/s, ${coverage:-no coverage line}"$'\n'
 
