@@ -170,12 +170,7 @@ std::optional<int64_t> TimePattern::second(std::string_view text) const {
   std::istringstream in(rewritten);
   date::local_seconds local;
   std::chrono::minutes offset{0};
-  // GCC 12 sees date's seconds field of the parse as maybe uninitialized (it
-  // is set before use): a false positive inside date.h, silenced here only.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
   in >> date::parse(date_format_, local, offset);
-#pragma GCC diagnostic pop
   if (in.fail() || in.peek() != std::char_traits<char>::eof()) return std::nullopt;
   // date takes any day of the year (000 is the last of the year before, and
   // past the year's end it counts on into the next year's months), so the

@@ -83,10 +83,10 @@ struct Roles {
   uint8_t of[256];
   int8_t east[256];
   constexpr Roles() : of{}, east{} {
-    of['T'] = of['t'] = of[' '] = kSeparator;
-    of['Z'] = of['z'] = kZulu;
-    east['+'] = 1;
-    east['-'] = -1;
+    for (const unsigned char c : {'T', 't', ' '}) of[c] = kSeparator;
+    for (const unsigned char c : {'Z', 'z'}) of[c] = kZulu;
+    east[static_cast<unsigned char>('+')] = 1;
+    east[static_cast<unsigned char>('-')] = -1;
   }
 };
 constexpr Roles kRoles;
