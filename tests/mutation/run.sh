@@ -81,10 +81,11 @@ targets=$(cut -f5 <<< "$rows" | tr ' ' '\n' | sort -u | tr '\n' ' ')
 # whose base directory holds them all (ccache's CCACHE_BASEDIR, as .ci/run
 # sets it) finds the objects the tree's build made. A file whose bytes are
 # already there is left alone, so a kept scratch build stays incremental.
+worker_targets() {  # WORKER: the build targets its rows name, each once
+  cut -f5 "$scratch/rows$1.tsv" | tr ' ' '\n' | sort -u | tr '\n' ' '
+}
 prepare_copy() {  # WORKER: copies the tree, configures and builds the targets of its rows
   local src=$scratch/src$1 build=$scratch/src$1/build/release
-  local own_targets
-  own_targets=$(cut -f5 "$scratch/rows$1.tsv" | tr ' ' '\n' | sort -u | tr '\n' ' ')
   mkdir -p "$src"
   git ls-files -z --cached --others --exclude-standard | python3 -c '
 import filecmp, os, shutil, sys
@@ -98,7 +99,7 @@ for path in sys.stdin.read().split("\0"):
   {
     cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOGAGG_BUILD_TESTS=ON \
       -DLOGAGG_BUILD_PROFILING=ON &&
-      cmake --build "$build" -j "$jobs" --target $own_targets
+      cmake --build "$build" -j "$jobs" --target $(worker_targets "$1")
   } > "$scratch/build$1.log" 2>&1 ||
     { cat "$scratch/build$1.log" >&2; say "the unmutated scratch copy does not build"; exit 1; }
 }
@@ -188,8 +189,7 @@ open(path, "w", encoding="utf-8").write(text.replace(original, replacement))
     [ "$verdict" = caught ] || say "  $name: $verdict"
   done 3< "$scratch/rows$1.tsv"
   # Leave a kept scratch build matching the tree.
-  cmake --build "$build" -j "$jobs" --target $(cut -f5 "$scratch/rows$1.tsv" | tr ' ' '\n' | sort -u) \
-    > "$scratch/build$1.log" 2>&1 || true
+  cmake --build "$build" -j "$jobs" --target $(worker_targets "$1") > "$scratch/build$1.log" 2>&1 || true
 }
 pids=()
 for ((w = 0; w < workers; ++w)); do
