@@ -221,7 +221,7 @@ std::optional<std::pair<logagg::Options, std::string_view>> options_and_log(std:
     header = 5 + options.app_pattern.size();
   }
   try {
-    (void)logagg::LineRules::of(options);
+    (void)logagg::Query(options).rules();
   } catch (const std::invalid_argument&) {
     return std::nullopt;
   }
@@ -312,13 +312,13 @@ std::string run_text(const Run& run, const logagg::Options& options) {
 // fills `expected` from the reference.
 std::string check_lines(std::string_view data, const logagg::Options& options, size_t block_bytes,
                         Expected& expected) {
-  logagg::LineParser parser(logagg::LineRules::of(options), options.max_line_bytes);
+  logagg::LineParser parser(logagg::Query(options).rules(), options.max_line_bytes);
   const reference::Rules rules(options);
   const char* const data_end = data.data() + data.size();
   // BlockParser's verdicts of the same lines (after a BOM, which the engine
   // skips before it), in blocks of `block_bytes`.
   std::vector<std::pair<logagg::LineVerdict, std::string>> blocks;
-  logagg::BlockParser block_parser(logagg::LineRules::of(options), options.max_line_bytes, block_bytes);
+  logagg::BlockParser block_parser(logagg::Query(options).rules(), options.max_line_bytes, block_bytes);
   const std::string_view text = data.substr(data.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0);
   block_parser.classify_lines(text, text.size(), [&](const logagg::LineVerdict& v) {
     blocks.emplace_back(v, v.status == logagg::LineStatus::kCounted ? std::string(v.app) : "");
@@ -436,7 +436,8 @@ std::optional<logagg::Result> aggregate_stream(std::string_view data,
 
 // Whether `options` were drawn with keys, filters or measures (kDrawKeys, kDrawMeasures).
 bool drawn_keys(const logagg::Options& options) {
-  return !options.by.empty() || !options.where.empty() || options.by_app || !options.has_app() || options.measured();
+  const logagg::Query query(options);
+  return query.keyed() || !options.where.empty() || !query.has_app() || query.measured();
 }
 
 std::optional<logagg::Result> run_engine(std::string_view data, const Run& run, logagg::Options options);
@@ -456,14 +457,14 @@ std::string check_measures(std::string_view data, const logagg::Options& options
   for (const Run& run : runs_for(h)) {
     const std::optional<logagg::Result> got = run_engine(data, run, options);
     if (!got) continue;
-    const std::string text = logagg::format_report(*got, options, csv);
+    const std::string text = logagg::format_report(*got, csv);
     const auto fail = [&](const std::string& what) {
       return run_text(run, options) + ": " + what + "; input " + shown(input);
     };
     if (!first) first = text;
     if (text != *first) return fail("measured csv " + shown(text) + " != the first run's " + shown(*first));
-    const logagg::Partial back = logagg::parse_partial(logagg::format_report(*got, options, json));
-    if (logagg::format_report(back.result, back.options, csv) != text) return fail("the json reads back otherwise");
+    const logagg::Partial back = logagg::parse_partial(logagg::format_report(*got, json));
+    if (logagg::format_report(back.result, csv) != text) return fail("the json reads back otherwise");
     uint64_t counted = 0;
     std::vector<uint64_t> with_number(spec.fields.size());
     for (size_t row = 0; row < got->cells.size(); ++row) {
@@ -604,7 +605,7 @@ std::string check_engine(std::string_view input) {
   const auto chosen = options_and_log(input);
   if (!chosen) return {};  // a usage error: nothing to count
   auto [options, data] = *chosen;
-  if (options.measured()) return check_measures(data, options, h, input);
+  if (logagg::Query(options).measured()) return check_measures(data, options, h, input);
   for (const size_t max_line_bytes : {kNoLimit, tight_limit(data, h)}) {
     options.max_line_bytes = max_line_bytes;
     Expected want;
@@ -638,7 +639,7 @@ std::string check_engine(std::string_view input) {
       if (drawn_keys(options)) {  // the rows per key and the filters' tallies, as csv and counts
         logagg::ReportOptions csv;
         csv.format = logagg::Format::kCsv;
-        const std::string got_csv = logagg::format_report(*got, options, csv);
+        const std::string got_csv = logagg::format_report(*got, csv);
         const std::string want_csv = reference::csv(want.tally, options);
         if (got_csv != want_csv) {
           return run_text(run, options) + " vs reference: csv " + shown(got_csv) + " != " + shown(want_csv) +

@@ -111,7 +111,7 @@ inline constexpr int64_t kHtmlCheckMaxSpan = 86400;
 inline std::string check_outputs(const logagg::Result& result, const logagg::Options& options) {
   logagg::ReportOptions report;
   report.format = logagg::Format::kCsv;
-  const std::optional<CsvRecords> csv = read_csv(logagg::format_report(result, options, report));
+  const std::optional<CsvRecords> csv = read_csv(logagg::format_report(result, report));
   if (!csv) return "the csv is not RFC 4180";
   CsvRecords want = {{"second", "app_id", "count"}};
   for (const logagg::AppCount& c : result.app_counts) {
@@ -123,7 +123,7 @@ inline std::string check_outputs(const logagg::Result& result, const logagg::Opt
   if (*csv != want) return "the csv does not read back into the rows counted";
   report.format = logagg::Format::kJson;
   try {
-    const logagg::Partial back = logagg::parse_partial(logagg::format_report(result, options, report));
+    const logagg::Partial back = logagg::parse_partial(logagg::format_report(result, report));
     if (back.result.apps != result.apps || back.result.app_counts != result.app_counts) {
       return "the json does not read back into the result";
     }
@@ -131,16 +131,16 @@ inline std::string check_outputs(const logagg::Result& result, const logagg::Opt
     return std::string("the json does not read back: ") + e.what();
   }
   report.format = logagg::Format::kTable;
-  for (const auto& [what, text] : {std::pair{"the table", logagg::format_report(result, options, report)},
-                                   std::pair{"--stats", logagg::format_stats(result, options, report)},
-                                   std::pair{"--show-rejects", logagg::format_rejects(result, options)}}) {
+  for (const auto& [what, text] : {std::pair{"the table", logagg::format_report(result, report)},
+                                   std::pair{"--stats", logagg::format_stats(result, report)},
+                                   std::pair{"--show-rejects", logagg::format_rejects(result)}}) {
     if (const std::string why = terminal_unsafe(text); !why.empty()) return std::string(what) + " holds " + why;
   }
   const bool short_span =
       result.counts.empty() || result.counts.back().second - result.counts.front().second <= kHtmlCheckMaxSpan;
   if (logagg::has_html_format() && short_span) {
     report.format = logagg::Format::kHtml;
-    if (const std::string why = html_unsafe(logagg::format_report(result, options, report)); !why.empty()) {
+    if (const std::string why = html_unsafe(logagg::format_report(result, report)); !why.empty()) {
       return "the html page holds " + why;
     }
   }

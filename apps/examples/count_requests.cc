@@ -19,7 +19,7 @@ void print(const char* title, const logagg::Result& result, const logagg::Option
               static_cast<unsigned long long>(result.summary.rejected_total()));
   logagg::ReportOptions csv;  // per second, UTC
   csv.format = logagg::Format::kCsv;
-  std::fputs(logagg::format_report(result, options, csv).c_str(), stdout);
+  std::fputs(logagg::format_report(result, csv).c_str(), stdout);
 }
 
 }  // namespace

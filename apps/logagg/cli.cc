@@ -13,7 +13,7 @@
 
 #include "list_inputs.h"
 #include "logagg/version.h"
-#include "parse/line_parser.h"  // LineRules
+#include "parse/line_parser.h"  // json_parser_description, for --version
 #include "parse/rfc3339.h"  // --since and --until are read by the parser of the lines' times
 #include "print_result.h"
 #include "report_flags.h"
@@ -236,10 +236,9 @@ std::vector<KeyField> key_fields(const CLI::App& app, const RawFlags& raw) {
 
 // --unit names a field --sum or --quantiles measures.
 void check_units(const Config& config) {
-  const Options& o = config.options;
+  const std::vector<MeasureSpec::Field>& fields = config.query.measures().fields;
   for (const auto& [field, unit] : config.report.units) {
-    if (std::find(o.sum.begin(), o.sum.end(), field) == o.sum.end() &&
-        std::find(o.quantiles.begin(), o.quantiles.end(), field) == o.quantiles.end()) {
+    if (std::none_of(fields.begin(), fields.end(), [&](const MeasureSpec::Field& f) { return f.name == field; })) {
       throw CLI::ValidationError("--unit " + field + "=" + std::string(unit_name(unit)) +
                                  ": not a field of --sum or --quantiles");
     }
@@ -253,12 +252,18 @@ void apply_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
   apply_bucket_flags(app, raw.duration, config.report.bucketing);
   check_report_flags(app, raw.top, config.plot, config.report);
   if (app.count("--max-apps") > 0) o.max_apps = parse_count("--max-apps", raw.max_apps, 1000000000);
-  if ((config.report.top != 0 || app.count("--max-apps") > 0) && o.by.empty() && o.has_app()) o.by_app = true;
-  if ((config.report.top != 0 || app.count("--max-apps") > 0) && !o.keyed()) {
+  const bool capped = config.report.top != 0 || app.count("--max-apps") > 0;
+  if (capped && o.by.empty() && o.app_field != kNoAppField) o.by_app = true;
+  if (capped && !o.by_app && o.by.empty()) {
     throw CLI::ValidationError("--top and --max-apps need keys: --by FIELD (there is no app with --app-field none)");
   }
+  if (app.count("--since") > 0) o.since = parse_instant("--since", raw.since);
+  if (app.count("--until") > 0) o.until = parse_instant("--until", raw.until);
+  if (o.since && o.until && *o.until <= *o.since) {
+    throw CLI::ValidationError("--until must be later than --since (the range is [since, until))");
+  }
   try {
-    LineRules::of(o);  // field paths valid and apart, keys and filters readable
+    config.query = Query(o);  // the question read and checked once
   } catch (const std::invalid_argument& e) {
     throw CLI::ValidationError(e.what());
   }
@@ -271,11 +276,6 @@ void apply_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
     }
   }
   config.progress_delay = std::chrono::milliseconds(raw.progress_delay_ms);
-  if (app.count("--since") > 0) o.since = parse_instant("--since", raw.since);
-  if (app.count("--until") > 0) o.until = parse_instant("--until", raw.until);
-  if (o.since && o.until && *o.until <= *o.since) {
-    throw CLI::ValidationError("--until must be later than --since (the range is [since, until))");
-  }
   check_list_inputs_flags(app, config);
   if (config.delta && config.state.empty()) throw CLI::ValidationError("--delta needs --state FILE");
   if (app.count("--delta-dir") > 0 && (config.state.empty() || config.delta_dir.empty())) {

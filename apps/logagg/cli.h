@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "logagg/options.h"
+#include "logagg/query.h"
 #include "logagg/report.h"
 
 namespace logagg::cli {
@@ -15,6 +16,7 @@ namespace logagg::cli {
 struct Config {
   std::vector<std::string> paths;
   Options options;
+  Query query;  // options' question, read and checked once by parse()
   ReportOptions report;
   bool list_inputs = false;  // only print the inputs a run would read (list_inputs.h)
   uint64_t piece_size = 0;   // with list_inputs as json: --range pieces of at most this many bytes; 0: none

@@ -39,9 +39,7 @@ void write_err(const std::string& text) { std::fwrite(text.data(), 1, text.size(
 class LivePlot {
  public:
   explicit LivePlot(const Config& config)
-      : bucketing_(config.report.bucketing),
-        spec_(MeasureSpec::of(config.options)),
-        units_(config.report.units) {}
+      : bucketing_(config.report.bucketing), spec_(config.query.measures()), units_(config.report.units) {}
   std::string redraw(const std::vector<FollowRow>& rows) {
     for (const FollowRow& r : rows) latest_[{r.start, r.app}] = {r.count, r.measures};
     std::vector<SecondCount> buckets;
@@ -79,7 +77,7 @@ int run_follow(const Config& config) {
     return 1;
   }
 
-  const FollowWriter writer(config.options.key_columns(), config.report, MeasureSpec::of(config.options));
+  const FollowWriter writer(config.query, config.report);
   LivePlot plot(config);
   int write_error = 0;
   bool writing = config.plot || write_out(writer.header(), write_error);
@@ -91,7 +89,7 @@ int run_follow(const Config& config) {
   fo.on_error = [](const InputError& e) { print_error(e.path, e.message); };
   FollowResult followed;
   try {
-    followed = follow(config.paths, config.options, fo, [&](const std::vector<FollowRow>& rows) {
+    followed = follow(config.paths, config.query, config.options, fo, [&](const std::vector<FollowRow>& rows) {
       return writing = write_out(config.plot ? plot.redraw(rows) : writer.rows(rows), write_error);
     });
   } catch (const std::invalid_argument& e) {
@@ -102,11 +100,11 @@ int run_follow(const Config& config) {
   if (writing && !config.plot) write_out(writer.footer(followed.result.summary.counted), write_error);
 
   const Result& r = followed.result;
-  write_err(format_rejects(r, config.options));
+  write_err(format_rejects(r));
   if (!config.quiet) {
     std::vector<SummaryRow> more = {{"late (corrected rows)", followed.late}};
     if (followed.lost_bytes != 0) more.push_back({"lost bytes (truncated before read)", followed.lost_bytes});
-    write_err(format_summary(r.summary, config.options, more));
+    write_err(format_summary(r.summary, r.query, more));
   }
   for (const FollowResult::Unfinished& u : followed.unfinished) {
     print_error(u.path, "the last " + std::to_string(u.bytes) +
@@ -119,7 +117,7 @@ int run_follow(const Config& config) {
                  "unread (raise the limit: ulimit -n)\n",
                  terminal_text(followed.stopped_short).c_str());
   }
-  if (config.stats && config.report.format != Format::kJson) write_err(format_stats(r, config.options, config.report));
+  if (config.stats && config.report.format != Format::kJson) write_err(format_stats(r, config.report));
   if (write_error != 0 && write_error != EPIPE) {
     std::fprintf(stderr, "logagg: cannot write the rows: %s\n", std::strerror(write_error));
     return 1;

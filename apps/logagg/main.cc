@@ -49,12 +49,11 @@ int main(int argc, char** argv) {
   if (!config.quiet && ::isatty(STDERR_FILENO) == 1) {  // a person is watching: show progress
     logagg::Progress progress;
     const logagg::cli::ProgressLine line(progress, config.progress_delay, std::chrono::milliseconds(250));
-    result = logagg::aggregate(config.paths, config.options, &progress);
+    result = logagg::aggregate(config.paths, config.query, config.options, &progress);
   } else {
-    result = logagg::aggregate(config.paths, config.options);
+    result = logagg::aggregate(config.paths, config.query, config.options);
   }
-  const int code =
-      logagg::cli::print_result(result, config.options, config.report, {!config.quiet, config.stats, config.plot});
+  const int code = logagg::cli::print_result(result, config.report, {!config.quiet, config.stats, config.plot});
   if (!config.quiet) std::fputs(logagg::cli::hint_line(result.summary, config.paths).c_str(), stderr);
   return code;
 }

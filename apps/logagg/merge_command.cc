@@ -95,13 +95,13 @@ int run_merge(int argc, char** argv) {
       return 1;  // a sum that leaves a result out would look exact and not be
     }
   }
-  if (config.report.top != 0 && !total->options.keyed()) {
+  if (config.report.top != 0 && !total->result.query.keyed()) {
     std::fprintf(stderr, "logagg: --top needs results made with --by-app or --by\n");
     return 2;
   }
   config.report.bucketing = total->report.bucketing;  // the results' own
   total->report = config.report;
-  return print_result(total->result, total->options, total->report, config.print);
+  return print_result(total->result, total->report, config.print);
 }
 
 }  // namespace logagg::cli

@@ -38,11 +38,10 @@ struct StdoutSink {
 
 void write_stderr(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stderr); }
 
-
 // A warning for each --sum field whose total left the exact range in some
 // rows (printed there as "-" in a table, empty in csv, null in json).
-void print_sum_overflows(const Result& result, const Options& options) {
-  const MeasureSpec spec = MeasureSpec::of(options);
+void print_sum_overflows(const Result& result) {
+  const MeasureSpec& spec = result.query.measures();
   for (size_t i = 0; i < spec.fields.size(); ++i) {
     size_t rows = 0;
     for (size_t row = 0; row < result.cells.size(); ++row) rows += result.cells.sum(row, i).overflowed();
@@ -81,16 +80,16 @@ void print_input_errors(const std::vector<InputError>& errors) {
   for (const InputError& e : errors) print_error(e.path, e.message);
 }
 
-int print_result(const Result& result, const Options& options, const ReportOptions& report,
-                 const PrintSettings& settings, bool* written) {
+int print_result(const Result& result, const ReportOptions& report, const PrintSettings& settings, bool* written) {
+  const Query& query = result.query;
   StdoutSink out;
   try {
     if (settings.plot) {
-      const std::optional<PlotMeasures> measures = plot_measures(result, options, report);
+      const std::optional<PlotMeasures> measures = plot_measures(result, report);
       out(format_plot(rebucket(result.counts, report.bucketing), report.bucketing, plot_size(),
                       measures ? &*measures : nullptr));
     } else {
-      write_report(result, options, report, std::ref(out));
+      write_report(result, report, std::ref(out));
     }
   } catch (const WriteFailed&) {
     // out.error says why; reported below unless the reader just went away.
@@ -100,26 +99,27 @@ int print_result(const Result& result, const Options& options, const ReportOptio
 
   print_input_errors(result.errors);
   if (result.apps_capped) {
-    const char* what = options.by.empty() ? "ids" : "keys";  // --by: key tuples
+    const char* what = query.by_keys() ? "keys" : "ids";  // --by: key tuples
+    const size_t cap = query.question().max_apps;
     std::fprintf(stderr,
                  "logagg: warning: a run met more than %zu distinct %s%s (--max-apps); the lines of the %s "
                  "it met after its first %zu are counted as %s, and which %s those are can change from run to "
                  "run\n",
-                 options.max_apps, options.by.empty() ? "app " : "", what, what, options.max_apps,
-                 std::string(kOtherAppName).c_str(), what);
+                 cap, query.by_keys() ? "" : "app ", what, what, cap, std::string(kOtherAppName).c_str(), what);
   }
-  print_sum_overflows(result, options);
-  write_stderr(format_rejects(result, options));
+  print_sum_overflows(result);
+  write_stderr(format_rejects(result));
   if (settings.summary) {
-    write_stderr(format_summary(result.summary, options));
-    if (options.measured()) {  // the memory of the measures (sketches only with --quantiles)
-      const std::string buckets =
-          options.quantiles.empty() ? "" : ", " + std::to_string(result.cells.sketch_buckets()) + " sketch buckets";
+    write_stderr(format_summary(result.summary, query));
+    if (query.measured()) {  // the memory of the measures (sketches only with --quantiles)
+      const std::string buckets = query.question().quantiles.empty()
+                                      ? ""
+                                      : ", " + std::to_string(result.cells.sketch_buckets()) + " sketch buckets";
       std::fprintf(stderr, "  measures kept: %zu rows%s, %s\n", result.cells.size(), buckets.c_str(),
                    human_bytes(static_cast<double>(result.cells.bytes())).c_str());
     }
   }
-  if (settings.stats && report.format != Format::kJson) write_stderr(format_stats(result, options, report));
+  if (settings.stats && report.format != Format::kJson) write_stderr(format_stats(result, report));
   if (out.error != 0 && out.error != EPIPE) {
     std::fprintf(stderr, "logagg: cannot write the report: %s\n", std::strerror(out.error));
     return 1;

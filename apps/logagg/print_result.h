@@ -38,7 +38,7 @@ void print_input_errors(const std::vector<InputError>& errors);
 // A reader that goes away (`logagg big.log | head -1`) is not an error: the
 // report stops quietly. SIGPIPE must be ignored by the caller. `written`, if
 // given, is set to whether the whole report reached stdout.
-int print_result(const Result& result, const Options& options, const ReportOptions& report,
-                 const PrintSettings& settings, bool* written = nullptr);
+int print_result(const Result& result, const ReportOptions& report, const PrintSettings& settings,
+                 bool* written = nullptr);
 
 }  // namespace logagg::cli

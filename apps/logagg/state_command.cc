@@ -11,7 +11,7 @@ namespace logagg::cli {
 int run_incremental(const Config& config) {
   IncrementalRun run;
   try {
-    run = aggregate_incremental(config.paths, config.options, config.state, config.delta_dir);
+    run = aggregate_incremental(config.paths, config.query, config.options, config.state, config.delta_dir);
   } catch (const StateError& e) {
     print_error(e.path(), e.what());
     return 2;
@@ -24,7 +24,7 @@ int run_incremental(const Config& config) {
     return kStateNotSaved;
   }
   bool written = false;
-  const int code = print_result(config.delta ? run.added : run.total, config.options, config.report,
+  const int code = print_result(config.delta ? run.added : run.total, config.report,
                                 {!config.quiet, config.stats, config.plot}, &written);
   // The state is saved only once the report is out: a report lost (a full
   // disk, a reader gone) is reported again by the next run.

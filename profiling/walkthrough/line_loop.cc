@@ -9,6 +9,7 @@
 #include <map>
 
 #include "input/input.h"
+#include "logagg/query.h"
 #include "parse/line_verdict.h"
 
 namespace logagg::walkthrough {
@@ -43,6 +44,7 @@ LineVerdict classify(const std::string& line, const Options& options, const Piec
 Result count_lines(const std::string& path, const Options& options, const Pieces& pieces) {
   const auto start = std::chrono::steady_clock::now();
   Result result;
+  result.query = Query(options);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     result.errors.push_back({path, std::strerror(errno)});

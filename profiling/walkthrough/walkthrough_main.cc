@@ -79,9 +79,8 @@ int main(int argc, char** argv) {
   if (!result.errors.empty()) return 1;
   logagg::ReportOptions report;
   report.format = format;
-  logagg::write_report(result, options, report, [](std::string_view chunk) {
-    std::fwrite(chunk.data(), 1, chunk.size(), stdout);
-  });
+  logagg::write_report(result, report,
+                       [](std::string_view chunk) { std::fwrite(chunk.data(), 1, chunk.size(), stdout); });
   std::fprintf(stderr, "stage %zu %.*s: %u passes in %.3f s, %.3f s CPU\n", stage,
                static_cast<int>(kStages[stage].name.size()), kStages[stage].name.data(), passes, seconds, cpu);
   return 0;

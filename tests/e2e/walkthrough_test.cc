@@ -61,7 +61,7 @@ void expect_stages_agree(const std::string& log, const Options& options) {
     EXPECT_EQ(stage.summary.blank, engine.summary.blank) << where;
     EXPECT_EQ(stage.summary.rejected, engine.summary.rejected) << where;
     for (const Format f : {Format::kTable, Format::kCsv, Format::kJson}) {
-      EXPECT_EQ(format_report(stage, options, as(f)), format_report(engine, options, as(f))) << where;
+      EXPECT_EQ(format_report(stage, as(f)), format_report(engine, as(f))) << where;
     }
   }
 }
@@ -72,7 +72,7 @@ void expect_stages_match_the_generator(const testing::GeneratedLog& log, const O
   for (size_t n = 0; n < kStages.size(); ++n) {
     const Result stage = kStages[n].run(log.path(), options);
     const std::string where = "stage " + std::to_string(n) + " " + std::string(kStages[n].name);
-    EXPECT_EQ(format_report(stage, options, as(Format::kCsv)), log.expected_csv()) << where;
+    EXPECT_EQ(format_report(stage, as(Format::kCsv)), log.expected_csv()) << where;
     EXPECT_EQ(stage.summary.lines, want.at("lines")) << where;
     EXPECT_EQ(stage.summary.counted, want.at("counted")) << where;
     EXPECT_EQ(stage.summary.blank, want.at("blank")) << where;
@@ -207,8 +207,8 @@ TEST(WalkthroughStages, AgreeOnFilesOfOnlyABomOrNothing) {
     const std::string log = write_file(dir.file("tiny.log"), content);
     const Result engine = aggregate({log}, options);
     for (size_t n = 0; n < kStages.size(); ++n) {
-      EXPECT_EQ(format_report(kStages[n].run(log, options), options, as(Format::kJson)),
-                format_report(engine, options, as(Format::kJson)))
+      EXPECT_EQ(format_report(kStages[n].run(log, options), as(Format::kJson)),
+                format_report(engine, as(Format::kJson)))
           << "stage " << n << ", content " << ::testing::PrintToString(content);
     }
   }

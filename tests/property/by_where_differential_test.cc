@@ -105,7 +105,7 @@ std::string line_difference(logagg::LineParser& parser, const reference::Rules& 
   std::string app;
   reference::KeyTuple tuple;
   const logagg::LineVerdict want = reference::classify(line, rules, &app, &tuple);
-  const std::string want_key = options.keyed() ? reference::engine_key(tuple) : app;
+  const std::string want_key = options.by_app || !options.by.empty() ? reference::engine_key(tuple) : app;
   const bool counted = want.status == logagg::LineStatus::kCounted;
   if (reference::same_verdict(got, want) && (!counted || (got_key == want_key && got.no_value == want.no_value))) {
     return "";
@@ -118,7 +118,7 @@ std::string line_difference(logagg::LineParser& parser, const reference::Rules& 
 TEST_P(by_where_differential, EachLineGetsTheReferencesVerdictAndKeys) {
   const logagg::Options options = this->options();
   const reference::Rules rules(options);
-  logagg::LineParser parser(logagg::LineRules::of(options), options.max_line_bytes);
+  logagg::LineParser parser(logagg::Query(options).rules(), options.max_line_bytes);
   logagg::testing::HostileLines lines(GetParam() + 1000);
   size_t counted = 0, filtered = 0;
   for (int i = 0; i < 1500; ++i) {
@@ -146,7 +146,7 @@ testing::AssertionResult same_result(const std::string& data, const logagg::Opti
   const logagg::Result got = logagg::aggregate_buffer(data, options);
   const reference::Aggregate want = reference::aggregate_buffer(data, rules);
   std::ostringstream diff;
-  const std::string got_csv = logagg::format_report(got, options, logagg::as(logagg::Format::kCsv));
+  const std::string got_csv = logagg::format_report(got, logagg::as(logagg::Format::kCsv));
   const std::string want_csv = reference::csv(want, options);
   if (got_csv != want_csv) {
     size_t at = 0;

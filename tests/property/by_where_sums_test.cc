@@ -172,7 +172,7 @@ TEST_F(Corpora, EveryThreadCountAndSegmentSizeGivesTheSameKeyedFilteredResult) {
   const std::string want_csv = reference::csv(reference::aggregate_buffer(*loggen_, reference::Rules(base)), base);
   ASSERT_GT(want_csv.size(), 10000u);
   const Result first = aggregate_buffer(*loggen_, base);
-  const std::string want_json = format_report(first, base, as(Format::kJson));
+  const std::string want_json = format_report(first, as(Format::kJson));
   for (const unsigned threads : {1u, 2u, 3u, 8u}) {
     for (const size_t segment_bytes : {size_t{0}, size_t{1}, size_t{4096}, size_t{65536}}) {
       Options options = base;
@@ -180,7 +180,7 @@ TEST_F(Corpora, EveryThreadCountAndSegmentSizeGivesTheSameKeyedFilteredResult) {
       options.segment_bytes = segment_bytes;
       const std::string where = "threads " + std::to_string(threads) + ", segment_bytes " + std::to_string(segment_bytes);
       for (const Result& got : {aggregate({log_->path()}, options), aggregate_buffer(*loggen_, options)}) {
-        EXPECT_EQ(format_report(got, options, as(Format::kCsv)), want_csv) << where;
+        EXPECT_EQ(format_report(got, as(Format::kCsv)), want_csv) << where;
         Summary s = got.summary;
         s.elapsed_seconds = 0;
         s.bytes = first.summary.bytes;
@@ -189,7 +189,7 @@ TEST_F(Corpora, EveryThreadCountAndSegmentSizeGivesTheSameKeyedFilteredResult) {
         EXPECT_EQ(s.no_value, first.summary.no_value) << where;
         Result copy = got;
         copy.summary = first.summary;
-        EXPECT_EQ(format_report(copy, options, as(Format::kJson)), want_json) << where;
+        EXPECT_EQ(format_report(copy, as(Format::kJson)), want_json) << where;
       }
     }
   }

@@ -855,7 +855,7 @@ std::string options_text(const logagg::Options& o) {
 class Classifier {
  public:
   explicit Classifier(const logagg::Options& options)
-      : options_(options), rules_(options), parser_(logagg::LineRules::of(options), options.max_line_bytes) {}
+      : options_(options), rules_(options), parser_(logagg::Query(options).rules(), options.max_line_bytes) {}
 
   // `line` must be followed by `readable - line.size()` readable bytes.
   Verdicts classify(std::string_view line, size_t readable) {
@@ -881,7 +881,7 @@ class Classifier {
   // file, so blocks are read in place, else the last blocks are copied.
   std::vector<std::pair<logagg::LineVerdict, std::string>> classify_blocks(const std::string& file,
                                                                           size_t block_bytes, bool padded) {
-    logagg::BlockParser blocks(logagg::LineRules::of(options_), options_.max_line_bytes, block_bytes);
+    logagg::BlockParser blocks(logagg::Query(options_).rules(), options_.max_line_bytes, block_bytes);
     const std::string text = padded ? file + std::string(logagg::kLinePadding, '"') : file;
     std::vector<std::pair<logagg::LineVerdict, std::string>> out;
     blocks.classify_lines(std::string_view(text).substr(0, file.size()), text.size(),

@@ -159,7 +159,7 @@ void check_every_path(const Log& log) {
     return o;
   }());
   check_against_reference(log, one, base);
-  const std::string csv = format_report(one, base, as(Format::kCsv));
+  const std::string csv = format_report(one, as(Format::kCsv));
   uint64_t lat_values = 0;
   for (size_t r = 0; r < one.cells.size(); ++r) lat_values += one.cells[r].fields[1].n;
   EXPECT_EQ(one.summary.no_measure[1], one.summary.counted - lat_values);  // lines without a usable lat
@@ -168,7 +168,7 @@ void check_every_path(const Log& log) {
       Options o = base;
       o.threads = threads;
       o.segment_bytes = segment;
-      EXPECT_EQ(format_report(aggregate_buffer(log.text, o), base, as(Format::kCsv)), csv)
+      EXPECT_EQ(format_report(aggregate_buffer(log.text, o), as(Format::kCsv)), csv)
           << threads << " threads, segments of " << segment;
     }
   }
@@ -177,7 +177,7 @@ void check_every_path(const Log& log) {
   // the whole run's document, every measure to its last byte.
   // (The summary after the rows differs: each piece counts as a file.)
   const auto rows_of = [](const std::string& json) { return json.substr(0, json.find("\"summary\"")); };
-  const std::string json = rows_of(format_report(one, base, as(Format::kJson)));
+  const std::string json = rows_of(format_report(one, as(Format::kJson)));
   std::mt19937_64 rng(log.text.size());
   for (int split = 0; split < 6; ++split) {
     std::vector<size_t> cuts = {0, log.text.size()};
@@ -188,24 +188,24 @@ void check_every_path(const Log& log) {
     std::vector<Partial> pieces;
     for (size_t i = 0; i + 1 < cuts.size(); ++i) {
       const std::string piece = log.text.substr(cuts[i], cuts[i + 1] - cuts[i]);
-      pieces.push_back(parse_partial(format_report(aggregate_buffer(piece, base), base, as(Format::kJson))));
+      pieces.push_back(parse_partial(format_report(aggregate_buffer(piece, base), as(Format::kJson))));
     }
     std::shuffle(pieces.begin(), pieces.end(), rng);
     for (size_t i = 1; i < pieces.size(); ++i) merge_into(pieces[0], pieces[i]);
-    EXPECT_EQ(rows_of(format_report(pieces[0].result, pieces[0].options, as(Format::kJson))), json)
+    EXPECT_EQ(rows_of(format_report(pieces[0].result, as(Format::kJson))), json)
         << "split at " << ::testing::PrintToString(cuts);
   }
   // Two pieces, added up by merge, per minute.
   const size_t cut = log.text.find('\n', log.text.size() / 3) + 1;
-  Partial a = parse_partial(format_report(aggregate_buffer(log.text.substr(0, cut), base), base, as(Format::kJson)));
-  const Partial b = parse_partial(format_report(aggregate_buffer(log.text.substr(cut), base), base, as(Format::kJson)));
+  Partial a = parse_partial(format_report(aggregate_buffer(log.text.substr(0, cut), base), as(Format::kJson)));
+  const Partial b = parse_partial(format_report(aggregate_buffer(log.text.substr(cut), base), as(Format::kJson)));
   merge_into(a, b);
-  EXPECT_EQ(format_report(a.result, a.options, as(Format::kCsv)), csv);
+  EXPECT_EQ(format_report(a.result, as(Format::kCsv)), csv);
   ReportOptions minutes = as(Format::kCsv);
   minutes.bucketing = Bucketing::of_seconds(60);
   Options o = base;
   o.threads = 3;
-  EXPECT_EQ(format_report(a.result, a.options, minutes), format_report(aggregate_buffer(log.text, o), base, minutes));
+  EXPECT_EQ(format_report(a.result, minutes), format_report(aggregate_buffer(log.text, o), minutes));
   // Per minute against the per-second cells added by hand: each row of a
   // minute starts on its minute, so re-bucketing has nothing left to add.
   std::map<std::pair<int64_t, uint32_t>, MeasureCell> by_minute;
@@ -214,6 +214,7 @@ void check_every_path(const Log& log) {
     by_minute[{c.second - (c.second % 60 + 60) % 60, c.app}].add(one.cells[r]);
   }
   Result floored;
+  floored.query = one.query;
   floored.cells = one.cells.empty_like();
   floored.apps = one.apps;
   floored.summary = one.summary;
@@ -224,7 +225,7 @@ void check_every_path(const Log& log) {
   std::map<int64_t, uint64_t> totals;
   for (const AppCount& c : floored.app_counts) totals[c.second] += c.count;
   for (const auto& [second, count] : totals) floored.counts.push_back({second, count});
-  EXPECT_EQ(format_report(one, base, minutes), format_report(floored, base, minutes));
+  EXPECT_EQ(format_report(one, minutes), format_report(floored, minutes));
 }
 
 TEST(MeasuresDifferential, EveryDistributionOnEveryPath) {

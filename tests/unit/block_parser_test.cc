@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "logagg/options.h"
+#include "logagg/query.h"
 #include "parse/line_parser.h"
 #include "support/parser_verdicts.h"
 
@@ -26,6 +27,7 @@ using logagg::BlockParser;
 using logagg::LineRules;
 using logagg::LineStatus;
 using logagg::LineVerdict;
+using logagg::Query;
 using logagg::Reason;
 using logagg::testing::blocks;
 using logagg::testing::Seen;
@@ -37,7 +39,7 @@ LineRules rules_of(const std::string& app_field = "app_id", const std::string& t
   logagg::Options options;
   options.app_field = app_field;
   options.time_field = time_field;
-  return LineRules::of(options);
+  return Query(options).rules();
 }
 
 // Every line of `text` gets LineParser's verdict from BlockParser, for every

@@ -142,30 +142,28 @@ TEST(Rebucket, SumsSortedSecondsIntoBuckets) {
 TEST(BucketReport, CsvHeaderNamesTheBucketAndRowsHoldItsStart) {
   const int64_t t = at("2023-11-14T22:13:20Z");
   const Result r = with_counts({{t, 2}, {t + 50, 3}, {t + 200, 1}});
-  EXPECT_EQ(format_report(r, Options{}, as(bucketed("1m", false), Format::kCsv)),
+  EXPECT_EQ(format_report(r, as(bucketed("1m", false), Format::kCsv)),
             "minute,count\n2023-11-14T22:13:00Z,2\n2023-11-14T22:14:00Z,3\n2023-11-14T22:16:00Z,1\n");
-  EXPECT_EQ(format_report(r, Options{}, as(bucketed("1h", false), Format::kCsv)),
-            "hour,count\n2023-11-14T22:00:00Z,6\n");
-  EXPECT_EQ(format_report(r, Options{}, as(bucketed("1d", false), Format::kCsv)),
-            "day,count\n2023-11-14T00:00:00Z,6\n");
-  EXPECT_EQ(format_report(r, Options{}, as(bucketed("2m", false), Format::kCsv)),
+  EXPECT_EQ(format_report(r, as(bucketed("1h", false), Format::kCsv)), "hour,count\n2023-11-14T22:00:00Z,6\n");
+  EXPECT_EQ(format_report(r, as(bucketed("1d", false), Format::kCsv)), "day,count\n2023-11-14T00:00:00Z,6\n");
+  EXPECT_EQ(format_report(r, as(bucketed("2m", false), Format::kCsv)),
             "bucket,count\n2023-11-14T22:12:00Z,2\n2023-11-14T22:14:00Z,3\n2023-11-14T22:16:00Z,1\n");
 }
 
 TEST(BucketReport, FillGapsAddsZeroRowsBetweenFirstAndLastInEveryFormat) {
   const int64_t t = at("2023-11-14T22:13:20Z");
   const Result r = with_counts({{t, 2}, {t + 50, 3}, {t + 200, 1}});
-  EXPECT_EQ(format_report(r, Options{}, as(bucketed("1m", true), Format::kCsv)),
+  EXPECT_EQ(format_report(r, as(bucketed("1m", true), Format::kCsv)),
             "minute,count\n2023-11-14T22:13:00Z,2\n2023-11-14T22:14:00Z,3\n2023-11-14T22:15:00Z,0\n"
             "2023-11-14T22:16:00Z,1\n");
-  EXPECT_EQ(format_report(r, Options{}, as(bucketed("1m", true), Format::kTable)),
+  EXPECT_EQ(format_report(r, as(bucketed("1m", true), Format::kTable)),
             "minute                count\n"
             "2023-11-14T22:13:00Z      2\n"
             "2023-11-14T22:14:00Z      3\n"
             "2023-11-14T22:15:00Z      0\n"
             "2023-11-14T22:16:00Z      1\n"
             "total                     6\n");
-  const std::string json = format_report(r, Options{}, as(bucketed("1m", true), Format::kJson));
+  const std::string json = format_report(r, as(bucketed("1m", true), Format::kJson));
   EXPECT_NE(json.find("\"bucket\": \"minute\""), std::string::npos);
   EXPECT_NE(json.find("{\"minute\": \"2023-11-14T22:14:00Z\", \"count\": 3},\n"
                       "    {\"minute\": \"2023-11-14T22:15:00Z\", \"count\": 0},\n"
@@ -173,13 +171,12 @@ TEST(BucketReport, FillGapsAddsZeroRowsBetweenFirstAndLastInEveryFormat) {
             std::string::npos)
       << json;
   // Per second, gaps of one and of many seconds; none before the first or after the last.
-  const std::string csv =
-      format_report(with_counts({{-2, 1}, {0, 1}, {5, 2}}), Options{}, as(bucketed("1s", true), Format::kCsv));
+  const std::string csv = format_report(with_counts({{-2, 1}, {0, 1}, {5, 2}}), as(bucketed("1s", true), Format::kCsv));
   EXPECT_EQ(csv,
             "second,count\n1969-12-31T23:59:58Z,1\n1969-12-31T23:59:59Z,0\n1970-01-01T00:00:00Z,1\n"
             "1970-01-01T00:00:01Z,0\n1970-01-01T00:00:02Z,0\n1970-01-01T00:00:03Z,0\n1970-01-01T00:00:04Z,0\n"
             "1970-01-01T00:00:05Z,2\n");
-  EXPECT_EQ(format_report(Result{}, Options{}, as(bucketed("1s", true), Format::kCsv)), "second,count\n");
+  EXPECT_EQ(format_report(Result{}, as(bucketed("1s", true), Format::kCsv)), "second,count\n");
 }
 
 TEST(BucketReport, FillingYearsOfGapsIsStreamedInChunks) {
@@ -188,7 +185,7 @@ TEST(BucketReport, FillingYearsOfGapsIsStreamedInChunks) {
   const int64_t t = at("2023-01-01T00:00:00Z");
   const Result r = with_counts({{t, 1}, {t + 90 * kSecondsPerDay, 1}});
   size_t chunks = 0, largest = 0, rows = 0;
-  write_report(r, Options{}, as(bucketed("1s", true), Format::kCsv), [&](std::string_view chunk) {
+  write_report(r, as(bucketed("1s", true), Format::kCsv), [&](std::string_view chunk) {
     ++chunks;
     largest = std::max(largest, chunk.size());
     rows += static_cast<size_t>(std::count(chunk.begin(), chunk.end(), '\n'));
@@ -202,7 +199,7 @@ TEST(BucketReport, AThrowingSinkStopsTheReport) {
   const Result r = with_counts({{0, 1}, {10000LL * 365 * kSecondsPerDay, 1}});
   size_t calls = 0;
   struct Stop {};
-  EXPECT_THROW(write_report(r, Options{}, as(bucketed("1s", true), Format::kCsv),
+  EXPECT_THROW(write_report(r, as(bucketed("1s", true), Format::kCsv),
                             [&](std::string_view) {
                               if (++calls == 3) throw Stop{};
                             }),

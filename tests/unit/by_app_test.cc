@@ -96,7 +96,7 @@ TEST(ByApp, AppTableIsBoundedAndTheRestIsAnHonestOther) {
   o.max_apps = 2;
   const Result capped = aggregate_buffer(line("b", 1) + line("a", 2) + line("c", 3) + line("b", 4), o);
   EXPECT_EQ(capped.apps, (std::vector<std::string>{"a", "b", std::string(kOtherApp)}));
-  EXPECT_EQ(format_report(capped, o, as(rep, Format::kCsv)),
+  EXPECT_EQ(format_report(capped, as(rep, Format::kCsv)),
             "second,app_id,count\n1970-01-01T00:00:01Z,b,1\n1970-01-01T00:00:02Z,a,1\n"
             "1970-01-01T00:00:03Z,(other),1\n1970-01-01T00:00:04Z,b,1\n");
   EXPECT_FALSE(r.apps_capped);
@@ -118,17 +118,17 @@ TEST(ByApp, CsvIsSortedByTimeThenAppAndTopFoldsTheRestIntoOther) {
   ReportOptions rep;
   rep.bucketing = Bucketing::of_seconds(60);
   const Result r = small_result(o);
-  EXPECT_EQ(format_report(r, o, as(rep, Format::kCsv)),
+  EXPECT_EQ(format_report(r, as(rep, Format::kCsv)),
             "minute,app_id,count\n"
             "1970-01-01T00:01:00Z,api,3\n1970-01-01T00:01:00Z,db,2\n1970-01-01T00:01:00Z,web,5\n"
             "1970-01-01T00:03:00Z,cron,1\n");
   rep.top = 2;  // web 5, api 3 are kept; db 2 and cron 1 become (other)
-  EXPECT_EQ(format_report(r, o, as(rep, Format::kCsv)),
+  EXPECT_EQ(format_report(r, as(rep, Format::kCsv)),
             "minute,app_id,count\n"
             "1970-01-01T00:01:00Z,api,3\n1970-01-01T00:01:00Z,web,5\n1970-01-01T00:01:00Z,(other),2\n"
             "1970-01-01T00:03:00Z,(other),1\n");
   rep.fill_gaps = true;  // every app shown gets a row in every bucket
-  EXPECT_EQ(format_report(r, o, as(rep, Format::kCsv)),
+  EXPECT_EQ(format_report(r, as(rep, Format::kCsv)),
             "minute,app_id,count\n"
             "1970-01-01T00:01:00Z,api,3\n1970-01-01T00:01:00Z,web,5\n1970-01-01T00:01:00Z,(other),2\n"
             "1970-01-01T00:02:00Z,api,0\n1970-01-01T00:02:00Z,web,0\n1970-01-01T00:02:00Z,(other),0\n"
@@ -136,7 +136,7 @@ TEST(ByApp, CsvIsSortedByTimeThenAppAndTopFoldsTheRestIntoOther) {
   rep.top = 1;
   rep.fill_gaps = false;
   rep.bucketing = Bucketing::of_seconds(kSecondsPerDay);
-  EXPECT_EQ(format_report(r, o, as(rep, Format::kTable)),
+  EXPECT_EQ(format_report(r, as(rep, Format::kTable)),
             "day                   app_id   count\n"
             "1970-01-01T00:00:00Z  web          5\n"
             "1970-01-01T00:00:00Z  (other)      6\n"
@@ -148,9 +148,9 @@ TEST(ByApp, TopBreaksTiesByNameAndKeepsEveryAppWhenNIsLarge) {
   ReportOptions rep;
   const Result r = small_result(o);
   rep.top = 100;
-  EXPECT_EQ(format_report(r, o, as(rep, Format::kCsv)).find("(other)"), std::string::npos);
+  EXPECT_EQ(format_report(r, as(rep, Format::kCsv)).find("(other)"), std::string::npos);
   rep.top = 3;  // web 5, api 3, then db 2 beats cron 1
-  const std::string csv = format_report(r, o, as(rep, Format::kCsv));
+  const std::string csv = format_report(r, as(rep, Format::kCsv));
   EXPECT_NE(csv.find(",db,"), std::string::npos);
   EXPECT_EQ(csv.find(",cron,"), std::string::npos);
   EXPECT_NE(csv.find("1970-01-01T00:03:00Z,(other),1"), std::string::npos);
@@ -161,7 +161,7 @@ TEST(ByApp, StatsRankTheAppsWithTheirShare) {
   ReportOptions rep;
   rep.bucketing = Bucketing::of_seconds(60);
   const Result r = small_result(o);
-  const std::string json = format_report(r, o, as(rep, Format::kJson));
+  const std::string json = format_report(r, as(rep, Format::kJson));
   EXPECT_NE(json.find("\"by_app\": true"), std::string::npos);
   EXPECT_NE(json.find("{\"minute\": \"1970-01-01T00:01:00Z\", \"app_id\": \"api\", \"count\": 3}"), std::string::npos);
   EXPECT_NE(json.find("\"top_apps\": [\n"
@@ -171,7 +171,7 @@ TEST(ByApp, StatsRankTheAppsWithTheirShare) {
                       "      {\"app_id\": \"cron\", \"count\": 1, \"percent\": 9.091}\n    ]"),
             std::string::npos)
       << json;
-  const std::string text = format_stats(r, o, rep);
+  const std::string text = format_stats(r, rep);
   EXPECT_NE(text.find("  top apps by lines:\n    web"), std::string::npos) << text;
   EXPECT_NE(text.find("45.455%"), std::string::npos);
 }
@@ -184,15 +184,15 @@ TEST(ByApp, MergedPiecesEqualOneRunAndMergeRefusesWhatCannotBeAdded) {
   rep.bucketing = Bucketing::of_seconds(10);
   const size_t cut = log.find('\n', log.size() / 3) + 1;
   const auto json_of = [&](std::string_view part, const Options& opt, ReportOptions report) {
-    return format_report(aggregate_buffer(part, opt), opt, as(report, Format::kJson));
+    return format_report(aggregate_buffer(part, opt), as(report, Format::kJson));
   };
   Partial total = parse_partial(json_of(std::string_view(log).substr(0, cut), o, rep));
   merge_into(total, parse_partial(json_of(std::string_view(log).substr(cut), o, rep)));
   for (const size_t top : {size_t{0}, size_t{3}}) {
     rep.top = top;
     total.report.top = top;
-    EXPECT_EQ(format_report(total.result, total.options, as(total.report, Format::kCsv)),
-              format_report(aggregate_buffer(log, o), o, as(rep, Format::kCsv)));
+    EXPECT_EQ(format_report(total.result, as(total.report, Format::kCsv)),
+              format_report(aggregate_buffer(log, o), as(rep, Format::kCsv)));
   }
   rep.top = 0;
 
@@ -210,11 +210,11 @@ TEST(ByApp, MergedPiecesEqualOneRunAndMergeRefusesWhatCannotBeAdded) {
   EXPECT_TRUE(with_other.result.apps_capped);
   merge_into(with_other, parse_partial(json_of(log, o, rep)));
   EXPECT_TRUE(with_other.result.apps_capped);
-  EXPECT_EQ(with_other.options.max_apps, 3u) << "the cap named is the one that was hit";
+  EXPECT_EQ(with_other.result.query.question().max_apps, 3u) << "the cap named is the one that was hit";
   EXPECT_EQ(with_other.result.apps.back(), kOtherApp);
   Partial uncapped_first = parse_partial(json_of(log, o, rep));
   merge_into(uncapped_first, parse_partial(json_of(log, capped, rep)));
-  EXPECT_EQ(uncapped_first.options.max_apps, 3u);
+  EXPECT_EQ(uncapped_first.result.query.question().max_apps, 3u);
   EXPECT_TRUE(uncapped_first.result.apps_capped);
   EXPECT_EQ(with_other.result.summary.counted, 2 * total.result.summary.counted);
 }

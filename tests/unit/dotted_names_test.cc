@@ -39,7 +39,7 @@ LineRules rules_of(const std::string& app, const std::string& time, const std::v
   o.time_field = time;
   o.time_format = format;
   for (const std::string& field : by) o.by.push_back({field});
-  return LineRules::of(o);
+  return Query(o).rules();
 }
 
 TEST(AddNestedForms, OnlyWhereTheNestedPathOverlapsNoOtherField) {
@@ -59,7 +59,7 @@ TEST(AddNestedForms, OnlyWhereTheNestedPathOverlapsNoOtherField) {
   Options none;
   none.app_field = "none";
   none.time_field = "event.created";
-  EXPECT_TRUE(LineRules::of(none).time_nested) << "--app-field none";
+  EXPECT_TRUE(Query(none).rules().time_nested) << "--app-field none";
 }
 
 // One line, its expected verdict (a reason key, or the app id or tuple of a

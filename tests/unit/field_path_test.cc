@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "logagg/query.h"
 #include "parse/line_parser.h"
 
 namespace logagg {
@@ -61,17 +62,17 @@ TEST(LineRules, RefusesBadPointersAndOverlapsNamingTheOption) {
   Options o;
   o.app_field = "/a~2";
   try {
-    LineRules::of(o);
+    Query(o).rules();
     ADD_FAILURE();
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("--app-field"), std::string::npos) << e.what();
   }
   o.app_field = "/request";
   o.time_field = "/request/ts";
-  EXPECT_THROW(LineRules::of(o), std::invalid_argument);
+  EXPECT_THROW(Query(o).rules(), std::invalid_argument);
   o.app_field = "timestamp";
   o.time_field = "timestamp";
-  EXPECT_THROW(LineRules::of(o), std::invalid_argument);
+  EXPECT_THROW(Query(o).rules(), std::invalid_argument);
 }
 
 class NestedFields : public testing::Test {

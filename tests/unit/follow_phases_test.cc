@@ -295,7 +295,7 @@ TEST(TruncationLosses, ACopyTakesThemOverOrTheyAreLost) {
 class Rounds : public Folder {
  protected:
   Follower& follow(std::vector<std::string> paths, size_t max_open = 64) {
-    follower_.emplace(paths, Options(), max_open);
+    follower_.emplace(paths, Query(), RunSettings(), max_open);
     return *follower_;
   }
   // A round's count; its errors in errors_.
@@ -517,7 +517,7 @@ TEST_F(Rounds, RotationsDuringRoundsCountEachLineOnce) {
     const fs::path dir = dir_ / std::to_string(seed);
     fs::create_directories(dir);
     Rotator writer(dir, seed);
-    Follower follower({(dir / "access.log").string()}, Options(), 64);
+    Follower follower({(dir / "access.log").string()}, Query(), RunSettings(), 64);
     uint64_t counted = 0;
     std::vector<InputError> errors;
     const auto round = [&](bool stopping) {  // on the real clock: the writer finishes its lines in time

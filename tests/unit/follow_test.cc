@@ -99,16 +99,16 @@ TEST(FollowWriter, FormatsPinned) {
   ReportOptions report;
   const std::vector<FollowRow> rows = {{0, "", 7, false}, {1, "", 12, true}};
   report.format = Format::kCsv;
-  FollowWriter csv({}, report);
+  FollowWriter csv(Query(), report);
   EXPECT_EQ(csv.header() + csv.rows(rows) + csv.footer(19),
             "second,count\n1970-01-01T00:00:00Z,7\n1970-01-01T00:00:01Z,12\n");
   report.format = Format::kJson;
-  FollowWriter json({}, report);
+  FollowWriter json(Query(), report);
   EXPECT_EQ(json.header() + json.rows(rows) + json.footer(19),
             "{\"second\": \"1970-01-01T00:00:00Z\", \"count\": 7}\n"
             "{\"second\": \"1970-01-01T00:00:01Z\", \"count\": 12, \"correction\": true}\n");
   report.format = Format::kTable;
-  FollowWriter table({}, report);
+  FollowWriter table(Query(), report);
   EXPECT_EQ(table.header() + table.rows(rows) + table.footer(19),
             "second                     count\n"
             "1970-01-01T00:00:00Z           7\n"
@@ -119,23 +119,26 @@ TEST(FollowWriter, FormatsPinned) {
 TEST(FollowWriter, AppsEscapedAsInBatchReports) {
   ReportOptions report;
   report.bucketing = Bucketing::of_seconds(60);
+  Question per_app;
+  per_app.by_app = true;
+  const Query by_app(per_app);
   const std::vector<FollowRow> rows = {{0, "a,\"b\"", 1, false},
                                        {0, std::string(kOtherApp), 2, false},
                                        {60, "(other)", 3, true},
                                        {60, "\x1b[2J", 4, false}};
   report.format = Format::kCsv;
-  EXPECT_EQ(FollowWriter({"app_id"}, report).rows(rows),
+  EXPECT_EQ(FollowWriter(by_app, report).rows(rows),
             "1970-01-01T00:00:00Z,\"a,\"\"b\"\"\",1\n1970-01-01T00:00:00Z,(other),2\n"
             "1970-01-01T00:01:00Z,(other),3\n1970-01-01T00:01:00Z,\x1b[2J,4\n");
   report.format = Format::kJson;
-  EXPECT_EQ(FollowWriter({"app_id"}, report).rows(rows),
+  EXPECT_EQ(FollowWriter(by_app, report).rows(rows),
             "{\"minute\": \"1970-01-01T00:00:00Z\", \"app_id\": \"a,\\\"b\\\"\", \"count\": 1}\n"
             "{\"minute\": \"1970-01-01T00:00:00Z\", \"app_id\": \"(other)\", \"count\": 2}\n"
             "{\"minute\": \"1970-01-01T00:01:00Z\", \"app_id\": \"(other)\", \"real_app\": true, \"count\": 3, "
             "\"correction\": true}\n"
             "{\"minute\": \"1970-01-01T00:01:00Z\", \"app_id\": \"\\u001b[2J\", \"count\": 4}\n");
   report.format = Format::kTable;
-  EXPECT_EQ(FollowWriter({"app_id"}, report).rows({rows[3]}), "1970-01-01T00:01:00Z           4  \\x1b[2J\n");
+  EXPECT_EQ(FollowWriter(by_app, report).rows({rows[3]}), "1970-01-01T00:01:00Z           4  \\x1b[2J\n");
 }
 
 std::string line(int second) {

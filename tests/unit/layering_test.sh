@@ -4,7 +4,9 @@
 #   of the stages below it; a public header (logagg/...) counts as its home
 #   stage's (below), so no include runs back up the layers. At the bottom,
 #   the base: text (byte classes), time (civil time, zones) and model (the
-#   question and the result's data model: options, result, measures). Data
+#   question as asked and the parts of a result: options, result_parts,
+#   measures). The Query (the question read and checked once, with the line
+#   parsers' rules) is parse's, and so is the Result, which carries it. Data
 #   flows input -> parse -> count -> report -> merge (the report reads result
 #   documents back and merge adds them, so both share the count stage's
 #   result order); run (the workers, opening and reading the inputs) drives
@@ -47,7 +49,8 @@ allowed() {
 # home HEADER: the stage folder that implements the public header HEADER.
 home() {
   case $1 in
-    options.h | result.h | measures.h | measure_table.h) echo model ;;
+    options.h | result_parts.h | measures.h | measure_table.h) echo model ;;
+    query.h | result.h) echo parse ;;
     time_zone.h) echo time ;;
     aggregate.h) echo run ;;
     buckets.h | report.h | terminal_text.h) echo report ;;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "logagg/options.h"
+#include "logagg/query.h"
 #include "logagg/result.h"
 #include "parse/line_parser.h"
 #include "support/hostile_lines.h"
@@ -30,6 +31,7 @@ using logagg::KeyField;
 using logagg::LineRules;
 using logagg::LineStatus;
 using logagg::Options;
+using logagg::Query;
 using logagg::testing::Seen;
 
 using Kind = KeyField::Kind;
@@ -93,10 +95,10 @@ TEST(PathPrefixTest, TheFirstNSegmentsWithTheQueryAndFragmentDropped) {
   }
 }
 
-// The message of the std::invalid_argument LineRules::of(options) throws ("" if none).
+// The message of the std::invalid_argument Query(options).rules() throws ("" if none).
 std::string refusal(const Options& options) {
   try {
-    LineRules::of(options);
+    Query(options).rules();
   } catch (const std::invalid_argument& e) {
     return e.what();
   }
@@ -162,7 +164,7 @@ Options keyed(std::vector<KeyField> by, std::vector<std::string> where = {}, boo
 
 // Both parsers' verdicts for `text` under `options`, which must agree; LineParser's returned.
 std::vector<Seen> verdicts(const std::string& text, const Options& options) {
-  const LineRules rules = LineRules::of(options);
+  const LineRules rules = Query(options).rules();
   logagg::testing::expect_parsers_agree(text, {1, 3, 64, 4096, 1 << 16}, rules);
   return logagg::testing::line_by_line(text, rules);
 }
@@ -250,7 +252,7 @@ TEST(LineKeysTest, BothParsersGiveTheSameKeysAndFiltersOnHostileLines) {
     std::string text;
     for (int i = 0; i < 300; ++i) text += generator.line() + (i % 7 == 0 ? "\r\n" : "\n");
     const Options& options = option_sets[seed % option_sets.size()];
-    const LineRules rules = LineRules::of(options);
+    const LineRules rules = Query(options).rules();
     logagg::testing::expect_parsers_agree(text, {1, 13, 700, 4096, 1 << 16}, rules);
     if (HasFatalFailure()) {
       ADD_FAILURE() << "seed " << seed;

@@ -26,7 +26,7 @@ const std::string kLog = line("web", "2023-11-14T22:13:20Z") + line("api", "2023
                          line("db", "2023-11-14T22:13:21Z");
 
 std::string json_of(std::string_view log, const Options& options = {}, ReportOptions report = {}) {
-  return format_report(aggregate_buffer(log, options), options, as(report, Format::kJson));
+  return format_report(aggregate_buffer(log, options), as(report, Format::kJson));
 }
 
 // The message parse_partial throws for `json`, or "" if it reads it.
@@ -47,14 +47,14 @@ TEST(Merge, ADocumentReadBackPrintsTheSameReportInEveryFormat) {
     per_minute.bucketing = parse_bucketing("1m");
     const std::string json = json_of(kLog, o, per_minute);
     const Partial p = parse_partial(json);
-    EXPECT_EQ(p.options.by_app, by_app);
+    EXPECT_EQ(p.result.query.question().by_app, by_app);
     EXPECT_EQ(p.report.bucketing, per_minute.bucketing);
     EXPECT_EQ(p.result.summary.lines, 6u);
     EXPECT_EQ(p.result.summary.blank, 1u);
     EXPECT_EQ(p.result.summary.rejected_total(), 1u);
     for (const Format f : {Format::kCsv, Format::kTable, Format::kJson}) {
       const Result direct = aggregate_buffer(kLog, o);
-      EXPECT_EQ(format_report(p.result, p.options, as(p.report, f)), format_report(direct, o, as(per_minute, f)))
+      EXPECT_EQ(format_report(p.result, as(p.report, f)), format_report(direct, as(per_minute, f)))
           << "by_app " << by_app;
     }
   }
@@ -73,7 +73,7 @@ TEST(Merge, TwoHalvesAddUpToTheWhole) {
     EXPECT_EQ(total.result.app_counts, whole.app_counts);
     EXPECT_EQ(total.result.summary.lines, whole.summary.lines);
     EXPECT_EQ(total.result.summary.rejected, whole.summary.rejected);
-    EXPECT_EQ(format_report(total.result, o, as(Format::kCsv)), format_report(whole, o, as(Format::kCsv)));
+    EXPECT_EQ(format_report(total.result, as(Format::kCsv)), format_report(whole, as(Format::kCsv)));
   }
 }
 
@@ -94,14 +94,14 @@ TEST(Merge, RefusesResultsMadeWithOtherSettingsAndChangesNothing) {
       {json_of(kLog, {}, zoned), "--tz"}};
   for (const auto& [json, what] : others) {
     Partial total = parse_partial(json_of(kLog));
-    const std::string before = format_report(total.result, total.options, as(Format::kJson));
+    const std::string before = format_report(total.result, as(Format::kJson));
     try {
       merge_into(total, parse_partial(json));
       ADD_FAILURE() << "merged a result made with another " << what;
     } catch (const std::runtime_error& e) {
       EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
     }
-    EXPECT_EQ(format_report(total.result, total.options, as(Format::kJson)), before) << what;
+    EXPECT_EQ(format_report(total.result, as(Format::kJson)), before) << what;
   }
 }
 
@@ -152,7 +152,7 @@ TEST(Merge, RefusesRowsOutOfOrder) {
   Result r;
   r.counts = {{20, 1}, {10, 1}};
   r.summary.lines = r.summary.counted = 2;
-  EXPECT_NE(refusal(format_report(r, {}, as(Format::kJson))).find("ascending"), std::string::npos);
+  EXPECT_NE(refusal(format_report(r, as(Format::kJson))).find("ascending"), std::string::npos);
 }
 
 }  // namespace
@@ -170,12 +170,14 @@ TEST(Merge, IdsAreCheckedAgainstTheDocumentsOwnPattern) {
   const std::string json = json_of(log, o);
   ASSERT_EQ(refusal(json), "") << json;
   const Partial p = parse_partial(json);
-  EXPECT_EQ(p.options.app_pattern, o.app_pattern);
+  EXPECT_EQ(p.result.query.question().app_pattern, o.app_pattern);
   EXPECT_EQ(p.result.apps, (std::vector<std::string>{"api@docker", "checkout@docker"}));
   std::string other = json;
   other.replace(other.find("api@docker"), 10, "api@DOCKER");
   EXPECT_NE(refusal(other).find("not an app id of its app_pattern"), std::string::npos) << refusal(other);
-  Partial plain = parse_partial(json_of(kLog, Options{.by_app = true}));
+  Options by_app;
+  by_app.by_app = true;
+  Partial plain = parse_partial(json_of(kLog, by_app));
   EXPECT_THROW(merge_into(plain, p), std::runtime_error) << "made with another --app-pattern";
 }
 

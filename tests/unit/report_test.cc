@@ -22,9 +22,9 @@ Result sample() {
 }
 
 TEST(Report, CsvIsExact) {
-  EXPECT_EQ(format_report(sample(), Options{}, as(Format::kCsv)),
+  EXPECT_EQ(format_report(sample(), as(Format::kCsv)),
             "second,count\n2023-11-14T22:13:20Z,2935\n2023-11-14T22:13:21Z,7\n");
-  EXPECT_EQ(format_report(Result{}, Options{}, as(Format::kCsv)), "second,count\n");
+  EXPECT_EQ(format_report(Result{}, as(Format::kCsv)), "second,count\n");
 }
 
 // The csv header names each --by key as written, a field RFC 4180-quoted
@@ -39,7 +39,8 @@ TEST(Report, CsvHeaderQuotesKeyColumnsThatNeedIt) {
   Options o;
   o.by = {{"path", KeyField::Kind::kPathPrefix, 1}, {"status", KeyField::Kind::kStatusClass, 0},
           {"a,\"b\"", KeyField::Kind::kValue, 0}};
-  EXPECT_EQ(format_report(r, o, as(Format::kCsv)),
+  r.query = Query(o);
+  EXPECT_EQ(format_report(r, as(Format::kCsv)),
             "second,\"path_prefix(path,1)\",status_class(status),\"a,\"\"b\"\"\",count\n"
             "2023-11-14T22:13:20Z,/api,5xx,x,2\n");
 }
@@ -55,23 +56,24 @@ TEST(Report, ByAppRowsEachShowTheirSecond) {
   r.summary.counted = 10;
   Options o;
   o.by_app = true;
-  EXPECT_EQ(format_report(r, o, as(Format::kCsv)),
+  r.query = Query(o);
+  EXPECT_EQ(format_report(r, as(Format::kCsv)),
             "second,app_id,count\n2023-11-14T22:13:20Z,a,1\n2023-11-14T22:13:20Z,b,2\n"
             "2023-11-14T22:13:21Z,a,3\n2023-11-14T22:13:22Z,b,4\n");
-  EXPECT_EQ(format_report(r, o, as(Format::kTable)),
+  EXPECT_EQ(format_report(r, as(Format::kTable)),
             "second                app_id  count\n"
             "2023-11-14T22:13:20Z  a           1\n"
             "2023-11-14T22:13:20Z  b           2\n"
             "2023-11-14T22:13:21Z  a           3\n"
             "2023-11-14T22:13:22Z  b           4\n"
             "total                            10\n");
-  const std::string json = format_report(r, o, as(Format::kJson));
+  const std::string json = format_report(r, as(Format::kJson));
   EXPECT_NE(json.find(R"({"second": "2023-11-14T22:13:20Z", "app_id": "b", "count": 2})"), std::string::npos) << json;
   EXPECT_NE(json.find(R"({"second": "2023-11-14T22:13:22Z", "app_id": "b", "count": 4})"), std::string::npos) << json;
 }
 
 TEST(Report, TableIsAlignedWithTotal) {
-  EXPECT_EQ(format_report(sample(), Options{}, as(Format::kTable)),
+  EXPECT_EQ(format_report(sample(), as(Format::kTable)),
             "second                count\n"
             "2023-11-14T22:13:20Z   2935\n"
             "2023-11-14T22:13:21Z      7\n"
@@ -81,7 +83,9 @@ TEST(Report, TableIsAlignedWithTotal) {
 TEST(Report, JsonHasCountsSummaryAndMergeKeys) {
   Options o;
   o.app_field = "svc\"name";
-  const std::string json = format_report(sample(), o, as(Format::kJson));
+  Result r = sample();
+  r.query = Query(o);
+  const std::string json = format_report(r, as(Format::kJson));
   EXPECT_NE(json.find(R"("bucket": "second")"), std::string::npos);
   EXPECT_NE(json.find(R"("app_field": "svc\"name")"), std::string::npos);
   EXPECT_NE(json.find(R"("time_field": "timestamp")"), std::string::npos);
@@ -129,7 +133,7 @@ TEST(Report, SummaryColumnWidensForALongReason) {
   Options options;
   options.app_pattern = "[a-z0-9.-]+([a-z0-9.-]+)*";
   s.rejected[static_cast<size_t>(Reason::kBadApp)] = 3;
-  const std::string text = format_summary(s, options, {{"late (corrected rows)", 17}});
+  const std::string text = format_summary(s, Query(options), {{"late (corrected rows)", 17}});
   EXPECT_NE(text.find("  counted                                                   2942\n"), std::string::npos) << text;
   EXPECT_TRUE(text.ends_with("  late (corrected rows)                                       17\n")) << text;  // rows after, aligned
   EXPECT_NE(text.find("    app id does not match [a-z0-9.-]+([a-z0-9.-]+)*            3\n"), std::string::npos) << text;
@@ -161,13 +165,13 @@ TEST(Report, TableWidensForLargeCountsAndZonedStarts) {
   Result r;
   r.counts = {{0, 1234567}};
   r.summary.counted = r.summary.lines = 1234567;
-  EXPECT_EQ(format_report(r, Options{}, as(Format::kTable)),
+  EXPECT_EQ(format_report(r, as(Format::kTable)),
             "second                  count\n"
             "1970-01-01T00:00:00Z  1234567\n"
             "total                 1234567\n");
   ReportOptions zoned = as(Format::kTable);
   zoned.bucketing = Bucketing{}.in_zone(find_time_zone("Asia/Kathmandu"));
-  EXPECT_EQ(format_report(r, Options{}, zoned),
+  EXPECT_EQ(format_report(r, zoned),
             "second                       count\n"
             "1970-01-01T05:30:00+05:30  1234567\n"
             "total                      1234567\n");
@@ -175,9 +179,9 @@ TEST(Report, TableWidensForLargeCountsAndZonedStarts) {
 
 TEST(Report, HtmlIsRefusedOnlyWhenTheBuildHasNoHtml) {
   if (has_html_format()) {
-    EXPECT_NE(format_report(Result{}, Options{}, as(Format::kHtml)).find("<html"), std::string::npos);
+    EXPECT_NE(format_report(Result{}, as(Format::kHtml)).find("<html"), std::string::npos);
   } else {
-    EXPECT_THROW(format_report(Result{}, Options{}, as(Format::kHtml)), std::invalid_argument);
+    EXPECT_THROW(format_report(Result{}, as(Format::kHtml)), std::invalid_argument);
   }
 }
 

@@ -109,8 +109,9 @@ TEST_F(StateTest, SpansReadFromTheirStart) {
   options.max_reject_samples = 5;
   std::vector<SpanRead> reads;
   const uint64_t end = first.size() + second.size();
-  const Result r = aggregate_spans(
-      {{path("p.log"), "p", first.size(), end, 10}, {path("c.gz"), "c", first.size(), end, 10}}, options, reads);
+  const Result r =
+      aggregate_spans({{path("p.log"), "p", first.size(), end, 10}, {path("c.gz"), "c", first.size(), end, 10}},
+                      Query(options), options, reads);
   ASSERT_EQ(reads.size(), 2u);
   EXPECT_EQ(reads[0].lines, 6u);
   EXPECT_EQ(reads[1].lines, 6u);  // a compressed span ends where it was planned: `third` is not read
@@ -121,17 +122,19 @@ TEST_F(StateTest, SpansReadFromTheirStart) {
   EXPECT_EQ(r.rejects[0].line, 11u);  // numbered after the lines before the span
   EXPECT_EQ(r.rejects[1].path, "c");
   // A plain file shorter than its planned span was truncated meanwhile: not complete.
-  const Result cut = aggregate_spans({{path("p.log"), "p", first.size(), end + 100, 10}}, options, reads);
+  const Result cut =
+      aggregate_spans({{path("p.log"), "p", first.size(), end + 100, 10}}, Query(options), options, reads);
   EXPECT_FALSE(reads[0].complete);
   EXPECT_EQ(counted(cut), 0u);
   // A compressed one whose content ends before the span's end: read, but not wholly.
   const uint64_t whole = end + third.size();
-  const Result short_gz = aggregate_spans({{path("c.gz"), "c", end, whole + 50, 15}}, options, reads);
+  const Result short_gz = aggregate_spans({{path("c.gz"), "c", end, whole + 50, 15}}, Query(options), options, reads);
   EXPECT_FALSE(reads[0].complete);
   EXPECT_EQ(reads[0].lines, 3u);
   ASSERT_EQ(short_gz.errors.size(), 1u);
   EXPECT_EQ(short_gz.errors[0].message, "shorter than when it was planned");
-  const Result past = aggregate_spans({{path("c.gz"), "c", 1u << 20, (1u << 20) + 1, 0}}, options, reads);
+  const Result past =
+      aggregate_spans({{path("c.gz"), "c", 1u << 20, (1u << 20) + 1, 0}}, Query(options), options, reads);
   EXPECT_FALSE(reads[0].complete);  // shorter than the bytes to skip
   ASSERT_EQ(past.errors.size(), 1u);
   EXPECT_EQ(past.errors[0].message, "shorter than when it was planned");
@@ -140,13 +143,13 @@ TEST_F(StateTest, SpansReadFromTheirStart) {
   ASSERT_EQ(::stat(path("c.gz").c_str(), &st), 0);
   InputSpan other{path("p.log"), "p", 0, end, 0};
   other.file = FileId{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
-  const Result replaced = aggregate_spans({other}, options, reads);
+  const Result replaced = aggregate_spans({other}, Query(options), options, reads);
   EXPECT_FALSE(reads[0].complete);
   EXPECT_EQ(reads[0].lines, 0u);
   ASSERT_EQ(replaced.errors.size(), 1u);
   EXPECT_EQ(replaced.errors[0].message, "replaced by another file since it was planned");
   other.path = path("c.gz");  // the file planned: read
-  aggregate_spans({other}, options, reads);
+  aggregate_spans({other}, Query(options), options, reads);
   EXPECT_TRUE(reads[0].complete);
   EXPECT_EQ(reads[0].lines, 16u);
 }
@@ -159,7 +162,7 @@ TEST_F(StateTest, StateFileRoundTripAndRefusals) {
   Options options;
   ReportOptions json;
   json.format = Format::kJson;
-  const std::string result = format_report(Result{}, options, json);
+  const std::string result = format_report(Result{}, json);
   ASSERT_EQ(write_state(path("s.json"), 12, "/deltas", {r}, result), "");
   const State back = read_state(path("s.json"));
   EXPECT_EQ(back.generation, 12u);
@@ -336,7 +339,7 @@ TEST_F(StateTest, FilesPastTheOpenLimitAreReadByName) {
   std::vector<InputSpan> spans;
   for (const SpanPlan& p : plans) spans.push_back(p.span);
   std::vector<SpanRead> reads;
-  const Result r = aggregate_spans(spans, {}, reads);
+  const Result r = aggregate_spans(spans, Query(), {}, reads);
   EXPECT_EQ(counted(r), 65u);
   EXPECT_TRUE(reads[0].complete && reads[1].complete);
   EXPECT_FALSE(reads[2].complete);

@@ -130,7 +130,7 @@ TEST(Stats, CountsYearsOfEmptyBucketsWithoutStoringThem) {
 TEST(StatsReport, JsonAlwaysCarriesStatsAndNullsWhenNothingCounted) {
   const int64_t t = at("2023-11-14T22:13:00Z");
   const Result r = with_counts({{t, 2}, {t + 60, 3}, {t + 180, 2}});
-  const std::string json = format_report(r, Options{}, as(bucketed("1m", false), Format::kJson));
+  const std::string json = format_report(r, as(bucketed("1m", false), Format::kJson));
   EXPECT_NE(json.find("  },\n  \"stats\": {\n"
                       "    \"buckets\": 4,\n"
                       "    \"empty_buckets\": 1,\n"
@@ -146,7 +146,7 @@ TEST(StatsReport, JsonAlwaysCarriesStatsAndNullsWhenNothingCounted) {
                       "  }\n}\n"),
             std::string::npos)
       << json;
-  const std::string empty = format_report(Result{}, Options{}, as(Format::kJson));
+  const std::string empty = format_report(Result{}, as(Format::kJson));
   EXPECT_NE(empty.find("\"buckets\": 0,\n    \"empty_buckets\": 0,\n    \"total\": 0,\n    \"first\": null,\n"),
             std::string::npos)
       << empty;
@@ -155,7 +155,7 @@ TEST(StatsReport, JsonAlwaysCarriesStatsAndNullsWhenNothingCounted) {
 
 TEST(StatsReport, MeanIsRoundedHalfUpToThreeDecimals) {
   const auto mean_of = [](std::vector<SecondCount> buckets) {
-    const std::string json = format_report(with_counts(std::move(buckets)), Options{}, as(Format::kJson));
+    const std::string json = format_report(with_counts(std::move(buckets)), as(Format::kJson));
     const size_t at = json.find("\"mean\": ") + 8;
     return json.substr(at, json.find(',', at) - at);
   };
@@ -176,7 +176,7 @@ TEST(StatsReport, MeanIsRoundedHalfUpToThreeDecimals) {
 TEST(StatsReport, TextBlockHasHeadingAndAlignedRows) {
   const int64_t t = at("2023-11-14T22:13:00Z");
   const Result r = with_counts({{t, 2}, {t + 60, 3}, {t + 180, 2}});
-  EXPECT_EQ(format_stats(r, Options{}, bucketed("1m", false)),
+  EXPECT_EQ(format_stats(r, bucketed("1m", false)),
             "logagg: stats per minute: 4 buckets, 2023-11-14T22:13:00Z to 2023-11-14T22:16:00Z (1 empty)\n"
             "  total                                   7\n"
             "  peak at 2023-11-14T22:14:00Z            3\n"
@@ -185,7 +185,7 @@ TEST(StatsReport, TextBlockHasHeadingAndAlignedRows) {
             "  p95                                     3\n"
             "  p99                                     3\n"
             "  max                                     3\n");
-  EXPECT_EQ(format_stats(Result{}, Options{}, bucketed("5s", false)), "logagg: stats per 5s: no counted lines\n");
+  EXPECT_EQ(format_stats(Result{}, bucketed("5s", false)), "logagg: stats per 5s: no counted lines\n");
 }
 
 // ---- nearest_rank_percentile ----------------------------------------------

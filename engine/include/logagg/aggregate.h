@@ -17,9 +17,9 @@
 // - Threads: independent calls share no state and may run at once; each call
 //   runs Options::threads workers of its own and joins them before it returns.
 // - Errors: inputs that cannot be read go to Result::errors, never thrown;
-//   std::invalid_argument is thrown, before anything is read, for options
-//   that name no valid field (a malformed JSON Pointer, overlapping app and
-//   time fields); otherwise only std::bad_alloc (or std::system_error if no
+//   std::invalid_argument is thrown, before anything is read, for a
+//   question the engine cannot answer (by the Query of the options'
+//   question, query.h, carried by Result::query); otherwise only std::bad_alloc (or std::system_error if no
 //   thread can be started) escapes.
 // - Memory: mapped files are read in segments whose pages are released as
 //   they are done, so resident memory does not grow with file size; counts
@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "logagg/options.h"
+#include "logagg/query.h"
 #include "logagg/result.h"
 
 namespace logagg {
@@ -54,8 +55,12 @@ struct Progress {
   std::atomic<uint64_t> bytes_done{0}, files_done{0};
 };
 
-// Aggregates the given paths. With `progress`, each input is also stat'ed
-// up front for the byte total, and the counters move as the work does.
+// Aggregates the given paths, answering `query` (Result::query), read as
+// `run` says. With `progress`, each input is also stat'ed up front for the
+// byte total, and the counters move as the work does.
+Result aggregate(const std::vector<std::string>& paths, const Query& query, const RunSettings& run,
+                 Progress* progress = nullptr);
+// The same for the question of `options` (Query(options), built here).
 Result aggregate(const std::vector<std::string>& paths, const Options& options, Progress* progress = nullptr);
 
 // Aggregates one in-memory buffer as if it were a file named `name`.

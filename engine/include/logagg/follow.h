@@ -39,8 +39,8 @@
 #include <vector>
 
 #include "logagg/buckets.h"
-#include "logagg/measures.h"
 #include "logagg/options.h"
+#include "logagg/query.h"
 #include "logagg/report.h"
 #include "logagg/result.h"
 
@@ -84,19 +84,17 @@ using FollowSink = std::function<bool(const std::vector<FollowRow>&)>;
 // written as the batch formats write them (report.h). Thread-compatible.
 class FollowWriter {
  public:
-  // `report`: its format (not html), bucketing and csv_neutralise_formulas.
-  // `key_columns`: Options::key_columns() (none: rows per bucket only);
-  // `measures`: MeasureSpec::of(options) (empty: no measure columns).
-  FollowWriter(std::vector<std::string> key_columns, const ReportOptions& report, MeasureSpec measures = {})
-      : key_columns_(std::move(key_columns)), report_(report), measures_(std::move(measures)) {}
+  // `query`: the question followed (its key columns, none: rows per bucket
+  // only; its measures, none: no measure columns). `report`: its format (not
+  // html), bucketing and csv_neutralise_formulas.
+  FollowWriter(const Query& query, const ReportOptions& report) : query_(query), report_(report) {}
   std::string header() const;
   std::string rows(const std::vector<FollowRow>& rows) const;
   std::string footer(uint64_t counted) const;  // the table's total line; empty for csv and json
 
  private:
-  std::vector<std::string> key_columns_;
+  Query query_;
   ReportOptions report_;
-  MeasureSpec measures_;
 };
 
 struct FollowResult {
@@ -125,6 +123,10 @@ struct FollowResult {
 // file that cannot be read, bytes lost) are in result.errors, each once; a
 // followed name that does not exist yet is not an error. Throws
 // std::invalid_argument as aggregate() does, and for a stream named twice.
+// `query`: the question (FollowResult::result.query); `run`: how inputs are read.
+FollowResult follow(const std::vector<std::string>& paths, const Query& query, const RunSettings& run,
+                    const FollowOptions& follow, const FollowSink& sink);
+// The same for the question of `options` (Query(options), built here).
 FollowResult follow(const std::vector<std::string>& paths, const Options& options, const FollowOptions& follow,
                     const FollowSink& sink);
 

@@ -205,14 +205,14 @@ double quantile_of(const FieldMeasure& f, const Percentile& p, bool* exact = nul
 // --count-if predicate, and each measured field's values.
 struct MeasureCell {
   uint64_t count = 0;
-  std::vector<uint64_t> matched;     // indexed as Options::count_if
+  std::vector<uint64_t> matched;     // indexed as Question::count_if
   std::vector<FieldMeasure> fields;  // indexed as MeasureSpec::fields
 
   void add(const MeasureCell& other);
   friend bool operator==(const MeasureCell&, const MeasureCell&) = default;
 };
 
-// What the measures of a run are, from its Options.
+// What the measures of a run are, from its Question (made once, by Query).
 struct MeasureSpec {
   struct Field {
     std::string name;  // as written in --sum / --quantiles
@@ -224,7 +224,7 @@ struct MeasureSpec {
 
   // Throws std::invalid_argument, naming the option, for a percentile that
   // is not a decimal 0..100 of at most 6 fraction digits, or no percentile.
-  static MeasureSpec of(const Options& options);
+  static MeasureSpec of(const Question& question);
   bool empty() const { return fields.empty() && count_if.empty(); }
   // A cell of no lines with a place for each --count-if and each field.
   MeasureCell empty_cell() const;

@@ -10,25 +10,25 @@
 
 #include <string_view>
 
-#include "logagg/options.h"
 #include "logagg/report.h"
 #include "logagg/result.h"
 
 namespace logagg {
 
-// A result read back: the settings it was counted with (app and time
-// fields, --since / --until, --by-app, and --max-apps if its app table
-// filled up), its bucketing (with the --tz zone; the rest of `report` keeps
-// its defaults), and the counts (bucket starts, ascending; with --by-app also
-// per app) with the line accounting. Timing and input errors are not part of
-// a result document: summary.elapsed_seconds is 0 and result.errors empty.
+// A result read back: its bucketing (with the --tz zone; the rest of
+// `report` keeps its defaults), and the result: the question it answers
+// (result.query, from the document's settings: fields, formats, --since /
+// --until, keys, filters, measures, and --max-apps if its app table filled
+// up), the counts (bucket starts, ascending; per key when keyed) and the
+// line accounting. Timing and input errors are not part of a result
+// document: summary.elapsed_seconds is 0 and result.errors empty.
 struct Partial {
-  Options options;
   ReportOptions report;
   Result result;
 };
 
-// Reads one `logagg --format json` document. Throws if it is not one, if it
+// Reads one `logagg --format json` document. Throws if it is not one, if its
+// settings are not a question logagg can answer (Query, query.h), if it
 // was made with --top (its "(other)" hides different apps in each result), or
 // if its numbers do not add up (rejected is not the sum of its reasons, lines
 // not the sum of the verdicts, or the counts not summary.counted).

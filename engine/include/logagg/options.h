@@ -1,8 +1,12 @@
-// What a run of the engine is asked to count. Plain data; the CLI fills it
-// from flags, embedders fill it directly. A plain value: copy it, share it
-// read-only between threads. How the counts are shown (buckets, time zone,
-// gaps, --top, format) is ReportOptions, in report.h: aggregate() always
-// counts per second.
+// What a run of the engine is asked: the question (Question: which lines
+// count, under which keys, with which measures), and how to run it
+// (RunSettings: threads, segments, limits, which files of a folder), both in
+// one Options. Plain data as written
+// on the command line; the CLI fills it from flags, embedders fill it
+// directly. A question is read and checked once, into a Query (query.h),
+// which the engine, the reports and the result documents use. How the
+// counts are shown (buckets, time zone, gaps, --top, format) is
+// ReportOptions, in report.h: aggregate() always counts per second.
 #pragma once
 
 #include <cstddef>
@@ -48,12 +52,13 @@ inline constexpr size_t kMaxKeyFields = 4;  // --by keys, --by-app included
 std::string_view key_kind_name(KeyField::Kind kind);
 std::optional<KeyField::Kind> key_kind_named(std::string_view name);
 
-struct Options {
+// The question, as asked. A plain value: copy it, share it read-only.
+struct Question {
   // The fields holding the application id and the timestamp: a top-level key
   // as it is ("app_id", "service.name"), or with a leading '/' an RFC 6901
   // JSON Pointer into nested objects and arrays ("/request/host", "/tags/0";
-  // "~1" for '/', "~0" for '~'). aggregate() throws std::invalid_argument for
-  // a malformed pointer or for two fields whose paths overlap.
+  // "~1" for '/', "~0" for '~'). Query refuses a malformed pointer and two
+  // fields whose paths overlap.
   // app_field may be kNoAppField ("none"): every line with a valid time counts.
   std::string app_field = "app_id";
   std::string time_field = "timestamp";
@@ -63,18 +68,47 @@ struct Options {
   // pattern with '%' directives; or "auto", each value in its own form (the
   // summary counts the lines of each: Summary::time_forms). `input_tz`: the
   // zone of a pattern without %z ("UTC", "Europe/Berlin", "local").
-  // aggregate() throws std::invalid_argument for a format or zone it cannot use.
+  // Query refuses a format or zone it cannot use.
   std::string time_format = "rfc3339";
   std::string input_tz;
   // Which app ids count: the decoded id must match this RE2 pattern whole.
-  // aggregate() throws std::invalid_argument for one that does not compile.
+  // Query refuses one that does not compile.
   std::string app_pattern = std::string(kDefaultAppPattern);
-  unsigned threads = 0;                 // worker threads; 0 = the machine's hardware threads
-  size_t segment_bytes = 0;             // nominal segment size; 0 = chosen from input size and threads
-  size_t max_reject_samples = 0;        // keep the locations of the first N rejected lines
-  size_t max_line_bytes = size_t{64} << 20;  // longer lines are rejected as "line too long"
   // Which lines count: those whose UTC second is in [since, until).
   std::optional<int64_t> since, until;  // UTC seconds; unset: unbounded
+  // Also count per app id (Result::apps, Result::app_counts). At most
+  // `max_apps` distinct ids are told apart, which bounds memory; the lines of
+  // ids met after that are counted as "(other)" (Result::apps_capped).
+  bool by_app = false;
+  size_t max_apps = 100000;  // at most 2^32 - 2 (app numbers are 32-bit)
+  // Also count per key (--by): the keys' values, after the app id with
+  // by_app, make one key tuple per line, told apart and capped exactly as
+  // app ids are (Result::apps holds the tuples, see key_parts()); a line
+  // without a value for a key field (missing, an object or array, or there
+  // twice) has the key kNoKey. At most kMaxKeyFields keys in all.
+  std::vector<KeyField> by;
+  // Which valid lines count (--where): each filter, "FIELD OP VALUE" or
+  // "exists FIELD" / "missing FIELD" (where.h), must hold; a line that fails
+  // one is tallied as filtered (Summary::filtered_by, by the first that
+  // fails), not rejected. Query refuses one it cannot read.
+  std::vector<std::string> where;
+  // Measures of each row (measures.h): the exact sum of each `sum` field,
+  // the quantiles at `percentiles` (with exact min and max) of each
+  // `quantiles` field, the count of lines each `count_if` predicate (the
+  // --where grammar) holds for. A field in both is read once. A counted
+  // line without a usable number in a measured field still counts; the
+  // field's n(F) column and Summary::no_measure say so.
+  std::vector<std::string> sum, quantiles, count_if;
+  std::vector<std::string> percentiles = {"50", "90", "99"};  // each 0..100, as written ("99.9")
+};
+
+// How a run reads its inputs, whatever the question: threads, segments,
+// limits, which files of a folder, which bytes of a file.
+struct RunSettings {
+  unsigned threads = 0;                      // worker threads; 0 = the machine's hardware threads
+  size_t segment_bytes = 0;                  // nominal segment size; 0 = chosen from input size and threads
+  size_t max_reject_samples = 0;             // keep the locations of the first N rejected lines
+  size_t max_line_bytes = size_t{64} << 20;  // longer lines are rejected as "line too long"
   // Files found by walking a folder are read if they match one of `include`
   // (all, if empty) and none of `exclude`: fnmatch globs (`*`, `?`, `[...]`)
   // matched against the file name if the glob has no '/' ("*.gz"), else
@@ -90,46 +124,10 @@ struct Options {
     uint64_t begin = 0, end = 0;
   };
   std::optional<ByteRange> range;
-  // Also count per app id (Result::apps, Result::app_counts). At most
-  // `max_apps` distinct ids are told apart, which bounds memory; the lines of
-  // ids met after that are counted as "(other)" (Result::apps_capped).
-  bool by_app = false;
-  size_t max_apps = 100000;  // at most 2^32 - 2 (app numbers are 32-bit)
-  // Also count per key (--by): the keys' values, after the app id with
-  // by_app, make one key tuple per line, told apart and capped exactly as
-  // app ids are (Result::apps holds the tuples, see key_parts()); a line
-  // without a value for a key field (missing, an object or array, or there
-  // twice) has the key kNoKey. At most kMaxKeyFields keys in all.
-  std::vector<KeyField> by;
-  // Which valid lines count (--where): each filter, "FIELD OP VALUE" or
-  // "exists FIELD" / "missing FIELD" (where.h), must hold; a line that fails
-  // one is tallied as filtered (Summary::filtered_by, by the first that
-  // fails), not rejected. aggregate() throws std::invalid_argument for one it
-  // cannot read.
-  std::vector<std::string> where;
-  // Measures of each row (measures.h): the exact sum of each `sum` field,
-  // the quantiles at `percentiles` (with exact min and max) of each
-  // `quantiles` field, the count of lines each `count_if` predicate (the
-  // --where grammar) holds for. A field in both is read once. A counted
-  // line without a usable number in a measured field still counts; the
-  // field's n(F) column and Summary::no_measure say so.
-  std::vector<std::string> sum, quantiles, count_if;
-  std::vector<std::string> percentiles = {"50", "90", "99"};  // each 0..100, as written ("99.9")
-
-  bool has_app() const { return app_field != kNoAppField; }
-  // Whether rows carry measures (--sum, --quantiles, --count-if).
-  bool measured() const { return !sum.empty() || !quantiles.empty() || !count_if.empty(); }
-  // Whether lines are counted per key tuple (by_app or --by).
-  bool keyed() const { return by_app || !by.empty(); }
-  // Whether the summary counts the lines per form of their time (auto).
-  bool counts_time_forms() const { return time_format == "auto"; }
-  // The key columns' names, in order: "app_id" with by_app, then each --by key's.
-  std::vector<std::string> key_columns() const {
-    std::vector<std::string> columns;
-    if (by_app) columns.emplace_back(kAppColumn);
-    for (const KeyField& key : by) columns.push_back(key.column());
-    return columns;
-  }
 };
+
+// A run: the question, and how to run it, as the command line gives them. A
+// plain value: copy it, share it read-only between threads.
+struct Options : Question, RunSettings {};
 
 }  // namespace logagg

@@ -1,8 +1,8 @@
 // Turns a Result into text: the report on stdout (table, csv, json or html),
 // one row per bucket of ReportOptions::bucketing (per second by default), and
-// the human summary, statistics and reject list on stderr. The Options a
-// result was counted with are passed along: the report names its fields and
-// --since/--until, and shows apps only if they were counted.
+// the human summary, statistics and reject list on stderr. The question a
+// result answers comes with it (Result::query): the report names its fields
+// and --since/--until, and shows apps or keys only if they were counted.
 //
 // Reports are deterministic: they depend only on the counts and the line
 // accounting, never on thread count or timing, so any two runs over the same
@@ -24,7 +24,7 @@
 
 #include "logagg/buckets.h"
 #include "logagg/measures.h"
-#include "logagg/options.h"
+#include "logagg/query.h"
 #include "logagg/result.h"
 
 namespace logagg {
@@ -42,7 +42,7 @@ std::string_view unit_name(DurationUnit unit);
 struct ReportOptions {
   Bucketing bucketing;     // rows per bucket (and the zone they are aligned to); default one second, UTC
   bool fill_gaps = false;  // zero rows for empty buckets between the first and the last
-  size_t top = 0;          // with Options::by_app: the `top` apps with most lines, the rest as "(other)"; 0: all
+  size_t top = 0;          // with Question::by_app: the `top` apps with most lines, the rest as "(other)"; 0: all
   Format format = Format::kTable;
   // csv: an app id starting with =, +, -, @, TAB or CR gets a ' in front, so
   // a spreadsheet does not run it as a formula (--csv-safe).
@@ -73,7 +73,7 @@ struct ReportOptions {
 //                   "max"}}
 //        NAME is ReportOptions::bucketing.name() ("second", "minute", "5m", ...).
 //        The settings in force follow the fields, only when given: "tz": ZONE
-//        (a --tz zone's IANA name), then with Options::by_app "by_app": true
+//        (a --tz zone's IANA name), then with Question::by_app "by_app": true
 //        (and "top": N with --top, "max_apps": N when the app table filled
 //        up), then "since" and "until" as UTC "...Z" times; with either of
 //        those, "summary" also holds "outside_range". With by_app each row is
@@ -97,8 +97,7 @@ struct ReportOptions {
 // writing, never stored. A sink that throws stops the report there (and is
 // not called again).
 using ReportSink = std::function<void(std::string_view chunk)>;
-void write_report(const Result& result, const Options& counted_with, const ReportOptions& report,
-                  const ReportSink& sink);
+void write_report(const Result& result, const ReportOptions& report, const ReportSink& sink);
 
 // Whether this build writes Format::kHtml (the CMake option LOGAGG_WITH_HTML,
 // on by default). Without it, write_report throws std::invalid_argument for
@@ -106,17 +105,17 @@ void write_report(const Result& result, const Options& counted_with, const Repor
 bool has_html_format() noexcept;
 
 // The whole report as one string (convenient for small results and tests).
-std::string format_report(const Result& result, const Options& counted_with, const ReportOptions& report = {});
+std::string format_report(const Result& result, const ReportOptions& report = {});
 
 // The run summary for stderr: files, bytes, lines, elapsed time and
 // throughput, then counted, outside --since/--until (if any), blank, and
 // rejected with its reasons; then the `more` rows (--follow's late lines),
-// aligned with them.
+// aligned with them. `counted_with`: the question the lines were counted for.
 struct SummaryRow {
   std::string_view label;
   uint64_t count = 0;
 };
-std::string format_summary(const Summary& summary, const Options& counted_with = {},
+std::string format_summary(const Summary& summary, const Query& counted_with = Query(),
                            const std::vector<SummaryRow>& more = {});
 
 // --plot: a report's series as a terminal bar chart drawn with Unicode
@@ -167,9 +166,8 @@ struct PlotMeasures {
   const MeasureTable* cells = nullptr;
   std::vector<int64_t> seconds;
 };
-// The measures of `result` (counted with `options`) for --plot; nullopt
-// without measures.
-std::optional<PlotMeasures> plot_measures(const Result& result, const Options& options, const ReportOptions& report);
+// The measures of `result` for --plot; nullopt without measures.
+std::optional<PlotMeasures> plot_measures(const Result& result, const ReportOptions& report);
 
 // `buckets`: non-empty buckets ascending by start, as rebucket() returns them
 // (bucket starts under `bucketing`, whose zone labels the time axis).
@@ -182,10 +180,10 @@ std::string human_bytes(double bytes);
 // The statistics of the bucketed counts (those of the json "stats") as a text
 // block for stderr: a heading with the bucket name, count and range, then
 // total, peak, mean (rounded to 3 decimals), median, p95, p99 and max, one per
-// line; with Options::by_app, the top (or 10) apps by lines.
-std::string format_stats(const Result& result, const Options& counted_with, const ReportOptions& report);
+// line; with Question::by_app, the top (or 10) apps by lines.
+std::string format_stats(const Result& result, const ReportOptions& report);
 
 // "PATH:LINE: reason" lines for the kept reject samples.
-std::string format_rejects(const Result& result, const Options& counted_with = {});
+std::string format_rejects(const Result& result);
 
 }  // namespace logagg

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "logagg/options.h"
+#include "logagg/query.h"
 #include "logagg/result.h"
 
 namespace logagg {
@@ -79,8 +80,8 @@ struct IncrementalRun {
   ~IncrementalRun();
 
  private:
-  friend IncrementalRun aggregate_incremental(const std::vector<std::string>&, const Options&, const std::string&,
-                                              const std::string&);
+  friend IncrementalRun aggregate_incremental(const std::vector<std::string>&, const Query&, const RunSettings&,
+                                              const std::string&, const std::string&);
   std::unique_ptr<StateUpdate> update_;
 };
 
@@ -93,6 +94,9 @@ struct IncrementalRun {
 // counting, the folder is settled: the delta of a run that saved the state
 // but was stopped before publishing it is published, those of runs that did
 // not save it are deleted.
+IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, const Query& query, const RunSettings& run,
+                                     const std::string& state_path, const std::string& delta_dir = {});
+// The same for the question of `options` (Query(options), built here).
 IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, const Options& options,
                                      const std::string& state_path, const std::string& delta_dir = {});
 

@@ -9,6 +9,7 @@
 
 #include "detect/fields.h"
 #include "logagg/options.h"
+#include "logagg/query.h"
 #include "parse/line_parser.h"
 #include "parse/measure_value.h"
 #include "parse/time_format.h"
@@ -183,7 +184,7 @@ MeasureFields measure_fields(const SampleShape& shape, const std::string& time_f
 
 // The lines of `lines` the options count.
 size_t counted(const std::vector<std::string>& lines, const Options& options) {
-  LineParser parser(LineRules::of(options), options.max_line_bytes);
+  LineParser parser(Query(options).rules(), options.max_line_bytes);
   size_t n = 0;
   for (const std::string& line : lines) {
     n += parser.classify(line, line.size()).status == LineStatus::kCounted;

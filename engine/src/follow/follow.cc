@@ -26,7 +26,7 @@ using std::chrono::milliseconds;
 // How many files may be held open: the descriptor limit, less what the
 // engine and logagg itself open meanwhile (standard streams, inotify, the
 // stop descriptor, the engine's threads reading compressed spans).
-size_t descriptor_budget(const Options& options) {
+size_t descriptor_budget(const RunSettings& options) {
   rlimit files{};
   if (::getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur == RLIM_INFINITY) return size_t{1} << 20;
   const size_t threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -58,10 +58,16 @@ class Errors {
 
 FollowResult follow(const std::vector<std::string>& paths, const Options& options, const FollowOptions& fo,
                     const FollowSink& sink) {
+  return follow(paths, Query(options), options, fo, sink);
+}
+
+FollowResult follow(const std::vector<std::string>& paths, const Query& query, const RunSettings& options,
+                    const FollowOptions& fo, const FollowSink& sink) {
   Watcher watcher(fo.stop_fd);
-  Follower follower(paths, options, descriptor_budget(options));
+  Follower follower(paths, query, options, descriptor_budget(options));
   BucketStream stream(fo.bucketing, (fo.late.count() + 999) / 1000, fo.top);
   FollowResult out;
+  out.result.query = query;
   Summary& summary = out.result.summary;
   Errors errors(fo, out.result);
   std::vector<InputError> found;
@@ -122,7 +128,7 @@ FollowResult follow(const std::vector<std::string>& paths, const Options& option
   Result totals = stream.totals();
   out.result.counts = std::move(totals.counts);
   out.result.cells = std::move(totals.cells);
-  if (options.keyed()) {
+  if (query.keyed()) {
     out.result.apps = std::move(totals.apps);
     out.result.app_counts = std::move(totals.app_counts);
   }

@@ -42,16 +42,16 @@ std::optional<MeasureText> measure_text(const MeasureSpec& spec) {
 
 std::string FollowWriter::header() const {
   std::string out;
-  stream_writer(key_columns_, report_, measure_text(measures_))->header(out);
+  stream_writer(query_.key_columns(), report_, measure_text(query_.measures()))->header(out);
   return out;
 }
 
 std::string FollowWriter::rows(const std::vector<FollowRow>& rows) const {
-  const std::optional<MeasureText> measures = measure_text(measures_);
-  const std::unique_ptr<RowWriter> writer = stream_writer(key_columns_, report_, measures);
+  const std::optional<MeasureText> measures = measure_text(query_.measures());
+  const std::unique_ptr<RowWriter> writer = stream_writer(query_.key_columns(), report_, measures);
   std::string out;
   StartTexts starts(report_.bucketing);
-  const size_t columns = key_columns_.size();
+  const size_t columns = query_.key_columns().size();
   std::vector<KeyCell> cells(columns);
   std::vector<const KeyCell*> row_cells(columns);
   for (const FollowRow& r : rows) {
@@ -69,7 +69,7 @@ std::string FollowWriter::rows(const std::vector<FollowRow>& rows) const {
 
 std::string FollowWriter::footer(uint64_t counted) const {
   std::string out;
-  stream_writer(key_columns_, report_, std::nullopt)->footer(out, counted);
+  stream_writer(query_.key_columns(), report_, std::nullopt)->footer(out, counted);
   return out;
 }
 

@@ -47,8 +47,9 @@ std::vector<size_t> reading_order(const std::vector<SpanPlan>& plans, const std:
   return order;
 }
 
-Follower::Follower(const std::vector<std::string>& paths, const Options& options, size_t max_open)
-    : options_(options), held_(max_open) {
+Follower::Follower(const std::vector<std::string>& paths, const Query& query, const RunSettings& options,
+                   size_t max_open)
+    : query_(query), options_(options), held_(max_open) {
   std::vector<std::string> files;
   open_streams(paths, files);
   paths_.emplace(std::move(files), options.include, options.exclude);
@@ -187,9 +188,9 @@ RoundReads Follower::read(RoundPlan& rp) {
 }
 
 Result Follower::count(RoundReads& rr) {
-  Options round = options_;
+  RunSettings round = options_;
   round.threads = rr.bytes > kThreadedRoundBytes ? options_.threads : 1;
-  Result counted = aggregate_spans(rr.spans, round, rr.reads);
+  Result counted = aggregate_spans(rr.spans, query_, round, rr.reads);
   if (rr.bytes < kThreadedRoundBytes) {  // the big buffers of a catch-up are let go once it is done
     for (ReadBuffer& b : buffers_) {
       if (b.capacity() > kThreadedRoundBytes) b.release();

@@ -68,7 +68,7 @@ class Follower {
   // Follows `paths` (files, folders and streams: `-`, FIFOs, devices),
   // holding at most `max_open` files open. Throws std::invalid_argument for
   // a stream named twice.
-  Follower(const std::vector<std::string>& paths, const Options& options, size_t max_open);
+  Follower(const std::vector<std::string>& paths, const Query& query, const RunSettings& options, size_t max_open);
 
   // discover: takes what the paths name now and opens what is new. Also
   // between rounds, as soon as inotify tells of a new name.
@@ -108,7 +108,8 @@ class Follower {
   void watch_for_losses(const RoundPlan& plan, const RoundReads& reads, FollowClock::time_point now, bool stopping,
                         std::vector<InputError>& errors);
 
-  Options options_;
+  Query query_;  // built once for the whole run
+  RunSettings options_;
   std::optional<FollowedPaths> paths_;
   std::vector<std::string> folders_;
   HeldFiles held_;

@@ -22,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-#include "logagg/result.h"  // InputError
+#include "logagg/result_parts.h"  // InputError
 
 namespace logagg {
 

@@ -77,8 +77,9 @@ void merge_app_counts(Result& into, const Result& other) {
 }  // namespace
 
 void merge_into(Partial& into, const Partial& other) {
-  const Options& a = into.options;
-  const Options& b = other.options;
+  const Query& query = into.result.query;
+  const Question& a = query.question();
+  const Question& b = other.result.query.question();
   const auto differ = [](const std::string& what, const std::string& x, const std::string& y) {
     fail("made with a different " + what + " (" + y + ", not " + x + "): results cannot be added");
   };
@@ -98,27 +99,30 @@ void merge_into(Partial& into, const Partial& other) {
     fail(std::string("made ") + (b.by_app ? "with" : "without") +
          " --by-app, unlike the results before it: " + "results cannot be added");
   }
-  if (a.by != b.by) differ("--by", listed(a.key_columns()), listed(b.key_columns()));
+  if (a.by != b.by) differ("--by", listed(query.key_columns()), listed(other.result.query.key_columns()));
   if (a.where != b.where) differ("--where", listed(a.where), listed(b.where));
   if (a.sum != b.sum) differ("--sum", listed(a.sum), listed(b.sum));
   if (a.quantiles != b.quantiles) differ("--quantiles", listed(a.quantiles), listed(b.quantiles));
   if (a.percentiles != b.percentiles) differ("--percentiles", listed(a.percentiles), listed(b.percentiles));
   if (a.count_if != b.count_if) differ("--count-if", listed(a.count_if), listed(b.count_if));
 
-  if (a.measured()) {  // rows with their cells, added up (apps numbered anew when keyed)
-    if (other.result.apps_capped) {
-      into.options.max_apps = into.result.apps_capped ? std::max(a.max_apps, b.max_apps) : b.max_apps;
+  // The cap to name is that of the results that hit theirs.
+  if (other.result.apps_capped && query.keyed()) {
+    const size_t cap = into.result.apps_capped ? std::max(a.max_apps, b.max_apps) : b.max_apps;
+    if (cap != a.max_apps) {
+      Question capped = a;
+      capped.max_apps = cap;
+      into.result.query = Query(capped);
     }
-    std::vector<MeasuredRow> rows = measured_rows(into.result, a.keyed());
-    std::vector<MeasuredRow> more = measured_rows(other.result, a.keyed());
+  }
+  const bool keyed = into.result.query.keyed();
+  if (into.result.query.measured()) {  // rows with their cells, added up (apps numbered anew when keyed)
+    std::vector<MeasuredRow> rows = measured_rows(into.result, keyed);
+    std::vector<MeasuredRow> more = measured_rows(other.result, keyed);
     rows.insert(rows.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
-    set_measured_rows(std::move(rows), MeasureSpec::of(a), a.keyed(), into.result);
+    set_measured_rows(std::move(rows), into.result.query.measures(), keyed, into.result);
     into.result.apps_capped = into.result.apps_capped || other.result.apps_capped;
-  } else if (a.keyed()) {
-    // The cap to name is that of the results that hit theirs.
-    if (other.result.apps_capped) {
-      into.options.max_apps = into.result.apps_capped ? std::max(a.max_apps, b.max_apps) : b.max_apps;
-    }
+  } else if (keyed) {
     merge_app_counts(into.result, other.result);
   } else {
     into.result.counts = add_rows(into.result.counts, other.result.counts);

@@ -135,17 +135,18 @@ std::vector<std::string> strings(const object& doc, const char* key) {
 
 // The settings a document was made with: bucket, zone, fields, range, keys, filters.
 void read_settings(const object& doc, Partial& p) {
+  Question q;
   std::string_view text;
   if (doc["bucket"].get(text) != simdjson::SUCCESS) fail("no \"bucket\"");
   p.report.bucketing = bucketing_named(text);
   if (doc["app_field"].get(text) != simdjson::SUCCESS) fail("no \"app_field\"");
-  p.options.app_field = std::string(text);
+  q.app_field = std::string(text);
   if (doc["time_field"].get(text) != simdjson::SUCCESS) fail("no \"time_field\"");
-  p.options.time_field = std::string(text);
+  q.time_field = std::string(text);
   // Present only when not the default (so documents of default runs are as they were).
-  if (doc["time_format"].get(text) == simdjson::SUCCESS) p.options.time_format = std::string(text);
-  if (doc["input_tz"].get(text) == simdjson::SUCCESS) p.options.input_tz = std::string(text);
-  if (doc["app_pattern"].get(text) == simdjson::SUCCESS) p.options.app_pattern = std::string(text);
+  if (doc["time_format"].get(text) == simdjson::SUCCESS) q.time_format = std::string(text);
+  if (doc["input_tz"].get(text) == simdjson::SUCCESS) q.input_tz = std::string(text);
+  if (doc["app_pattern"].get(text) == simdjson::SUCCESS) q.app_pattern = std::string(text);
   if (doc["tz"].get(text) == simdjson::SUCCESS) {  // made with --tz: buckets in that zone
     try {
       p.report.bucketing = p.report.bucketing.in_zone(find_time_zone(text));
@@ -153,24 +154,19 @@ void read_settings(const object& doc, Partial& p) {
       fail(std::string("tz: ") + e.what());
     }
   }
-  p.options.since = optional_instant(doc, "since");
-  p.options.until = optional_instant(doc, "until");
+  q.since = optional_instant(doc, "since");
+  q.until = optional_instant(doc, "until");
 
   bool by_app = false;
-  if (doc["by_app"].get(by_app) == simdjson::SUCCESS && by_app) p.options.by_app = true;
-  p.options.by = key_fields(doc);
-  p.options.where = strings(doc, "where");
-  p.options.sum = strings(doc, "sum");
-  p.options.quantiles = strings(doc, "quantiles");
-  p.options.percentiles = strings(doc, "percentiles");
-  if (p.options.quantiles.empty()) p.options.percentiles = Options().percentiles;
-  p.options.count_if = strings(doc, "count_if");
-  try {
-    MeasureSpec::of(p.options);
-  } catch (const std::invalid_argument& e) {
-    fail(e.what());
-  }
-  if (p.options.keyed()) {
+  if (doc["by_app"].get(by_app) == simdjson::SUCCESS && by_app) q.by_app = true;
+  q.by = key_fields(doc);
+  q.where = strings(doc, "where");
+  q.sum = strings(doc, "sum");
+  q.quantiles = strings(doc, "quantiles");
+  q.percentiles = strings(doc, "percentiles");
+  if (q.quantiles.empty()) q.percentiles = Question().percentiles;
+  q.count_if = strings(doc, "count_if");
+  if (q.by_app || !q.by.empty()) {
     if (doc["top"].error() != simdjson::NO_SUCH_FIELD) {
       fail(
           "made with --top, whose (other) hides different apps in each result: "
@@ -179,8 +175,13 @@ void read_settings(const object& doc, Partial& p) {
     uint64_t max_apps = 0;
     if (doc["max_apps"].get(max_apps) == simdjson::SUCCESS) {  // its table filled up
       p.result.apps_capped = true;
-      p.options.max_apps = max_apps;
+      q.max_apps = max_apps;
     }
+  }
+  try {
+    p.result.query = Query(q);
+  } catch (const std::invalid_argument& e) {
+    fail(e.what());
   }
 }
 
@@ -276,10 +277,10 @@ MeasureCell read_cell(const element& row, const MeasureSpec& spec, uint64_t coun
 
 // The "counts" rows of a measured document, cells and all, into the result.
 void read_measured_counts(const simdjson::dom::array& counts, Partial& p) {
-  const bool keyed = p.options.keyed();
-  const std::vector<std::string> key_columns = p.options.key_columns();
+  const bool keyed = p.result.query.keyed();
+  const std::vector<std::string>& key_columns = p.result.query.key_columns();
   const std::string column = p.report.bucketing.column();
-  const MeasureSpec spec = MeasureSpec::of(p.options);
+  const MeasureSpec& spec = p.result.query.measures();
   std::vector<MeasuredRow> rows;
   std::string tuple;
   for (const element row : counts) {
@@ -296,11 +297,12 @@ void read_measured_counts(const simdjson::dom::array& counts, Partial& p) {
 
 // The "counts" rows, ascending, into the result (per key with --by-app or --by).
 void read_counts(const object& doc, Partial& p) {
-  const bool by_app = p.options.keyed();
-  const std::vector<std::string> key_columns = p.options.key_columns();
+  const Query& query = p.result.query;
+  const bool by_app = query.keyed();
+  const std::vector<std::string>& key_columns = query.key_columns();
   simdjson::dom::array counts;
   if (doc["counts"].get(counts) != simdjson::SUCCESS) fail("no \"counts\" array");
-  if (p.options.measured()) return read_measured_counts(counts, p);
+  if (query.measured()) return read_measured_counts(counts, p);
   const std::string column = p.report.bucketing.column();
   std::string row_shape = "{\"" + column + "\": TIME, ";
   for (const std::string& key : key_columns) row_shape += "\"" + key + "\": KEY, ";
@@ -329,8 +331,8 @@ void read_counts(const object& doc, Partial& p) {
   if (!by_app) return;
   try {
     // Only a document of app ids alone is checked against its app_pattern.
-    const bool app_ids = p.options.by_app && p.options.by.empty();
-    const AppPattern pattern = AppPattern::compile(app_ids ? p.options.app_pattern : kDefaultAppPattern);
+    const bool app_ids = !query.by_keys();
+    const AppPattern pattern = AppPattern::compile(app_ids ? query.question().app_pattern : kDefaultAppPattern);
     take_app_rows(app_rows, app_ids ? &pattern : nullptr, p.result);
   } catch (const std::invalid_argument& e) {
     fail(std::string("app_pattern: ") + e.what());
@@ -359,21 +361,22 @@ void read_summary(const object& doc, Partial& p) {
   object s;
   if (doc["summary"].get(s) != simdjson::SUCCESS) fail("no \"summary\" object");
   Summary& sum = p.result.summary;
+  const Question& q = p.result.query.question();
   sum.files = number(s, "files");
   sum.unreadable = number(s, "unreadable");
   sum.bytes = number(s, "bytes");
   sum.lines = number(s, "lines");
   sum.counted = number(s, "counted");
-  if (p.options.since || p.options.until) sum.outside_range = number(s, "outside_range");
+  if (q.since || q.until) sum.outside_range = number(s, "outside_range");
   sum.blank = number(s, "blank");
   object reasons;
   if (s["rejected_by_reason"].get(reasons) != simdjson::SUCCESS) fail("no \"summary.rejected_by_reason\"");
   for (size_t i = 0; i < kReasonCount; ++i) sum.rejected[i] = number(reasons, reason_key(static_cast<Reason>(i)));
   if (number(s, "rejected") != sum.rejected_total()) fail("summary.rejected is not the sum of its reasons");
-  sum.filtered_by = listed_lines(s, "filtered_by", "where", p.options.where.size());
-  sum.no_value = listed_lines(s, "no_value", "key", p.options.by.size());
-  sum.no_measure = listed_lines(s, "no_measure", "field", MeasureSpec::of(p.options).fields.size());
-  if (p.options.counts_time_forms()) {
+  sum.filtered_by = listed_lines(s, "filtered_by", "where", q.where.size());
+  sum.no_value = listed_lines(s, "no_value", "key", q.by.size());
+  sum.no_measure = listed_lines(s, "no_measure", "field", p.result.query.measures().fields.size());
+  if (p.result.query.counts_time_forms()) {
     object forms;
     if (s["time_formats"].get(forms) != simdjson::SUCCESS) fail("no \"summary.time_formats\" (--time-format auto)");
     uint64_t total = 0;
@@ -383,7 +386,7 @@ void read_summary(const object& doc, Partial& p) {
     }
     if (total != sum.counted) fail("summary.time_formats do not add up to summary.counted");
   }
-  if (!p.options.where.empty() && number(s, "filtered") != sum.filtered()) {
+  if (!q.where.empty() && number(s, "filtered") != sum.filtered()) {
     fail("summary.filtered is not the sum of its filters");
   }
   if (sum.lines != sum.counted + sum.outside_range + sum.blank + sum.rejected_total() + sum.filtered()) {

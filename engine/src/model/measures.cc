@@ -306,7 +306,7 @@ Percentile percentile_of(std::string_view text) {
 
 }  // namespace
 
-MeasureSpec MeasureSpec::of(const Options& options) {
+MeasureSpec MeasureSpec::of(const Question& question) {
   MeasureSpec spec;
   const auto field = [&](const std::string& name) -> Field& {
     for (Field& f : spec.fields) {
@@ -314,13 +314,13 @@ MeasureSpec MeasureSpec::of(const Options& options) {
     }
     return spec.fields.emplace_back(Field{name});
   };
-  for (const std::string& name : options.sum) field(name).summed = true;
-  for (const std::string& name : options.quantiles) field(name).quantiled = true;
-  if (!options.quantiles.empty()) {
-    if (options.percentiles.empty()) throw std::invalid_argument("--percentiles: name at least one");
-    for (const std::string& p : options.percentiles) spec.percentiles.push_back(percentile_of(p));
+  for (const std::string& name : question.sum) field(name).summed = true;
+  for (const std::string& name : question.quantiles) field(name).quantiled = true;
+  if (!question.quantiles.empty()) {
+    if (question.percentiles.empty()) throw std::invalid_argument("--percentiles: name at least one");
+    for (const std::string& p : question.percentiles) spec.percentiles.push_back(percentile_of(p));
   }
-  spec.count_if = options.count_if;
+  spec.count_if = question.count_if;
   return spec;
 }
 

@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "logagg/result.h"
+#include "logagg/result_parts.h"
 
 namespace logagg {
 namespace {

@@ -4,7 +4,6 @@
 
 #include <stdexcept>
 
-#include "logagg/measures.h"
 #include "text/ascii.h"
 
 namespace logagg {
@@ -43,32 +42,33 @@ int target_of(const char* option, const std::string& name, const FieldPath* app,
 
 }  // namespace
 
-KeyRules KeyRules::of(const Options& options, const FieldPath* app, const FieldPath& time) {
+KeyRules KeyRules::of(const Question& question, const MeasureSpec& measures, const FieldPath* app,
+                      const FieldPath& time) {
   KeyRules rules;
-  if (options.by.size() + (options.by_app ? 1 : 0) > kMaxKeyFields) {
+  if (question.by.size() + (question.by_app ? 1 : 0) > kMaxKeyFields) {
     throw std::invalid_argument("--by: at most " + std::to_string(kMaxKeyFields) + " keys (--by-app counts as one)");
   }
-  if (options.by_app && app == nullptr) {
+  if (question.by_app && app == nullptr) {
     throw std::invalid_argument("--by-app: no app field with --app-field none");
   }
-  for (const KeyField& key : options.by) {
+  for (const KeyField& key : question.by) {
     if (key.kind == KeyField::Kind::kPathPrefix && key.segments == 0) {
       throw std::invalid_argument("--by-path-prefix: N must be 1 or more");
     }
     rules.keys.push_back({target_of("--by", key.field, app, time, rules.fields), key.kind, key.segments});
   }
-  rules.key_app = options.by_app && !options.by.empty();
-  if (options.where.size() > 255) throw std::invalid_argument("--where: at most 255 filters");
-  for (const std::string& expression : options.where) {
+  rules.key_app = question.by_app && !question.by.empty();
+  if (question.where.size() > 255) throw std::invalid_argument("--where: at most 255 filters");
+  for (const std::string& expression : question.where) {
     Filter filter = Filter::parse(expression);
     const int target = target_of("--where", filter.field(), app, time, rules.fields);
     rules.filters.emplace_back(target, std::move(filter));
   }
-  for (const MeasureSpec::Field& field : MeasureSpec::of(options).fields) {
+  for (const MeasureSpec::Field& field : measures.fields) {
     rules.measures.push_back(target_of(field.summed ? "--sum" : "--quantiles", field.name, app, time, rules.fields));
   }
-  if (options.count_if.size() > 64) throw std::invalid_argument("--count-if: at most 64 predicates");
-  for (const std::string& expression : options.count_if) {
+  if (question.count_if.size() > 64) throw std::invalid_argument("--count-if: at most 64 predicates");
+  for (const std::string& expression : question.count_if) {
     Filter predicate = [&] {
       try {
         return Filter::parse(expression);

@@ -1,6 +1,6 @@
 // The keys, filters and measures of a line (--by, --by-status-class,
 // --by-path-prefix, --where, --sum, --quantiles, --count-if): which fields
-// they read, compiled once from the Options, and,
+// they read, compiled once from the Query, and,
 // from what the walk of a line found in those fields, the line's verdict:
 // filtered out by the first filter that fails, or counted under its key
 // tuple (logagg/result.h). Shared by both line parsers, so both give the
@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "logagg/measures.h"
 #include "logagg/options.h"
 #include "parse/field_path.h"
 #include "parse/field_targets.h"
@@ -51,7 +52,8 @@ struct KeyRules {
   // a valid path, one whose path overlaps another's without being the same
   // field (the app and time fields included), too many keys or fields, or a
   // filter it cannot read.
-  static KeyRules of(const Options& options, const FieldPath* app, const FieldPath& time);
+  static KeyRules of(const Question& question, const MeasureSpec& measures, const FieldPath* app,
+                     const FieldPath& time);
 };
 
 // One parser's scratch for the key tuple of the current line.

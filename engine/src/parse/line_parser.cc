@@ -60,7 +60,7 @@ struct Frame {
 
 }  // namespace
 
-LineRules LineRules::of(const Options& options) {
+LineRules LineRules::of(const Question& question, const MeasureSpec& measures) {
   LineRules rules;
   const auto path = [](const char* option, const std::string& name) {
     try {
@@ -69,23 +69,23 @@ LineRules LineRules::of(const Options& options) {
       throw std::invalid_argument(std::string(option) + ": " + e.what());
     }
   };
-  rules.has_app = options.has_app();
-  if (rules.has_app) rules.app = path("--app-field", options.app_field);
-  rules.time = path("--time-field", options.time_field);
+  rules.has_app = question.app_field != kNoAppField;
+  if (rules.has_app) rules.app = path("--app-field", question.app_field);
+  rules.time = path("--time-field", question.time_field);
   if (rules.has_app && paths_overlap(rules.app, rules.time)) {
     throw std::invalid_argument("--app-field and --time-field must name different fields");
   }
   try {
-    rules.app_pattern = AppPattern::compile(options.app_pattern);
+    rules.app_pattern = AppPattern::compile(question.app_pattern);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(std::string("--app-pattern: ") + e.what());
   }
   try {
-    rules.time_format = TimeFormat::compile(options.time_format, options.input_tz);
+    rules.time_format = TimeFormat::compile(question.time_format, question.input_tz);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(std::string("--time-format: ") + e.what());
   }
-  rules.keys = KeyRules::of(options, rules.has_app ? &rules.app : nullptr, rules.time);
+  rules.keys = KeyRules::of(question, measures, rules.has_app ? &rules.app : nullptr, rules.time);
   add_nested_forms(rules);
   return rules;
 }

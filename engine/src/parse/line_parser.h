@@ -45,7 +45,7 @@
 namespace logagg {
 
 // Where the fields are, which app ids count, and the keys and filters,
-// compiled once from the Options. Copies share the compiled patterns;
+// compiled once from the question (by its Query, query.h). Copies share the compiled patterns;
 // thread-safe to share.
 struct LineRules {
   FieldPath app = parse_field_path("app_id");
@@ -62,7 +62,7 @@ struct LineRules {
   // field that is not a valid path, fields whose paths overlap, a pattern
   // that does not compile, or a time format (or input zone) it cannot use.
   // Sets the nested forms of dotted names.
-  static LineRules of(const Options& options);
+  static LineRules of(const Question& question, const MeasureSpec& measures);
 };
 
 class LineParser {

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "logagg/result.h"  // Reason
+#include "logagg/result_parts.h"  // Reason
 #include "parse/measure_value.h"
 
 namespace logagg {
@@ -19,7 +19,7 @@ enum class LineStatus : uint8_t { kCounted, kBlank, kRejected, kFiltered };
 struct LineVerdict {
   LineStatus status;
   Reason reason;   // meaningful only when status == kRejected
-  uint8_t filter = 0;    // kFiltered: the index in Options::where of the filter that failed
+  uint8_t filter = 0;    // kFiltered: the index in Question::where of the filter that failed
   uint8_t no_value = 0;  // kCounted with --by: bit i set if by key i has no value (kNoKey)
   TimeForm time_form = TimeForm::kRfc3339;  // kCounted under --time-format auto: the form its time was in
   int64_t second;  // meaningful only when status == kCounted: UTC seconds since the epoch

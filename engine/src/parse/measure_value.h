@@ -25,7 +25,7 @@ std::optional<MeasureValue> read_measure(std::string_view text) noexcept;
 
 // What the measures read from one counted line: each measured field's value
 // (MeasureSpec::fields' order; nullopt: none usable), and which --count-if
-// predicates hold (bit i for Options::count_if[i]).
+// predicates hold (bit i for Question::count_if[i]).
 struct LineMeasures {
   std::vector<std::optional<MeasureValue>> values;
   uint64_t matched = 0;

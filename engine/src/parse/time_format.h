@@ -65,7 +65,7 @@
 #include <string>
 #include <string_view>
 
-#include "logagg/result.h"  // TimeForm
+#include "logagg/result_parts.h"  // TimeForm
 #include "parse/rfc3339.h"
 
 namespace logagg {

@@ -477,9 +477,9 @@ void append_line_chart(std::string& out, const Columns& c, const Line& line, con
 
 }  // namespace
 
-std::optional<PlotMeasures> plot_measures(const Result& result, const Options& options, const ReportOptions& report) {
+std::optional<PlotMeasures> plot_measures(const Result& result, const ReportOptions& report) {
   if (result.cells.empty()) return std::nullopt;
-  PlotMeasures m{MeasureSpec::of(options), report.units, &result.cells, {}};
+  PlotMeasures m{result.query.measures(), report.units, &result.cells, {}};
   const bool keyed = !result.app_counts.empty();
   for (size_t i = 0; i < result.cells.size(); ++i) {
     m.seconds.push_back(keyed ? result.app_counts[i].second : result.counts[i].second);

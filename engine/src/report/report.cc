@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <span>
 #include <stdexcept>
 
 #ifndef LOGAGG_WITH_HTML
@@ -37,26 +38,23 @@ void append_terminal_padded(std::string& out, std::string_view text, size_t widt
 
 }  // namespace
 
-void write_report(const Result& result, const Options& options, const ReportOptions& report,
-                  const ReportSink& sink) {
+void write_report(const Result& result, const ReportOptions& report, const ReportSink& sink) {
   if (report.format == Format::kHtml) {
 #if LOGAGG_WITH_HTML
-    return write_html_report(make_html_report(result, options, report), sink);
+    return write_html_report(make_html_report(result, report), sink);
 #else
     throw std::invalid_argument("this logagg was built without --format html (LOGAGG_WITH_HTML=OFF)");
 #endif
   }
-  const ReportRows rows(result, options.key_columns(), report);
+  const ReportRows rows(result, result.query.key_columns(), report);
   Output out(sink);
   switch (report.format) {
     case Format::kCsv:
-    case Format::kTable: {
-      const MeasureSpec spec = MeasureSpec::of(options);
-      write_report_rows(rows, report, result.summary.counted, &spec, out);
+    case Format::kTable:
+      write_report_rows(rows, report, result.summary.counted, &result.query.measures(), out);
       break;
-    }
     case Format::kJson:
-      write_result_json(result, rows, options, report, out);
+      write_result_json(result, rows, report, out);
       break;
     case Format::kHtml:
       break;  // above
@@ -66,9 +64,9 @@ void write_report(const Result& result, const Options& options, const ReportOpti
 
 bool has_html_format() noexcept { return LOGAGG_WITH_HTML; }
 
-std::string format_report(const Result& result, const Options& options, const ReportOptions& report) {
+std::string format_report(const Result& result, const ReportOptions& report) {
   std::string text;
-  write_report(result, options, report, [&text](std::string_view chunk) { text.append(chunk); });
+  write_report(result, report, [&text](std::string_view chunk) { text.append(chunk); });
   return text;
 }
 
@@ -84,7 +82,8 @@ std::string human_bytes(double bytes) {
   return buf;
 }
 
-std::string format_summary(const Summary& s, const Options& counted_with, const std::vector<SummaryRow>& more) {
+std::string format_summary(const Summary& s, const Query& counted_with, const std::vector<SummaryRow>& more) {
+  const Question& question = counted_with.question();
   char buf[256];
   const double secs = std::max(s.elapsed_seconds, 1e-9);
   std::snprintf(buf, sizeof buf,
@@ -100,7 +99,7 @@ std::string format_summary(const Summary& s, const Options& counted_with, const 
   size_t column = 30;
   for (size_t i = 0; i < kReasonCount; ++i) {
     if (s.rejected[i] == 0) continue;
-    reasons[i] = terminal_text(reason_text(static_cast<Reason>(i), counted_with));
+    reasons[i] = terminal_text(reason_text(static_cast<Reason>(i), question));
     column = std::max(column, 4 + display_width(reasons[i]));
   }
   auto row = [&](size_t indent, std::string_view label, uint64_t n) {
@@ -114,10 +113,11 @@ std::string format_summary(const Summary& s, const Options& counted_with, const 
   for (size_t i = 0; i < s.time_forms.size(); ++i) {  // auto: by the form of their time
     if (s.time_forms[i] != 0) row(4, "time in " + std::string(time_form_key(static_cast<TimeForm>(i))), s.time_forms[i]);
   }
-  for (size_t i = 0; i < counted_with.by.size() && i < s.no_value.size(); ++i) {  // under (none)
-    if (s.no_value[i] != 0) row(4, "no " + terminal_text(counted_with.by[i].column()), s.no_value[i]);
+  const std::span<const std::string> by = counted_with.by_columns();
+  for (size_t i = 0; i < by.size() && i < s.no_value.size(); ++i) {  // under (none)
+    if (s.no_value[i] != 0) row(4, "no " + terminal_text(by[i]), s.no_value[i]);
   }
-  const MeasureSpec spec = MeasureSpec::of(counted_with);
+  const MeasureSpec& spec = counted_with.measures();
   for (size_t i = 0; i < spec.fields.size() && i < s.no_measure.size(); ++i) {  // not in n(F)
     if (s.no_measure[i] != 0) row(4, "no number in " + terminal_text(spec.fields[i].name), s.no_measure[i]);
   }
@@ -127,19 +127,20 @@ std::string format_summary(const Summary& s, const Options& counted_with, const 
   for (size_t i = 0; i < kReasonCount; ++i) {
     if (s.rejected[i] != 0) row(4, reasons[i], s.rejected[i]);
   }
-  if (!counted_with.where.empty()) {
+  if (!question.where.empty()) {
     row(2, "filtered", s.filtered());
-    for (size_t i = 0; i < counted_with.where.size() && i < s.filtered_by.size(); ++i) {
-      if (s.filtered_by[i] != 0) row(4, "not " + terminal_text(counted_with.where[i]), s.filtered_by[i]);
+    for (size_t i = 0; i < question.where.size() && i < s.filtered_by.size(); ++i) {
+      if (s.filtered_by[i] != 0) row(4, "not " + terminal_text(question.where[i]), s.filtered_by[i]);
     }
   }
   for (const SummaryRow& r : more) row(2, r.label, r.count);
   return out;
 }
 
-std::string format_stats(const Result& result, const Options& options, const ReportOptions& report) {
-  const ReportRows rows(result, options.key_columns(), report);
-  const ReportStats stats = report_stats(result, options.keyed(), rows.buckets(), rows.bucketing(), report.top);
+std::string format_stats(const Result& result, const ReportOptions& report) {
+  const Query& query = result.query;
+  const ReportRows rows(result, query.key_columns(), report);
+  const ReportStats stats = report_stats(result, query.keyed(), rows.buckets(), rows.bucketing(), report.top);
   const BucketStats& st = stats.buckets;
   std::string out = "logagg: stats per " + rows.bucketing().name();
   if (st.buckets == 0) return out + ": no counted lines\n";
@@ -160,18 +161,18 @@ std::string format_stats(const Result& result, const Options& options, const Rep
   row("total", std::to_string(st.total));
   row("peak at " + stats.peak, std::to_string(st.max));
   for (const auto& [name, value] : stats.figures) row(name, value);
-  if (options.measured()) {
+  if (query.measured()) {
     out.append("  measures of all counted lines:\n");
-    const MeasureText measures(MeasureSpec::of(options), report.units);
+    const MeasureText measures(query.measures(), report.units);
     std::vector<MeasureText::Value> values;
     measures.values(stats.measures ? &*stats.measures : nullptr, st.total, values);
     for (size_t c = 0; c < values.size(); ++c) {
       row("  " + terminal_text(measures.columns()[c]), values[c].present ? values[c].text : "-");
     }
   }
-  if (options.keyed()) {
-    out.append(options.by.empty() ? "  top apps by lines:\n" : "  top keys by lines:\n");
-    const size_t parts = options.key_columns().size();
+  if (query.keyed()) {
+    out.append(query.by_keys() ? "  top keys by lines:\n" : "  top apps by lines:\n");
+    const size_t parts = query.key_columns().size();
     for (const ReportStats::RankedApp& app : stats.ranked_apps) {
       out.append("    ");
       append_terminal_padded(out, key_text(app.id, parts), 26);
@@ -183,14 +184,14 @@ std::string format_stats(const Result& result, const Options& options, const Rep
   return out;
 }
 
-std::string format_rejects(const Result& result, const Options& counted_with) {
+std::string format_rejects(const Result& result) {
   std::string out;
   for (const RejectSample& r : result.rejects) {
     append_terminal_text(out, r.path);
     out.push_back(':');
     append_number(out, r.line);
     out.append(": ");
-    append_terminal_text(out, reason_text(r.reason, counted_with));  // may name --app-pattern's regex
+    append_terminal_text(out, reason_text(r.reason, result.query.question()));  // may name --app-pattern's regex
     out.push_back('\n');
   }
   return out;

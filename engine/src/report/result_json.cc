@@ -3,6 +3,7 @@
 // merge/result_reader.cc.
 #include "report/result_json.h"
 
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -15,8 +16,8 @@ namespace logagg {
 namespace {
 
 // The "stats" object of the json document; null where an empty series has no value.
-void append_json_stats(std::string& out, const ReportStats& stats, const Options& options) {
-  const bool by_app = options.keyed();
+void append_json_stats(std::string& out, const ReportStats& stats, const Query& query) {
+  const bool by_app = query.keyed();
   const BucketStats& st = stats.buckets;
   const bool any = st.buckets > 0;
   const auto field = [&](std::string_view key, auto&& append_value, bool last = false) {
@@ -47,12 +48,13 @@ void append_json_stats(std::string& out, const ReportStats& stats, const Options
   });
   for (size_t i = 0; i < stats.figures.size(); ++i) {
     const std::string& value = stats.figures[i].second;
-    field(stats.figures[i].first, [&] { out.append(value); },
-          i + 1 == stats.figures.size() && !by_app && !options.measured());
+    field(
+        stats.figures[i].first, [&] { out.append(value); },
+        i + 1 == stats.figures.size() && !by_app && !query.measured());
   }
-  if (options.measured()) {
+  if (query.measured()) {
     // The measures of every counted line, keyed by column as in the rows.
-    const MeasureText measures(MeasureSpec::of(options));
+    const MeasureText measures(query.measures());
     std::vector<MeasureText::Value> values;
     measures.values(stats.measures ? &*stats.measures : nullptr, st.total, values);
     out.append("    \"measures\": {");
@@ -66,8 +68,8 @@ void append_json_stats(std::string& out, const ReportStats& stats, const Options
   }
   if (by_app) {
     // "top_apps" of app ids alone; with --by "top_keys", each with its key columns (null: no value).
-    out.append(options.by.empty() ? "    \"top_apps\": [" : "    \"top_keys\": [");
-    const std::vector<std::string> columns = options.key_columns();
+    out.append(query.by_keys() ? "    \"top_keys\": [" : "    \"top_apps\": [");
+    const std::vector<std::string>& columns = query.key_columns();
     for (size_t i = 0; i < stats.ranked_apps.size(); ++i) {
       const ReportStats::RankedApp& app = stats.ranked_apps[i];
       out.append(i == 0 ? "\n      {" : ",\n      {");
@@ -110,22 +112,22 @@ void append_key_fields(std::string& out, const std::vector<KeyField>& keys) {
 
 // The document's head: its version and the settings it was made with (only
 // those in force, so merges can refuse results made otherwise).
-void write_settings(const Result& r, const ReportRows& rows, const Options& options, const ReportOptions& report,
-                    std::string& out) {
+void write_settings(const Result& r, const ReportRows& rows, const ReportOptions& report, std::string& out) {
+  const Query& query = r.query;
+  const Question& question = query.question();
   // Version 2: a document with keys or filters (--by, --where, --app-field
   // none), which a reader of version 1 must not take for a plain one.
   // Measures (--sum, --quantiles, --count-if) make version 2 too.
-  const bool v2 = !options.by.empty() || !options.where.empty() || !options.has_app() || options.measured();
+  const bool v2 = query.by_keys() || !question.where.empty() || !query.has_app() || query.measured();
   out.append(v2 ? "{\n  \"logagg\": 2" : "{\n  \"logagg\": 1");
   out.append(",\n  \"bucket\": \"").append(rows.bucketing().name()).append("\",\n  \"app_field\": ");
-  append_json_string(out, options.app_field);
+  append_json_string(out, question.app_field);
   out.append(",\n  \"time_field\": ");
-  append_json_string(out, options.time_field);
-  const Options defaults;
-  for (const auto& [key, value, fallback] :
-       {std::tuple{"time_format", &options.time_format, &defaults.time_format},
-        std::tuple{"input_tz", &options.input_tz, &defaults.input_tz},
-        std::tuple{"app_pattern", &options.app_pattern, &defaults.app_pattern}}) {
+  append_json_string(out, question.time_field);
+  const Question defaults;
+  for (const auto& [key, value, fallback] : {std::tuple{"time_format", &question.time_format, &defaults.time_format},
+                                             std::tuple{"input_tz", &question.input_tz, &defaults.input_tz},
+                                             std::tuple{"app_pattern", &question.app_pattern, &defaults.app_pattern}}) {
     if (*value == *fallback) continue;  // only when not the default, so merges can refuse others
     out.append(",\n  \"").append(key).append("\": ");
     append_json_string(out, *value);
@@ -135,24 +137,24 @@ void write_settings(const Result& r, const ReportRows& rows, const Options& opti
     append_json_string(out, time_zone_name(*zone));
   }
   if (rows.by_app()) {  // only with --by-app or --by, so merges can refuse others
-    if (options.by_app) out.append(",\n  \"by_app\": true");
-    if (!options.by.empty()) append_key_fields(out, options.by);
+    if (question.by_app) out.append(",\n  \"by_app\": true");
+    if (!question.by.empty()) append_key_fields(out, question.by);
     if (report.top != 0) {
       out.append(",\n  \"top\": ");
       append_number(out, report.top);
     }
     if (r.apps_capped) {
       out.append(",\n  \"max_apps\": ");
-      append_number(out, options.max_apps);
+      append_number(out, question.max_apps);
     }
   }
   // Only when given: the filters and the measures, so merges can refuse others.
   const std::vector<std::string> none;
   for (const auto& [key, values] :
-       {std::pair{"where", &options.where}, std::pair{"sum", &options.sum},
-        std::pair{"quantiles", &options.quantiles},
-        std::pair{"percentiles", options.quantiles.empty() ? &none : &options.percentiles},
-        std::pair{"count_if", &options.count_if}}) {
+       {std::pair{"where", &question.where}, std::pair{"sum", &question.sum},
+        std::pair{"quantiles", &question.quantiles},
+        std::pair{"percentiles", question.quantiles.empty() ? &none : &question.percentiles},
+        std::pair{"count_if", &question.count_if}}) {
     if (values->empty()) continue;
     out.append(",\n  \"").append(key).append("\": [");
     for (size_t i = 0; i < values->size(); ++i) {
@@ -161,9 +163,9 @@ void write_settings(const Result& r, const ReportRows& rows, const Options& opti
     }
     out.push_back(']');
   }
-  if (!options.quantiles.empty()) out.append(",\n  \"quantile_accuracy\": 0.01");
+  if (!question.quantiles.empty()) out.append(",\n  \"quantile_accuracy\": 0.01");
   // Only with --since / --until: the range, so merges can refuse others.
-  for (const auto& [key, bound] : {std::pair{"since", options.since}, std::pair{"until", options.until}}) {
+  for (const auto& [key, bound] : {std::pair{"since", question.since}, std::pair{"until", question.until}}) {
     if (!bound) continue;
     out.append(",\n  \"").append(key).append("\": \"");
     append_second(out, *bound);
@@ -174,7 +176,7 @@ void write_settings(const Result& r, const ReportRows& rows, const Options& opti
 // ,\n "LIST": [{"NAME": names[i], "lines": lines[i]}, ...]: the lines per
 // filter or key (a count missing from `lines` is 0).
 void append_lines_list(std::string& out, std::string_view list, std::string_view name,
-                       const std::vector<std::string>& names, const std::vector<uint64_t>& lines) {
+                       std::span<const std::string> names, const std::vector<uint64_t>& lines) {
   out.append(",\n    \"").append(list).append("\": [");
   for (size_t i = 0; i < names.size(); ++i) {
     out.append(i == 0 ? "\n      {\"" : ",\n      {\"").append(name).append("\": ");
@@ -187,7 +189,8 @@ void append_lines_list(std::string& out, std::string_view list, std::string_view
 }
 
 // The "summary" line accounting.
-void write_summary(const Summary& s, const Options& options, std::string& out) {
+void write_summary(const Summary& s, const Query& query, std::string& out) {
+  const Question& question = query.question();
   out.append("  \"summary\": {\n");
   const std::pair<const char*, uint64_t> fields[] = {
       {"files", s.files},     {"unreadable", s.unreadable}, {"bytes", s.bytes},
@@ -197,7 +200,7 @@ void write_summary(const Summary& s, const Options& options, std::string& out) {
     out.append("    \"").append(key).append("\": ");
     append_number(out, value);
     out.append(",\n");
-    if (key == std::string_view("counted") && (options.since || options.until)) {
+    if (key == std::string_view("counted") && (question.since || question.until)) {
       out.append("    \"outside_range\": ");
       append_number(out, s.outside_range);
       out.append(",\n");
@@ -212,25 +215,23 @@ void write_summary(const Summary& s, const Options& options, std::string& out) {
   out.append("\n    }");
   // With --where: the lines each filter took out; with --by: the counted
   // lines without a value for each key. Lists, as a field may repeat.
-  if (!options.where.empty()) {
+  if (!question.where.empty()) {
     out.append(",\n    \"filtered\": ");
     append_number(out, s.filtered());
-    append_lines_list(out, "filtered_by", "where", options.where, s.filtered_by);
+    append_lines_list(out, "filtered_by", "where", question.where, s.filtered_by);
   }
-  if (!options.by.empty()) {
-    std::vector<std::string> columns;
-    for (const KeyField& key : options.by) columns.push_back(key.column());
-    append_lines_list(out, "no_value", "key", columns, s.no_value);
+  if (query.by_keys()) {
+    append_lines_list(out, "no_value", "key", query.by_columns(), s.no_value);
   }
   // With measures: the counted lines without a usable number in each field.
-  const MeasureSpec spec = MeasureSpec::of(options);
+  const MeasureSpec& spec = query.measures();
   if (!spec.fields.empty()) {
     std::vector<std::string> fields;
     for (const MeasureSpec::Field& f : spec.fields) fields.push_back(f.name);
     append_lines_list(out, "no_measure", "field", fields, s.no_measure);
   }
   // With --time-format auto: the counted lines by the form of their time.
-  if (options.counts_time_forms()) {
+  if (query.counts_time_forms()) {
     out.append(",\n    \"time_formats\": {");
     for (size_t i = 0; i < kTimeFormCount; ++i) {
       out.append(i == 0 ? "\n      \"" : ",\n      \"");
@@ -244,15 +245,14 @@ void write_summary(const Summary& s, const Options& options, std::string& out) {
 
 }  // namespace
 
-void write_result_json(const Result& r, const ReportRows& rows, const Options& options, const ReportOptions& report,
-                       Output& o) {
-  write_settings(r, rows, options, report, o.text());
+void write_result_json(const Result& r, const ReportRows& rows, const ReportOptions& report, Output& o) {
+  write_settings(r, rows, report, o.text());
   o.text().append(",\n");
-  const MeasureSpec spec = MeasureSpec::of(options);
-  write_report_rows(rows, report, r.summary.counted, &spec, o);  // the "counts" array, handed to the sink as it grows
-  write_summary(r.summary, options, o.text());
+  write_report_rows(rows, report, r.summary.counted, &r.query.measures(),
+                    o);  // the "counts" array, handed to the sink as it grows
+  write_summary(r.summary, r.query, o.text());
   std::string& out = o.text();
-  append_json_stats(out, report_stats(r, rows.by_app(), rows.buckets(), rows.bucketing(), report.top), options);
+  append_json_stats(out, report_stats(r, rows.by_app(), rows.buckets(), rows.bucketing(), report.top), r.query);
   out.append("}\n");
 }
 

@@ -3,7 +3,6 @@
 // `logagg merge`.
 #pragma once
 
-#include "logagg/options.h"
 #include "logagg/report.h"
 #include "logagg/result.h"
 #include "report/report_output.h"
@@ -11,9 +10,8 @@
 
 namespace logagg {
 
-// Writes `r`, counted with `options`, as one json document: its settings,
-// the rows of `rows`, the line accounting and the statistics.
-void write_result_json(const Result& r, const ReportRows& rows, const Options& options, const ReportOptions& report,
-                       Output& o);
+// Writes `r` as one json document: the settings of its question, the rows
+// of `rows`, the line accounting and the statistics.
+void write_result_json(const Result& r, const ReportRows& rows, const ReportOptions& report, Output& o);
 
 }  // namespace logagg

@@ -37,15 +37,16 @@ namespace logagg {
 namespace {
 
 // One worker per thread, each counting into `tallies`.
-std::vector<Worker> make_workers(unsigned threads, const Options& options, SharedTallies& tallies, Progress* progress) {
-  const LineRules rules = LineRules::of(options);
+std::vector<Worker> make_workers(unsigned threads, const Query& query, const RunSettings& options,
+                                 SharedTallies& tallies, Progress* progress) {
+  const Question& q = query.question();
   const bool measured = !tallies.spec.empty();
   std::vector<Worker> workers;
   for (unsigned t = 0; t < threads; ++t) {
-    workers.push_back({BlockParser(rules, options.max_line_bytes),
-                       Counter(tallies.counts, options.since.value_or(INT64_MIN), options.until.value_or(INT64_MAX),
-                               options.keyed() ? &tallies.apps : nullptr, Counter::kDefaultMaxSeconds,
-                               measured ? &tallies.measures : nullptr, &tallies.spec, options.counts_time_forms()),
+    workers.push_back({BlockParser(query.rules(), options.max_line_bytes),
+                       Counter(tallies.counts, q.since.value_or(INT64_MIN), q.until.value_or(INT64_MAX),
+                               query.keyed() ? &tallies.apps : nullptr, Counter::kDefaultMaxSeconds,
+                               measured ? &tallies.measures : nullptr, &tallies.spec, query.counts_time_forms()),
                        {},
                        {},
                        progress});
@@ -55,7 +56,8 @@ std::vector<Worker> make_workers(unsigned threads, const Options& options, Share
 
 // Runs `workers`, one a thread (the first on this one), over `sources`
 // until every input is opened and every segment scanned.
-void run_workers(std::vector<std::unique_ptr<Source>>& sources, std::vector<Worker>& workers, const Options& options) {
+void run_workers(std::vector<std::unique_ptr<Source>>& sources, std::vector<Worker>& workers,
+                 const RunSettings& options) {
   const auto threads = static_cast<unsigned>(workers.size());
   WorkQueue queue(sources.size());
   auto work = [&](Worker& w) {
@@ -88,15 +90,16 @@ void run_workers(std::vector<std::unique_ptr<Source>>& sources, std::vector<Work
 }
 
 // Runs the workers over `sources` (paths to open, or the caller's buffer:
-// text set, no path) and gathers the result, and with `reads` how each
-// source was read.
-Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError> errors, const Options& options,
-           std::chrono::steady_clock::time_point start, Progress* progress, std::vector<SpanRead>* reads = nullptr) {
+// text set, no path) for `query`, as `options` say, and gathers the result,
+// and with `reads` how each source was read.
+Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError> errors, const Query& query,
+           const RunSettings& options, std::chrono::steady_clock::time_point start, Progress* progress,
+           std::vector<SpanRead>* reads = nullptr) {
   const size_t walk_errors = errors.size();  // paths that could not be expanded: unreadable
-  SharedTallies tallies(options);
-  std::vector<Worker> workers = make_workers(resolve_threads(options.threads), options, tallies, progress);
+  SharedTallies tallies(query);
+  std::vector<Worker> workers = make_workers(resolve_threads(options.threads), query, options, tallies, progress);
   run_workers(sources, workers, options);
-  Result result = gather(sources, workers, tallies, options, std::move(errors), reads);
+  Result result = gather(sources, workers, tallies, query, options.max_reject_samples, std::move(errors), reads);
   result.summary.unreadable += walk_errors;
   result.summary.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
@@ -105,6 +108,11 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
 }  // namespace
 
 Result aggregate(const std::vector<std::string>& paths, const Options& options, Progress* progress) {
+  return aggregate(paths, Query(options), options, progress);
+}
+
+Result aggregate(const std::vector<std::string>& paths, const Query& query, const RunSettings& options,
+                 Progress* progress) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<InputError> errors;
   std::vector<std::unique_ptr<Source>> sources;
@@ -124,10 +132,11 @@ Result aggregate(const std::vector<std::string>& paths, const Options& options, 
     progress->bytes_total = total_bytes;
     progress->files_total = sources.size();
   }
-  return run(std::move(sources), std::move(errors), options, start, progress);
+  return run(std::move(sources), std::move(errors), query, options, start, progress);
 }
 
-Result aggregate_spans(const std::vector<InputSpan>& spans, const Options& options, std::vector<SpanRead>& reads) {
+Result aggregate_spans(const std::vector<InputSpan>& spans, const Query& query, const RunSettings& options,
+                       std::vector<SpanRead>& reads) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::unique_ptr<Source>> sources;
   for (const InputSpan& span : spans) {
@@ -144,7 +153,7 @@ Result aggregate_spans(const std::vector<InputSpan>& spans, const Options& optio
     src->range = Options::ByteRange{span.begin, span.end};
   }
   reads.clear();
-  return run(std::move(sources), {}, options, start, nullptr, &reads);
+  return run(std::move(sources), {}, query, options, start, nullptr, &reads);
 }
 
 Result aggregate_buffer(std::string_view data, const Options& options, std::string_view name) {
@@ -154,7 +163,7 @@ Result aggregate_buffer(std::string_view data, const Options& options, std::stri
   src->name = std::string(name);
   src->text = data;
   src->range = options.range;
-  return run(std::move(sources), {}, options, start, nullptr);
+  return run(std::move(sources), {}, Query(options), options, start, nullptr);
 }
 
 }  // namespace logagg

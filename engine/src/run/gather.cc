@@ -95,23 +95,24 @@ void account_sources(const std::vector<std::unique_ptr<Source>>& sources, std::v
 }  // namespace
 
 Result gather(const std::vector<std::unique_ptr<Source>>& sources, const std::vector<Worker>& workers,
-              SharedTallies& tallies, const Options& options, std::vector<InputError> errors,
+              SharedTallies& tallies, const Query& query, size_t max_reject_samples, std::vector<InputError> errors,
               std::vector<SpanRead>* reads) {
   Result result;
+  result.query = query;
   account_sources(sources, errors, result.summary, reads);
   for (const Worker& w : workers) result.summary.add(w.counter.tally());
-  result.summary.filtered_by.resize(options.where.size());
-  result.summary.no_value.resize(options.by.size());
+  result.summary.filtered_by.resize(query.question().where.size());
+  result.summary.no_value.resize(query.question().by.size());
   result.summary.no_measure.resize(tallies.spec.fields.size());
-  if (options.counts_time_forms()) result.summary.time_forms.resize(kTimeFormCount);
+  if (query.counts_time_forms()) result.summary.time_forms.resize(kTimeFormCount);
   if (!tallies.spec.empty()) {
-    take_cells(tallies.measures, options.keyed() ? &tallies.apps : nullptr, result);
-  } else if (options.keyed()) {
+    take_cells(tallies.measures, query.keyed() ? &tallies.apps : nullptr, result);
+  } else if (query.keyed()) {
     take_app_counts(tallies.counts, tallies.apps, result);
   } else {
     result.counts = tallies.counts.take_sorted();
   }
-  result.rejects = collect_rejects(sources, options.max_reject_samples);
+  result.rejects = collect_rejects(sources, max_reject_samples);
   result.errors = std::move(errors);
   return result;
 }

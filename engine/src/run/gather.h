@@ -10,7 +10,7 @@
 #include "count/counter.h"
 #include "count/measure_counter.h"
 #include "logagg/measures.h"
-#include "logagg/options.h"
+#include "logagg/query.h"
 #include "logagg/result.h"
 #include "run/source.h"
 #include "run/spans.h"
@@ -20,19 +20,19 @@ namespace logagg {
 // What the workers of one run count into together: the per-second counts,
 // the key numbering (--by-app, --by) and the measured cells.
 struct SharedTallies {
-  explicit SharedTallies(const Options& options)
-      : apps(options.max_apps), spec(MeasureSpec::of(options)), measures(spec) {}
+  explicit SharedTallies(const Query& query)
+      : apps(query.question().max_apps), spec(query.measures()), measures(spec) {}
   SharedCounts counts;
   AppTable apps;
-  const MeasureSpec spec;
+  const MeasureSpec& spec;  // the query's
   SharedMeasures measures;
 };
 
-// The result of the workers' run over `sources`, with the input errors
+// The result of the workers' run over `sources` for `query`, with the input errors
 // `errors` (then each source's, in input order) and, with `reads`, how each
 // source was read. The elapsed time is left to the caller.
 Result gather(const std::vector<std::unique_ptr<Source>>& sources, const std::vector<Worker>& workers,
-              SharedTallies& tallies, const Options& options, std::vector<InputError> errors,
+              SharedTallies& tallies, const Query& query, size_t max_reject_samples, std::vector<InputError> errors,
               std::vector<SpanRead>* reads);
 
 }  // namespace logagg

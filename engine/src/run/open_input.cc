@@ -54,7 +54,7 @@ bool still_planned(Source& src, const struct stat& st, bool compressed) {
 
 }  // namespace
 
-void plan_segments(Source& src, int fd, size_t segment_bytes, const Options& options) {
+void plan_segments(Source& src, int fd, size_t segment_bytes, const RunSettings& options) {
   const size_t size = src.text.size();
   bool truncated = false;  // a pread ended early: the file is shorter than mapped
   // The cuts' line ends are read with small preads, not through the mapping:
@@ -91,11 +91,11 @@ void plan_segments(Source& src, int fd, size_t segment_bytes, const Options& opt
   src.segments_left = static_cast<int>(src.segments.size());
 }
 
-size_t segment_bytes_for(size_t size, const Options& options, unsigned threads) {
+size_t segment_bytes_for(size_t size, const RunSettings& options, unsigned threads) {
   return options.segment_bytes != 0 ? options.segment_bytes : choose_segment_bytes(size, threads);
 }
 
-void open_input(Source& src, Worker& w, const Options& options, unsigned threads) {
+void open_input(Source& src, Worker& w, const RunSettings& options, unsigned threads) {
   const bool is_stdin = src.path == "-";
   const int fd = is_stdin ? 0 : ::open(src.path.c_str(), O_RDONLY | O_CLOEXEC);
   struct stat st {};

@@ -53,7 +53,7 @@ bool scan_read_segment(Source& src, uint32_t j, Worker& w) {
 
 }  // namespace
 
-void scan_stream(Source& src, int fd, Worker& w, const Options& options, Decompression how) {
+void scan_stream(Source& src, int fd, Worker& w, const RunSettings& options, Decompression how) {
   std::unique_ptr<ByteSource> bytes = open_byte_source(fd, how);
   if (src.stream_end) bytes = limit_bytes(std::move(bytes), *src.stream_end);
   ScanLog& log = src.logs.emplace_back(ScanLog(options.max_reject_samples));

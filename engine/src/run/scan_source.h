@@ -12,7 +12,7 @@
 namespace logagg {
 
 // Reads a stream (plain or compressed) from `fd` to its end.
-void scan_stream(Source& src, int fd, Worker& w, const Options& options, Decompression how);
+void scan_stream(Source& src, int fd, Worker& w, const RunSettings& options, Decompression how);
 
 // Scans segment `j` of a mapped source, then lets its pages go; the last
 // segment done unmaps the file and closes it.

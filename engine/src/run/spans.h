@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "logagg/options.h"
+#include "logagg/query.h"
 #include "logagg/result.h"
 
 namespace logagg {
@@ -45,8 +46,10 @@ struct SpanRead {
   bool complete = false;  // read to its end: no error, not changed while mapped, not replaced
 };
 
-// Aggregates the spans as aggregate() does its inputs (Options::range is not
-// used); `reads` gets one entry per span, in order.
-Result aggregate_spans(const std::vector<InputSpan>& spans, const Options& options, std::vector<SpanRead>& reads);
+// Aggregates the spans as aggregate() does its inputs, answering `query`
+// (RunSettings::range is not used);
+// `reads` gets one entry per span, in order.
+Result aggregate_spans(const std::vector<InputSpan>& spans, const Query& query, const RunSettings& options,
+                       std::vector<SpanRead>& reads);
 
 }  // namespace logagg

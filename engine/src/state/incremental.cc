@@ -79,7 +79,15 @@ std::string IncrementalRun::save() {
 
 IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, const Options& options,
                                      const std::string& state_path, const std::string& delta_dir) {
+  return aggregate_incremental(paths, Query(options), options, state_path, delta_dir);
+}
+
+IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, const Query& query,
+                                     const RunSettings& options, const std::string& state_path,
+                                     const std::string& delta_dir) {
   const auto start = std::chrono::steady_clock::now();
+  Result nothing;  // this run's question, nothing counted yet
+  nothing.query = query;
   auto update = std::make_unique<StateUpdate>(state_path);
   State state = read_state(state_path);
   update->delta_dir = delta_dir.empty() ? "" : delta_dir_path(delta_dir);
@@ -91,9 +99,11 @@ IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, cons
   if (state.result) {  // refuse other options before reading anything
     // The state is the result added in, so a refusal names its value first:
     // "made with a different --app-pattern (STATE'S, not THIS RUN'S)".
-    Partial run{options, {}, {}};
+    Partial run{{}, nothing};
+    Result stated;
+    stated.query = state.result->result.query;
     try {
-      merge_into(run, Partial{state.result->options, state.result->report, {}});
+      merge_into(run, Partial{state.result->report, std::move(stated)});
     } catch (const std::runtime_error& e) {
       throw StateError(state_path, std::string("counted with other options: ") + e.what());
     }
@@ -120,7 +130,7 @@ IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, cons
   for (const SpanPlan& p : plans) spans.push_back(p.span);
   std::vector<SpanRead> reads;
   IncrementalRun run;
-  run.added = aggregate_spans(spans, options, reads);
+  run.added = aggregate_spans(spans, query, options, reads);
   for (size_t k = 0; k < plans.size(); ++k) {
     const SpanPlan& p = plans[k];
     if (reads[k].complete && !p.next.compressed && !holds_planned_bytes(p, files[p.file].fd)) reads[k].complete = false;
@@ -133,8 +143,8 @@ IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, cons
   run.added.summary.unreadable += errors.size();
   tracker.commit(plans, reads);
 
-  Partial total = state.result ? std::move(*state.result) : Partial{options, {}, {}};
-  merge_into(total, Partial{options, {}, run.added});
+  Partial total = state.result ? std::move(*state.result) : Partial{{}, std::move(nothing)};
+  merge_into(total, Partial{{}, run.added});
   run.total = std::move(total.result);
   // The total's files are those the state knows and found; what could not be
   // read is this run's.
@@ -149,8 +159,8 @@ IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, cons
     json.format = Format::kJson;
     update->generation = state.generation + 1;
     update->files = tracker.kept(now, kForgetSeconds);
-    update->result_json = format_report(run.total, options, json);
-    if (!update->delta_dir.empty()) update->delta_json = format_report(run.added, options, json);
+    update->result_json = format_report(run.total, json);
+    if (!update->delta_dir.empty()) update->delta_json = format_report(run.added, json);
     run.update_ = std::move(update);
   } else {
     run.not_saved += "; the state was not saved, so the next run counts this run's lines again";

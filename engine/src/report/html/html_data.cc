@@ -52,9 +52,9 @@ void fill_series(const ReportRows& rows, uint64_t bin, HtmlReport& page) {
 
 // Fills page.measures from the result's cells (plot_measures: the cells and
 // their seconds, ascending), each point's cells added. Needs page.starts.
-void fill_measures(const Result& result, const Options& options, const ReportOptions& report,
-                   const Bucketing& bucketing, uint64_t bin, HtmlReport& page) {
-  const std::optional<PlotMeasures> m = plot_measures(result, options, report);
+void fill_measures(const Result& result, const ReportOptions& report, const Bucketing& bucketing, uint64_t bin,
+                   HtmlReport& page) {
+  const std::optional<PlotMeasures> m = plot_measures(result, report);
   if (!m || page.starts.empty()) return;
   std::vector<MeasureCell> points(page.starts.size(), m->spec.empty_cell());
   const int64_t first = page.starts.front();
@@ -95,7 +95,7 @@ void fill_measures(const Result& result, const Options& options, const ReportOpt
   }
 }
 
-void fill_stats(const ReportStats& stats, const Options& options, HtmlReport& page) {
+void fill_stats(const ReportStats& stats, const Query& query, HtmlReport& page) {
   const BucketStats& st = stats.buckets;
   auto& out = page.stats;
   out.emplace_back("total", std::to_string(st.total));
@@ -106,23 +106,25 @@ void fill_stats(const ReportStats& stats, const Options& options, HtmlReport& pa
   out.emplace_back("peak", std::to_string(st.max) + " at " + stats.peak);
   for (const auto& [name, value] : stats.figures) out.emplace_back(name, value);
   for (const ReportStats::RankedApp& app : stats.ranked_apps) {
-    out.emplace_back(options.by.empty() ? "app " + std::string(app.id) : key_text(app.id, options.key_columns().size()),
+    out.emplace_back(!query.by_keys() ? "app " + std::string(app.id) : key_text(app.id, query.key_columns().size()),
                      std::to_string(app.count) + " (" + app.percent + "%)");
   }
 }
 
-void fill_accounting(const Result& result, const Options& options, HtmlReport& page) {
+void fill_accounting(const Result& result, HtmlReport& page) {
   const Summary& s = result.summary;
+  const Question& question = result.query.question();
   auto& out = page.accounting;
   out.emplace_back("files", std::to_string(s.files) + " (" + std::to_string(s.unreadable) + " unreadable)");
   out.emplace_back("bytes", human_bytes(static_cast<double>(s.bytes)));
   out.emplace_back("lines", std::to_string(s.lines));
   out.emplace_back("counted", std::to_string(s.counted));
-  if (options.since || options.until) out.emplace_back("outside --since/--until", std::to_string(s.outside_range));
+  if (question.since || question.until) out.emplace_back("outside --since/--until", std::to_string(s.outside_range));
   out.emplace_back("blank", std::to_string(s.blank));
   out.emplace_back("rejected", std::to_string(s.rejected_total()));
   for (size_t i = 0; i < kReasonCount; ++i) {
-    if (s.rejected[i] != 0) out.emplace_back("  " + reason_text(static_cast<Reason>(i), options), std::to_string(s.rejected[i]));
+    if (s.rejected[i] != 0)
+      out.emplace_back("  " + reason_text(static_cast<Reason>(i), question), std::to_string(s.rejected[i]));
   }
 }
 
@@ -130,6 +132,7 @@ void fill_accounting(const Result& result, const Options& options, HtmlReport& p
 // chart stacks by the first --by key, whatever follows it.
 Result by_first_key(const Result& result, size_t parts) {
   Result out;
+  out.query = result.query;
   out.apps_capped = result.apps_capped;
   out.summary = result.summary;
   std::vector<std::string> firsts;
@@ -150,10 +153,11 @@ Result by_first_key(const Result& result, size_t parts) {
 
 }  // namespace
 
-HtmlReport make_html_report(const Result& result, const Options& options, const ReportOptions& report) {
+HtmlReport make_html_report(const Result& result, const ReportOptions& report) {
+  const Query& query = result.query;
   ReportOptions chart = report;
-  if (options.keyed() && chart.top == 0) chart.top = kDefaultChartApps;
-  const std::vector<std::string> columns = options.key_columns();
+  if (query.keyed() && chart.top == 0) chart.top = kDefaultChartApps;
+  const std::vector<std::string>& columns = query.key_columns();
   const Result first_key = columns.size() > 1 ? by_first_key(result, columns.size()) : Result{};
   const ReportRows rows(columns.size() > 1 ? first_key : result,
                         columns.empty() ? columns : std::vector<std::string>{columns.front()}, chart);
@@ -163,7 +167,9 @@ HtmlReport make_html_report(const Result& result, const Options& options, const 
   page.bucket_name = bucketing.name();
   page.time_zone = bucketing.zone() != nullptr ? time_zone_name(*bucketing.zone()) : "UTC";
   page.title = "logagg: requests per " + page.bucket_name +
-               (!rows.by_app() ? "" : options.by.empty() ? " by app" : " by " + columns.front());
+               (!rows.by_app()     ? ""
+                : !query.by_keys() ? " by app"
+                                   : " by " + columns.front());
   page.stacked = rows.by_app();
   uint64_t bin = 1;
   if (!rows.buckets().empty()) {
@@ -177,20 +183,20 @@ HtmlReport make_html_report(const Result& result, const Options& options, const 
   }
   if (rows.by_app() && report.top == 0 && rows.apps().size() > kDefaultChartApps) {
     page.notes.push_back("The chart stacks the " + std::to_string(kDefaultChartApps) +
-                         (options.by.empty() ? " busiest apps" : " busiest keys") +
+                         (!query.by_keys() ? " busiest apps" : " busiest keys") +
                          " and sums the rest as (other); --top N draws N.");
   }
   if (result.apps_capped) {
-    page.notes.push_back("More than " + std::to_string(options.max_apps) +
-                         (options.by.empty() ? " distinct app ids: the lines of ids"
-                                             : " distinct keys: the lines of keys") +
-                         " met after that are counted as (other) (--max-apps).");
+    page.notes.push_back(
+        "More than " + std::to_string(query.question().max_apps) +
+        (!query.by_keys() ? " distinct app ids: the lines of ids" : " distinct keys: the lines of keys") +
+        " met after that are counted as (other) (--max-apps).");
   }
   page.buckets_per_point = bin;
   fill_series(rows, bin, page);
-  fill_measures(result, options, report, bucketing, bin, page);
-  fill_stats(report_stats(result, options.keyed(), rows.buckets(), bucketing, chart.top), options, page);
-  fill_accounting(result, options, page);
+  fill_measures(result, report, bucketing, bin, page);
+  fill_stats(report_stats(result, query.keyed(), rows.buckets(), bucketing, chart.top), query, page);
+  fill_accounting(result, page);
   return page;
 }
 

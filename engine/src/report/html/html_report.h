@@ -67,6 +67,6 @@ namespace logagg {
 // then sums the same number of buckets, and a note says so); with --by-app,
 // the --top N apps (10 without --top) and "(other)", stacked.
 inline constexpr uint64_t kMaxHtmlPoints = 200000;
-HtmlReport make_html_report(const Result& result, const Options& counted_with, const ReportOptions& report);
+HtmlReport make_html_report(const Result& result, const ReportOptions& report);
 
 }  // namespace logagg

@@ -1,6 +1,6 @@
-// The names in a result (logagg/result.h): the reject reasons' keys and
+// The names in a result (logagg/result_parts.h): the reject reasons' keys and
 // texts, the time forms' keys, and a key tuple's parts.
-#include "logagg/result.h"
+#include "logagg/result_parts.h"
 
 #include <string>
 
@@ -26,8 +26,8 @@ constexpr ReasonName kNames[kReasonCount] = {
 std::string_view reason_key(Reason r) noexcept { return kNames[static_cast<size_t>(r)].key; }
 std::string_view reason_text(Reason r) noexcept { return kNames[static_cast<size_t>(r)].text; }
 
-std::string reason_text(Reason r, const Options& counted_with) {
-  const Options defaults;
+std::string reason_text(Reason r, const Question& counted_with) {
+  const Question defaults;
   if (r == Reason::kBadApp && counted_with.app_pattern != defaults.app_pattern) {
     return "app id does not match " + counted_with.app_pattern;
   }
