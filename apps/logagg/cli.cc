@@ -211,7 +211,7 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
       ->group("");  // on --help's line
 }
 
-// Options::by from the --by, --by-status-class and --by-path-prefix flags,
+// Question::by from the --by, --by-status-class and --by-path-prefix flags,
 // in the order they were given.
 std::vector<KeyField> key_fields(const CLI::App& app, const RawFlags& raw) {
   std::vector<KeyField> keys;

@@ -53,7 +53,7 @@ home() {
     query.h | result.h) echo parse ;;
     time_zone.h) echo time ;;
     aggregate.h) echo run ;;
-    buckets.h | report.h | terminal_text.h) echo report ;;
+    buckets.h | report.h | terminal_text.h | result_document.h) echo report ;;
     merge.h) echo merge ;;
     split.h) echo split ;;
     state.h) echo state ;;

@@ -51,7 +51,7 @@ struct FollowOptions {
   std::chrono::milliseconds late{5000};      // --late
   std::chrono::milliseconds rescan{1000};    // look at every file at least this often
   std::chrono::milliseconds min_pause{100};  // at most one round of reading per pause
-  // With Options::by_app: each bucket shows its `top` busiest apps, chosen
+  // With Question::by_app: each bucket shows its `top` busiest apps, chosen
   // when its row is first handed out, the rest as kOtherApp (--top); 0: all.
   size_t top = 0;
   int stop_fd = -1;  // when it becomes readable (a signalfd, a pipe), the rest is handed out and follow returns
@@ -60,7 +60,7 @@ struct FollowOptions {
   std::function<void(const InputError&)> on_error;
 };
 
-// One row handed out: a bucket's count (with Options::by_app, one app's),
+// One row handed out: a bucket's count (with Question::by_app, one app's),
 // or a correction of a row handed out before.
 struct FollowRow {
   int64_t start;    // the bucket's start, a UTC second

@@ -232,6 +232,8 @@ struct MeasureSpec {
   // --count-if, then for each field n(F), with --sum sum(F), with
   // --quantiles min(F), max(F) and pP(F) for each percentile.
   std::vector<std::string> columns() const;
+  // One measure's column: "MEASURE(OF)" ("n(bytes)", "count(status>=500)").
+  static std::string column(std::string_view measure, std::string_view of);
 };
 
 }  // namespace logagg

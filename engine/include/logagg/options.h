@@ -18,19 +18,19 @@
 
 namespace logagg {
 
-// Letters and digits: the app ids that count unless Options::app_pattern says otherwise.
+// Letters and digits: the app ids that count unless Question::app_pattern says otherwise.
 inline constexpr std::string_view kDefaultAppPattern = "[A-Za-z0-9]+";
 
-// Options::app_field for logs without an app id (--app-field none): no app
+// Question::app_field for logs without an app id (--app-field none): no app
 // field is looked for and the app rules do not apply. A field literally
 // named "none" is still reachable as the JSON Pointer "/none".
 inline constexpr std::string_view kNoAppField = "none";
 
-// The column names of Options::by_app's key and of the derived keys.
+// The column names of Question::by_app's key and of the derived keys.
 inline constexpr std::string_view kAppColumn = "app_id";
 
 // One key of a breakdown (--by and its derived forms): a field, written as
-// Options::app_field is (a top-level name or a JSON Pointer), and what of its
+// Question::app_field is (a top-level name or a JSON Pointer), and what of its
 // value makes the key.
 struct KeyField {
   enum class Kind : uint8_t {

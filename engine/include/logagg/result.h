@@ -18,13 +18,13 @@ namespace logagg {
 struct Result {
   Query query;                      // the question counted
   std::vector<SecondCount> counts;  // ascending by second, only seconds with count > 0
-  // With Options::by_app or by: the app ids (key tuples), ascending (bytewise,
+  // With Question::by_app or by: the app ids (key tuples), ascending (bytewise,
   // a tuple part by part: key_before()), then kOtherApp if any line was
   // counted as that; and the counts per (second, app index),
   // ascending by second then index, only counts > 0. They sum to `counts`.
   std::vector<std::string> apps;
   std::vector<AppCount> app_counts;
-  bool apps_capped = false;  // more than Options::max_apps ids: some counted as kOtherApp
+  bool apps_capped = false;  // more than Question::max_apps ids: some counted as kOtherApp
   // With Query::measured(): the measures of each row, one cell per
   // element of app_counts when keyed, else of counts (same order).
   MeasureTable cells;

@@ -4,7 +4,7 @@
 // worker meets an id.
 //
 // Memory stays bounded however many distinct ids the logs hold: the table
-// keeps at most `max_apps` of them (Options::max_apps). Once it is full it is
+// keeps at most `max_apps` of them (Question::max_apps). Once it is full it is
 // never written again, and an id it does not hold is numbered kOther: its
 // lines are counted as "(other)". Which ids made it in before the table
 // filled depends on the order the workers met them, so a run that fills the

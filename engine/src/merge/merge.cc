@@ -1,5 +1,6 @@
 // Adding up results read back from `--format json` documents (see merge.h;
-// the documents are written in report/result_json.cc, read in result_reader.cc).
+// the documents are written and read in report/, document_writer.cc and
+// document_reader.cc).
 #include "logagg/merge.h"
 
 #include <algorithm>
@@ -8,8 +9,8 @@
 #include <string>
 
 #include "count/result_order.h"
-#include "merge/measured_rows.h"
 #include "parse/rfc3339.h"
+#include "report/measured_rows.h"  // the rows of measured results, added as a document's are read
 
 namespace logagg {
 namespace {

@@ -331,19 +331,23 @@ MeasureCell MeasureSpec::empty_cell() const {
   return cell;
 }
 
+std::string MeasureSpec::column(std::string_view measure, std::string_view of) {
+  return std::string(measure).append("(").append(of).append(")");
+}
+
 std::vector<std::string> MeasureSpec::columns() const {
   std::vector<std::string> out;
   for (const std::string& expression : count_if) {
-    out.push_back("count(" + expression + ")");
-    out.push_back("ratio(" + expression + ")");
+    out.push_back(column("count", expression));
+    out.push_back(column("ratio", expression));
   }
   for (const Field& f : fields) {
-    out.push_back("n(" + f.name + ")");
-    if (f.summed) out.push_back("sum(" + f.name + ")");
+    out.push_back(column("n", f.name));
+    if (f.summed) out.push_back(column("sum", f.name));
     if (!f.quantiled) continue;
-    out.push_back("min(" + f.name + ")");
-    out.push_back("max(" + f.name + ")");
-    for (const Percentile& p : percentiles) out.push_back("p" + p.text + "(" + f.name + ")");
+    out.push_back(column("min", f.name));
+    out.push_back(column("max", f.name));
+    for (const Percentile& p : percentiles) out.push_back(column("p" + p.text, f.name));
   }
   return out;
 }

@@ -1,5 +1,5 @@
 // The report of report.h: write_report picks the format (table and csv are
-// written by row_writer.cc, json by result_json.cc, html by html/), and the summary,
+// written by row_writer.cc, json by document_writer.cc, html by html/), and the summary,
 // statistics and reject texts for stderr.
 #include "logagg/report.h"
 
@@ -17,12 +17,12 @@
 #if LOGAGG_WITH_HTML
 #include "report/html/html_report.h"
 #endif
+#include "report/document_writer.h"
 #include "report/measure_text.h"
 #include "report/report_output.h"
 #include "report/report_rows.h"
-#include "report/row_writer.h"
 #include "report/report_text.h"
-#include "report/result_json.h"
+#include "report/row_writer.h"
 #include "report/terminal_text.h"
 
 namespace logagg {

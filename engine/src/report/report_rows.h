@@ -19,7 +19,7 @@ namespace logagg {
 class ReportRows {
  public:
   // `key_columns`: the names of the key columns the result was counted by
-  // (Options::key_columns(); none: counted per second only).
+  // (Query::key_columns(); none: counted per second only).
   ReportRows(const Result& result, std::vector<std::string> key_columns, const ReportOptions& report);
 
   const Bucketing& bucketing() const { return bucketing_; }

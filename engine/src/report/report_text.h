@@ -1,5 +1,5 @@
 // Small text helpers shared by the report writers (report.cc,
-// result_json.cc, plot.cc, html/html_data.cc): numbers, bucket starts,
+// document_writer.cc, plot.cc, html/html_data.cc): numbers, bucket starts,
 // padding by terminal columns, JSON strings and exact ratios.
 #pragma once
 

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "report/csv_field.h"
+#include "report/document_fields.h"
 #include "report/report_text.h"
 #include "report/terminal_text.h"
 
@@ -84,11 +85,11 @@ class JsonRows final : public RowWriter {
     }
     append_json_string(cell.text, shown_key(key));
     // A key spelt "(other)" says so; the (other) of keys not told apart does not.
-    if (key == kOtherAppName) cell.text.append(", \"real_app\": true");
+    if (key == kOtherAppName) cell.text.append(", \"").append(result_doc::kRealApp).append("\": true");
     return cell;
   }
   void header(std::string& out) override {
-    if (!s_.stream) out.append("  \"counts\": [");
+    if (!s_.stream) out.append("  \"").append(result_doc::kCounts).append("\": [");
   }
   void row(std::string& out, std::string_view start, std::span<const KeyCell* const> cells, uint64_t count,
            const MeasureCell* measures, bool correction) override {
@@ -96,10 +97,11 @@ class JsonRows final : public RowWriter {
     ++rows_;
     out.append(row_start_).append(start).push_back('"');
     append_cells(out, cells);
-    out.append(", \"count\": ");
+    out.append(", \"").append(result_doc::kCount).append("\": ");
     append_number(out, count);
     if (s_.measures != nullptr) append_measures(out, measures, count);
-    out.append(correction ? ", \"correction\": true}" : "}");
+    if (correction) out.append(", \"").append(result_doc::kCorrection).append("\": true");
+    out.push_back('}');
     if (s_.stream) out.push_back('\n');
   }
   void footer(std::string& out, uint64_t) override {
@@ -123,7 +125,7 @@ class JsonRows final : public RowWriter {
     for (size_t i = 0; i < m.spec().fields.size(); ++i) {
       if (!m.spec().fields[i].quantiled) continue;
       out.append(", ");
-      append_json_string(out, "sketch(" + m.spec().fields[i].name + ")");
+      append_json_string(out, MeasureSpec::column(result_doc::kSketch, m.spec().fields[i].name));
       out.append(": [");
       const std::vector<LogSketch::Bucket> buckets = cell->fields[i].sketch.buckets();
       for (size_t b = 0; b < buckets.size(); ++b) {

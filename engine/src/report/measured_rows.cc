@@ -1,5 +1,5 @@
 // Measured rows in order and added up (see measured_rows.h).
-#include "merge/measured_rows.h"
+#include "report/measured_rows.h"
 
 #include <algorithm>
 
@@ -43,8 +43,8 @@ void set_measured_rows(std::vector<MeasuredRow> rows, const MeasureSpec& spec, b
     std::sort(names.begin(), names.end(), app_before);
     names.erase(std::unique(names.begin(), names.end()), names.end());
     for (const MeasuredRow& r : added) {
-      const auto app = static_cast<uint32_t>(std::lower_bound(names.begin(), names.end(), r.key, app_before) -
-                                             names.begin());
+      const auto app =
+          static_cast<uint32_t>(std::lower_bound(names.begin(), names.end(), r.key, app_before) - names.begin());
       result.app_counts.push_back({r.second, app, r.cell.count});
     }
     result.apps = std::move(names);

@@ -1,13 +1,14 @@
 // The result document of `--format json` (write_result_json): its settings,
-// rows, line accounting and statistics. `logagg merge` reads it back in
-// merge/result_reader.cc.
-#include "report/result_json.h"
+// rows, line accounting and statistics, each field named from
+// document_fields.h; document_reader.cc reads it back.
+#include "report/document_writer.h"
 
 #include <span>
 #include <string>
 #include <tuple>
 #include <utility>
 
+#include "report/document_fields.h"
 #include "report/report_text.h"
 #include "report/row_writer.h"
 #include "report/stats.h"
@@ -15,13 +16,18 @@
 namespace logagg {
 namespace {
 
+// PREFIX"NAME": , a field's name as the document writes it.
+void append_key(std::string& out, std::string_view prefix, std::string_view name) {
+  out.append(prefix).append("\"").append(name).append("\": ");
+}
+
 // The "stats" object of the json document; null where an empty series has no value.
 void append_json_stats(std::string& out, const ReportStats& stats, const Query& query) {
   const bool by_app = query.keyed();
   const BucketStats& st = stats.buckets;
   const bool any = st.buckets > 0;
   const auto field = [&](std::string_view key, auto&& append_value, bool last = false) {
-    out.append("    \"").append(key).append("\": ");
+    append_key(out, "    ", key);
     if (any) {
       append_value();
     } else {
@@ -30,19 +36,20 @@ void append_json_stats(std::string& out, const ReportStats& stats, const Query& 
     out.append(last ? "\n" : ",\n");
   };
   const auto quoted = [&](const std::string& start) { out.append("\"").append(start).push_back('"'); };
-  out.append("  \"stats\": {\n    \"buckets\": ");
+  append_key(out, "  ", result_doc::kStats);
+  append_key(out, "{\n    ", result_doc::kStatBuckets);
   append_number(out, st.buckets);
-  out.append(",\n    \"empty_buckets\": ");
+  append_key(out, ",\n    ", result_doc::kStatEmptyBuckets);
   append_number(out, st.empty);
-  out.append(",\n    \"total\": ");
+  append_key(out, ",\n    ", result_doc::kStatTotal);
   append_number(out, st.total);
   out.append(",\n");
-  field("first", [&] { quoted(stats.first); });
-  field("last", [&] { quoted(stats.last); });
-  field("peak", [&] {
-    out.append("{\"bucket\": ");
+  field(result_doc::kStatFirst, [&] { quoted(stats.first); });
+  field(result_doc::kStatLast, [&] { quoted(stats.last); });
+  field(result_doc::kStatPeak, [&] {
+    append_key(out, "{", result_doc::kStatPeakBucket);
     quoted(stats.peak);
-    out.append(", \"count\": ");
+    append_key(out, ", ", result_doc::kCount);
     append_number(out, st.max);
     out.push_back('}');
   });
@@ -57,7 +64,8 @@ void append_json_stats(std::string& out, const ReportStats& stats, const Query& 
     const MeasureText measures(query.measures());
     std::vector<MeasureText::Value> values;
     measures.values(stats.measures ? &*stats.measures : nullptr, st.total, values);
-    out.append("    \"measures\": {");
+    append_key(out, "    ", result_doc::kStatMeasures);
+    out.push_back('{');
     for (size_t c = 0; c < values.size(); ++c) {
       out.append(c == 0 ? "" : ", ");
       append_json_string(out, measures.columns()[c]);
@@ -68,7 +76,8 @@ void append_json_stats(std::string& out, const ReportStats& stats, const Query& 
   }
   if (by_app) {
     // "top_apps" of app ids alone; with --by "top_keys", each with its key columns (null: no value).
-    out.append(query.by_keys() ? "    \"top_keys\": [" : "    \"top_apps\": [");
+    append_key(out, "    ", query.by_keys() ? result_doc::kStatTopKeys : result_doc::kStatTopApps);
+    out.push_back('[');
     const std::vector<std::string>& columns = query.key_columns();
     for (size_t i = 0; i < stats.ranked_apps.size(); ++i) {
       const ReportStats::RankedApp& app = stats.ranked_apps[i];
@@ -84,9 +93,10 @@ void append_json_stats(std::string& out, const ReportStats& stats, const Query& 
           append_json_string(out, parts[c]);
         }
       }
-      out.append(", \"count\": ");
+      append_key(out, ", ", result_doc::kCount);
       append_number(out, app.count);
-      out.append(", \"percent\": ").append(app.percent).push_back('}');
+      append_key(out, ", ", result_doc::kStatPercent);
+      out.append(app.percent).push_back('}');
     }
     out.append(stats.ranked_apps.empty() ? "]\n" : "\n    ]\n");
   }
@@ -96,13 +106,15 @@ void append_json_stats(std::string& out, const ReportStats& stats, const Query& 
 // "by": the --by keys, each {"field": F, "key": "value" | "status_class" |
 // "path_prefix", "segments": N (path_prefix only)}.
 void append_key_fields(std::string& out, const std::vector<KeyField>& keys) {
-  out.append(",\n  \"by\": [");
+  append_key(out, ",\n  ", result_doc::kBy);
+  out.push_back('[');
   for (size_t i = 0; i < keys.size(); ++i) {
-    out.append(i == 0 ? "\n    {\"field\": " : ",\n    {\"field\": ");
+    append_key(out, i == 0 ? "\n    {" : ",\n    {", result_doc::kKeyField);
     append_json_string(out, keys[i].field);
-    out.append(", \"key\": \"").append(key_kind_name(keys[i].kind)).push_back('"');
+    append_key(out, ", ", result_doc::kKeyKind);
+    out.append("\"").append(key_kind_name(keys[i].kind)).push_back('"');
     if (keys[i].kind == KeyField::Kind::kPathPrefix) {
-      out.append(", \"segments\": ");
+      append_key(out, ", ", result_doc::kKeySegments);
       append_number(out, keys[i].segments);
     }
     out.push_back('}');
@@ -119,55 +131,68 @@ void write_settings(const Result& r, const ReportRows& rows, const ReportOptions
   // none), which a reader of version 1 must not take for a plain one.
   // Measures (--sum, --quantiles, --count-if) make version 2 too.
   const bool v2 = query.by_keys() || !question.where.empty() || !query.has_app() || query.measured();
-  out.append(v2 ? "{\n  \"logagg\": 2" : "{\n  \"logagg\": 1");
-  out.append(",\n  \"bucket\": \"").append(rows.bucketing().name()).append("\",\n  \"app_field\": ");
+  append_key(out, "{\n  ", result_doc::kVersion);
+  out.push_back(v2 ? '2' : '1');
+  append_key(out, ",\n  ", result_doc::kBucket);
+  out.append("\"").append(rows.bucketing().name()).push_back('"');
+  append_key(out, ",\n  ", result_doc::kAppField);
   append_json_string(out, question.app_field);
-  out.append(",\n  \"time_field\": ");
+  append_key(out, ",\n  ", result_doc::kTimeField);
   append_json_string(out, question.time_field);
   const Question defaults;
-  for (const auto& [key, value, fallback] : {std::tuple{"time_format", &question.time_format, &defaults.time_format},
-                                             std::tuple{"input_tz", &question.input_tz, &defaults.input_tz},
-                                             std::tuple{"app_pattern", &question.app_pattern, &defaults.app_pattern}}) {
+  for (const auto& [key, value, fallback] :
+       {std::tuple{result_doc::kTimeFormat, &question.time_format, &defaults.time_format},
+        std::tuple{result_doc::kInputTz, &question.input_tz, &defaults.input_tz},
+        std::tuple{result_doc::kAppPattern, &question.app_pattern, &defaults.app_pattern}}) {
     if (*value == *fallback) continue;  // only when not the default, so merges can refuse others
-    out.append(",\n  \"").append(key).append("\": ");
+    append_key(out, ",\n  ", key);
     append_json_string(out, *value);
   }
   if (const TimeZone* zone = rows.bucketing().zone()) {  // only with --tz, so merges can refuse others
-    out.append(",\n  \"tz\": ");
+    append_key(out, ",\n  ", result_doc::kTz);
     append_json_string(out, time_zone_name(*zone));
   }
   if (rows.by_app()) {  // only with --by-app or --by, so merges can refuse others
-    if (question.by_app) out.append(",\n  \"by_app\": true");
+    if (question.by_app) {
+      append_key(out, ",\n  ", result_doc::kByApp);
+      out.append("true");
+    }
     if (!question.by.empty()) append_key_fields(out, question.by);
     if (report.top != 0) {
-      out.append(",\n  \"top\": ");
+      append_key(out, ",\n  ", result_doc::kTop);
       append_number(out, report.top);
     }
     if (r.apps_capped) {
-      out.append(",\n  \"max_apps\": ");
+      append_key(out, ",\n  ", result_doc::kMaxApps);
       append_number(out, question.max_apps);
     }
   }
   // Only when given: the filters and the measures, so merges can refuse others.
   const std::vector<std::string> none;
   for (const auto& [key, values] :
-       {std::pair{"where", &question.where}, std::pair{"sum", &question.sum},
-        std::pair{"quantiles", &question.quantiles},
-        std::pair{"percentiles", question.quantiles.empty() ? &none : &question.percentiles},
-        std::pair{"count_if", &question.count_if}}) {
+       {std::pair{result_doc::kWhere, &question.where}, std::pair{result_doc::kSum, &question.sum},
+        std::pair{result_doc::kQuantiles, &question.quantiles},
+        std::pair{result_doc::kPercentiles, question.quantiles.empty() ? &none : &question.percentiles},
+        std::pair{result_doc::kCountIf, &question.count_if}}) {
     if (values->empty()) continue;
-    out.append(",\n  \"").append(key).append("\": [");
+    append_key(out, ",\n  ", key);
+    out.push_back('[');
     for (size_t i = 0; i < values->size(); ++i) {
       if (i > 0) out.append(", ");
       append_json_string(out, (*values)[i]);
     }
     out.push_back(']');
   }
-  if (!question.quantiles.empty()) out.append(",\n  \"quantile_accuracy\": 0.01");
+  if (!question.quantiles.empty()) {
+    append_key(out, ",\n  ", result_doc::kQuantileAccuracy);
+    out.append("0.01");
+  }
   // Only with --since / --until: the range, so merges can refuse others.
-  for (const auto& [key, bound] : {std::pair{"since", question.since}, std::pair{"until", question.until}}) {
+  for (const auto& [key, bound] :
+       {std::pair{result_doc::kSince, question.since}, std::pair{result_doc::kUntil, question.until}}) {
     if (!bound) continue;
-    out.append(",\n  \"").append(key).append("\": \"");
+    append_key(out, ",\n  ", key);
+    out.push_back('"');
     append_second(out, *bound);
     out.push_back('"');
   }
@@ -177,11 +202,12 @@ void write_settings(const Result& r, const ReportRows& rows, const ReportOptions
 // filter or key (a count missing from `lines` is 0).
 void append_lines_list(std::string& out, std::string_view list, std::string_view name,
                        std::span<const std::string> names, const std::vector<uint64_t>& lines) {
-  out.append(",\n    \"").append(list).append("\": [");
+  append_key(out, ",\n    ", list);
+  out.push_back('[');
   for (size_t i = 0; i < names.size(); ++i) {
-    out.append(i == 0 ? "\n      {\"" : ",\n      {\"").append(name).append("\": ");
+    append_key(out, i == 0 ? "\n      {" : ",\n      {", name);
     append_json_string(out, names[i]);
-    out.append(", \"lines\": ");
+    append_key(out, ", ", result_doc::kLines);
     append_number(out, i < lines.size() ? lines[i] : 0);
     out.push_back('}');
   }
@@ -191,51 +217,55 @@ void append_lines_list(std::string& out, std::string_view list, std::string_view
 // The "summary" line accounting.
 void write_summary(const Summary& s, const Query& query, std::string& out) {
   const Question& question = query.question();
-  out.append("  \"summary\": {\n");
-  const std::pair<const char*, uint64_t> fields[] = {
-      {"files", s.files},     {"unreadable", s.unreadable}, {"bytes", s.bytes},
-      {"lines", s.lines},     {"counted", s.counted},       {"blank", s.blank},
-      {"rejected", s.rejected_total()}};
+  append_key(out, "  ", result_doc::kSummary);
+  out.append("{\n");
+  const std::pair<const char*, uint64_t> fields[] = {{"files", s.files},
+                                                     {"unreadable", s.unreadable},
+                                                     {"bytes", s.bytes},
+                                                     {"lines", s.lines},
+                                                     {"counted", s.counted},
+                                                     {"blank", s.blank},
+                                                     {"rejected", s.rejected_total()}};
   for (const auto& [key, value] : fields) {
-    out.append("    \"").append(key).append("\": ");
+    append_key(out, "    ", key);
     append_number(out, value);
     out.append(",\n");
-    if (key == std::string_view("counted") && (question.since || question.until)) {
-      out.append("    \"outside_range\": ");
+    if (key == result_doc::kCounted && (question.since || question.until)) {
+      append_key(out, "    ", result_doc::kOutsideRange);
       append_number(out, s.outside_range);
       out.append(",\n");
     }
   }
-  out.append("    \"rejected_by_reason\": {");
+  append_key(out, "    ", result_doc::kRejectedByReason);
+  out.push_back('{');
   for (size_t i = 0; i < kReasonCount; ++i) {
-    out.append(i == 0 ? "\n      \"" : ",\n      \"");
-    out.append(reason_key(static_cast<Reason>(i))).append("\": ");
+    append_key(out, i == 0 ? "\n      " : ",\n      ", reason_key(static_cast<Reason>(i)));
     append_number(out, s.rejected[i]);
   }
   out.append("\n    }");
   // With --where: the lines each filter took out; with --by: the counted
   // lines without a value for each key. Lists, as a field may repeat.
   if (!question.where.empty()) {
-    out.append(",\n    \"filtered\": ");
+    append_key(out, ",\n    ", result_doc::kFiltered);
     append_number(out, s.filtered());
-    append_lines_list(out, "filtered_by", "where", question.where, s.filtered_by);
+    append_lines_list(out, result_doc::kFilteredBy, result_doc::kWhere, question.where, s.filtered_by);
   }
   if (query.by_keys()) {
-    append_lines_list(out, "no_value", "key", query.by_columns(), s.no_value);
+    append_lines_list(out, result_doc::kNoValue, result_doc::kNoValueKey, query.by_columns(), s.no_value);
   }
   // With measures: the counted lines without a usable number in each field.
   const MeasureSpec& spec = query.measures();
   if (!spec.fields.empty()) {
     std::vector<std::string> fields;
     for (const MeasureSpec::Field& f : spec.fields) fields.push_back(f.name);
-    append_lines_list(out, "no_measure", "field", fields, s.no_measure);
+    append_lines_list(out, result_doc::kNoMeasure, result_doc::kNoMeasureField, fields, s.no_measure);
   }
   // With --time-format auto: the counted lines by the form of their time.
   if (query.counts_time_forms()) {
-    out.append(",\n    \"time_formats\": {");
+    append_key(out, ",\n    ", result_doc::kTimeFormats);
+    out.push_back('{');
     for (size_t i = 0; i < kTimeFormCount; ++i) {
-      out.append(i == 0 ? "\n      \"" : ",\n      \"");
-      out.append(time_form_key(static_cast<TimeForm>(i))).append("\": ");
+      append_key(out, i == 0 ? "\n      " : ",\n      ", time_form_key(static_cast<TimeForm>(i)));
       append_number(out, i < s.time_forms.size() ? s.time_forms[i] : 0);
     }
     out.append("\n    }");

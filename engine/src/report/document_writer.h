@@ -1,6 +1,6 @@
-// The result document of `--format json` (its fields: report.h), written
-// here; parse_partial (merge.h, merge/result_reader.cc) reads one back for
-// `logagg merge`.
+// The result document of `--format json` (its fields: report.h; their names:
+// document_fields.h), written by document_writer.cc; parse_partial
+// (result_document.h, document_reader.cc) reads one back.
 #pragma once
 
 #include "logagg/report.h"

@@ -1,23 +1,25 @@
-// Reading a result document back (parse_partial of merge.h): the documents
-// `logagg --format json` writes (report/result_json.cc; their fields are
-// listed in report.h). They are small next to the logs they describe, so
+// Reading a result document back (parse_partial of result_document.h): the
+// documents `logagg --format json` writes (document_writer.cc; their fields
+// are listed in report.h and named in document_fields.h). They are small next to the logs they describe, so
 // simdjson's DOM API reads them whole.
-#include "logagg/merge.h"
+#include "logagg/result_document.h"
 
 #include <simdjson.h>
 
 #include <algorithm>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "count/result_order.h"
-#include "merge/measured_rows.h"
 #include "parse/app_pattern.h"
 #include "parse/measure_value.h"
 #include "parse/rfc3339.h"
+#include "report/document_fields.h"
+#include "report/measured_rows.h"
 #include "time/civil_time.h"
 
 namespace logagg {
@@ -100,17 +102,17 @@ void take_app_rows(std::vector<std::pair<std::string_view, AppCount>>& rows, con
 std::vector<KeyField> key_fields(const object& doc) {
   std::vector<KeyField> keys;
   simdjson::dom::array by;
-  if (doc["by"].get(by) != simdjson::SUCCESS) return keys;
+  if (doc[result_doc::kBy].get(by) != simdjson::SUCCESS) return keys;
   for (const element key : by) {
     std::string_view field, kind;
-    if (key["field"].get(field) != simdjson::SUCCESS || key["key"].get(kind) != simdjson::SUCCESS ||
-        !key_kind_named(kind)) {
+    if (key[result_doc::kKeyField].get(field) != simdjson::SUCCESS ||
+        key[result_doc::kKeyKind].get(kind) != simdjson::SUCCESS || !key_kind_named(kind)) {
       fail("a \"by\" key is not {\"field\": F, \"key\": \"value\" | \"status_class\" | \"path_prefix\"}");
     }
     KeyField k{std::string(field), *key_kind_named(kind), 0};
     if (k.kind == KeyField::Kind::kPathPrefix) {
       uint64_t segments = 0;
-      if (key["segments"].get(segments) != simdjson::SUCCESS || segments == 0 || segments > 100) {
+      if (key[result_doc::kKeySegments].get(segments) != simdjson::SUCCESS || segments == 0 || segments > 100) {
         fail("a \"by\" path_prefix key has no \"segments\" from 1 to 100");
       }
       k.segments = static_cast<unsigned>(segments);
@@ -121,13 +123,13 @@ std::vector<KeyField> key_fields(const object& doc) {
 }
 
 // A list of strings of a version 2 document ("where", "sum", ...): empty when absent.
-std::vector<std::string> strings(const object& doc, const char* key) {
+std::vector<std::string> strings(const object& doc, std::string_view key) {
   std::vector<std::string> out;
   simdjson::dom::array items;
   if (doc[key].get(items) != simdjson::SUCCESS) return out;
   for (const element item : items) {
     std::string_view text;
-    if (item.get(text) != simdjson::SUCCESS) fail(std::string("an item of \"") + key + "\" is not a string");
+    if (item.get(text) != simdjson::SUCCESS) fail("an item of \"" + std::string(key) + "\" is not a string");
     out.emplace_back(text);
   }
   return out;
@@ -137,43 +139,48 @@ std::vector<std::string> strings(const object& doc, const char* key) {
 void read_settings(const object& doc, Partial& p) {
   Question q;
   std::string_view text;
-  if (doc["bucket"].get(text) != simdjson::SUCCESS) fail("no \"bucket\"");
+  if (doc[result_doc::kBucket].get(text) != simdjson::SUCCESS) fail("no \"bucket\"");
   p.report.bucketing = bucketing_named(text);
-  if (doc["app_field"].get(text) != simdjson::SUCCESS) fail("no \"app_field\"");
+  if (doc[result_doc::kAppField].get(text) != simdjson::SUCCESS) fail("no \"app_field\"");
   q.app_field = std::string(text);
-  if (doc["time_field"].get(text) != simdjson::SUCCESS) fail("no \"time_field\"");
+  if (doc[result_doc::kTimeField].get(text) != simdjson::SUCCESS) fail("no \"time_field\"");
   q.time_field = std::string(text);
   // Present only when not the default (so documents of default runs are as they were).
-  if (doc["time_format"].get(text) == simdjson::SUCCESS) q.time_format = std::string(text);
-  if (doc["input_tz"].get(text) == simdjson::SUCCESS) q.input_tz = std::string(text);
-  if (doc["app_pattern"].get(text) == simdjson::SUCCESS) q.app_pattern = std::string(text);
-  if (doc["tz"].get(text) == simdjson::SUCCESS) {  // made with --tz: buckets in that zone
+  if (doc[result_doc::kTimeFormat].get(text) == simdjson::SUCCESS) q.time_format = std::string(text);
+  if (doc[result_doc::kInputTz].get(text) == simdjson::SUCCESS) q.input_tz = std::string(text);
+  if (doc[result_doc::kAppPattern].get(text) == simdjson::SUCCESS) q.app_pattern = std::string(text);
+  if (doc[result_doc::kTz].get(text) == simdjson::SUCCESS) {  // made with --tz: buckets in that zone
     try {
       p.report.bucketing = p.report.bucketing.in_zone(find_time_zone(text));
     } catch (const std::invalid_argument& e) {
       fail(std::string("tz: ") + e.what());
     }
   }
-  q.since = optional_instant(doc, "since");
-  q.until = optional_instant(doc, "until");
+  q.since = optional_instant(doc, result_doc::kSince);
+  q.until = optional_instant(doc, result_doc::kUntil);
 
   bool by_app = false;
-  if (doc["by_app"].get(by_app) == simdjson::SUCCESS && by_app) q.by_app = true;
+  if (doc[result_doc::kByApp].get(by_app) == simdjson::SUCCESS && by_app) q.by_app = true;
   q.by = key_fields(doc);
-  q.where = strings(doc, "where");
-  q.sum = strings(doc, "sum");
-  q.quantiles = strings(doc, "quantiles");
-  q.percentiles = strings(doc, "percentiles");
+  q.where = strings(doc, result_doc::kWhere);
+  q.sum = strings(doc, result_doc::kSum);
+  q.quantiles = strings(doc, result_doc::kQuantiles);
+  q.percentiles = strings(doc, result_doc::kPercentiles);
   if (q.quantiles.empty()) q.percentiles = Question().percentiles;
-  q.count_if = strings(doc, "count_if");
+  q.count_if = strings(doc, result_doc::kCountIf);
+  double accuracy = 0;
+  if (!q.quantiles.empty() &&
+      (doc[result_doc::kQuantileAccuracy].get(accuracy) != simdjson::SUCCESS || accuracy != kSketchAccuracy)) {
+    fail("quantiles not kept within 1 % (no \"quantile_accuracy\": 0.01): results cannot be added");
+  }
   if (q.by_app || !q.by.empty()) {
-    if (doc["top"].error() != simdjson::NO_SUCH_FIELD) {
+    if (doc[result_doc::kTop].error() != simdjson::NO_SUCH_FIELD) {
       fail(
           "made with --top, whose (other) hides different apps in each result: "
           "merge results made without --top, and give --top to the merge");
     }
     uint64_t max_apps = 0;
-    if (doc["max_apps"].get(max_apps) == simdjson::SUCCESS) {  // its table filled up
+    if (doc[result_doc::kMaxApps].get(max_apps) == simdjson::SUCCESS) {  // its table filled up
       p.result.apps_capped = true;
       q.max_apps = max_apps;
     }
@@ -191,7 +198,7 @@ void read_settings(const object& doc, Partial& p) {
 bool row_key(const element& row, const std::vector<std::string>& columns, std::string& tuple) {
   tuple.clear();
   bool real_app = false;
-  if (row["real_app"].get(real_app) != simdjson::SUCCESS) real_app = false;
+  if (row[result_doc::kRealApp].get(real_app) != simdjson::SUCCESS) real_app = false;
   for (size_t c = 0; c < columns.size(); ++c) {
     if (c > 0) tuple.push_back(kKeySeparator);
     const auto value = row[columns[c]];
@@ -213,7 +220,7 @@ bool row_key(const element& row, const std::vector<std::string>& columns, std::s
 // another type.
 bool row_head(const element& row, const std::string& column, const std::vector<std::string>* key_columns,
               std::string_view& start, uint64_t& count, std::string& tuple) {
-  return row[column].get(start) == simdjson::SUCCESS && row["count"].get(count) == simdjson::SUCCESS &&
+  return row[column].get(start) == simdjson::SUCCESS && row[result_doc::kCount].get(count) == simdjson::SUCCESS &&
          (key_columns == nullptr || row_key(row, *key_columns, tuple));
 }
 
@@ -228,12 +235,13 @@ MeasureCell read_cell(const element& row, const MeasureSpec& spec, uint64_t coun
     if (row[column].get(n) != simdjson::SUCCESS) fail("a \"counts\" row has no " + column);
     return n;
   };
-  for (const std::string& expression : spec.count_if) cell.matched.push_back(whole("count(" + expression + ")"));
+  for (const std::string& expression : spec.count_if)
+    cell.matched.push_back(whole(MeasureSpec::column("count", expression)));
   for (const MeasureSpec::Field& field : spec.fields) {
     FieldMeasure& f = cell.fields.emplace_back();
-    f.n = whole("n(" + field.name + ")");
+    f.n = whole(MeasureSpec::column("n", field.name));
     if (field.summed) {
-      const std::string column = "sum(" + field.name + ")";
+      const std::string column = MeasureSpec::column("sum", field.name);
       std::string_view text;
       if (row[column].is_null()) {
         f.sum = FixedSum::of_units(FixedSum::kOverflow);
@@ -250,12 +258,13 @@ MeasureCell read_cell(const element& row, const MeasureSpec& spec, uint64_t coun
       }
     }
     if (!field.quantiled || f.n == 0) continue;
-    const std::string min = "min(" + field.name + ")", max = "max(" + field.name + ")";
+    const std::string min = MeasureSpec::column("min", field.name), max = MeasureSpec::column("max", field.name);
     if (row[min].get(f.min) != simdjson::SUCCESS || row[max].get(f.max) != simdjson::SUCCESS || f.min > f.max) {
       fail("a \"counts\" row has no " + min + " and " + max);
     }
     simdjson::dom::array buckets;
-    if (row["sketch(" + field.name + ")"].get(buckets) != simdjson::SUCCESS) {
+    const std::string sketch = MeasureSpec::column(result_doc::kSketch, field.name);
+    if (row[sketch].get(buckets) != simdjson::SUCCESS) {
       fail("a \"counts\" row has no sketch(" + field.name + ")");
     }
     int64_t previous = INT64_MIN;
@@ -301,7 +310,7 @@ void read_counts(const object& doc, Partial& p) {
   const bool by_app = query.keyed();
   const std::vector<std::string>& key_columns = query.key_columns();
   simdjson::dom::array counts;
-  if (doc["counts"].get(counts) != simdjson::SUCCESS) fail("no \"counts\" array");
+  if (doc[result_doc::kCounts].get(counts) != simdjson::SUCCESS) fail("no \"counts\" array");
   if (query.measured()) return read_measured_counts(counts, p);
   const std::string column = p.report.bucketing.column();
   std::string row_shape = "{\"" + column + "\": TIME, ";
@@ -339,18 +348,24 @@ void read_counts(const object& doc, Partial& p) {
   }
 }
 
-// summary.LIST's "lines", one per filter or key (`expected` of them; none
-// when 0), each an object naming its NAME.
-std::vector<uint64_t> listed_lines(const object& s, std::string_view list, std::string_view name, size_t expected) {
+// summary.LIST's "lines", one per filter, key or field of `names` (none
+// when it is empty), each an object naming its NAME as `names` does.
+std::vector<uint64_t> listed_lines(const object& s, std::string_view list, std::string_view name,
+                                   std::span<const std::string> names) {
   std::vector<uint64_t> lines;
-  if (expected == 0) return lines;
+  if (names.empty()) return lines;
+  const std::string where = "summary." + std::string(list);
   simdjson::dom::array items;
-  if (s[list].get(items) != simdjson::SUCCESS || items.size() != expected) {
-    fail("summary." + std::string(list) + " is missing or not one entry per " + std::string(name));
+  if (s[list].get(items) != simdjson::SUCCESS || items.size() != names.size()) {
+    fail(where + " is missing or not one entry per " + std::string(name));
   }
   for (const element item : items) {
     uint64_t n = 0;
-    if (item["lines"].get(n) != simdjson::SUCCESS) fail("summary." + std::string(list) + " has an entry without lines");
+    std::string_view named;
+    if (item[result_doc::kLines].get(n) != simdjson::SUCCESS) fail(where + " has an entry without lines");
+    if (item[name].get(named) != simdjson::SUCCESS || named != names[lines.size()]) {
+      fail(where + " does not name each " + std::string(name) + " of the document's settings, in order");
+    }
     lines.push_back(n);
   }
   return lines;
@@ -359,26 +374,29 @@ std::vector<uint64_t> listed_lines(const object& s, std::string_view list, std::
 // The "summary" line accounting, which must add up.
 void read_summary(const object& doc, Partial& p) {
   object s;
-  if (doc["summary"].get(s) != simdjson::SUCCESS) fail("no \"summary\" object");
+  if (doc[result_doc::kSummary].get(s) != simdjson::SUCCESS) fail("no \"summary\" object");
   Summary& sum = p.result.summary;
   const Question& q = p.result.query.question();
-  sum.files = number(s, "files");
-  sum.unreadable = number(s, "unreadable");
-  sum.bytes = number(s, "bytes");
-  sum.lines = number(s, "lines");
-  sum.counted = number(s, "counted");
-  if (q.since || q.until) sum.outside_range = number(s, "outside_range");
-  sum.blank = number(s, "blank");
+  sum.files = number(s, result_doc::kFiles);
+  sum.unreadable = number(s, result_doc::kUnreadable);
+  sum.bytes = number(s, result_doc::kBytes);
+  sum.lines = number(s, result_doc::kLines);
+  sum.counted = number(s, result_doc::kCounted);
+  if (q.since || q.until) sum.outside_range = number(s, result_doc::kOutsideRange);
+  sum.blank = number(s, result_doc::kBlank);
   object reasons;
-  if (s["rejected_by_reason"].get(reasons) != simdjson::SUCCESS) fail("no \"summary.rejected_by_reason\"");
+  if (s[result_doc::kRejectedByReason].get(reasons) != simdjson::SUCCESS) fail("no \"summary.rejected_by_reason\"");
   for (size_t i = 0; i < kReasonCount; ++i) sum.rejected[i] = number(reasons, reason_key(static_cast<Reason>(i)));
-  if (number(s, "rejected") != sum.rejected_total()) fail("summary.rejected is not the sum of its reasons");
-  sum.filtered_by = listed_lines(s, "filtered_by", "where", q.where.size());
-  sum.no_value = listed_lines(s, "no_value", "key", q.by.size());
-  sum.no_measure = listed_lines(s, "no_measure", "field", p.result.query.measures().fields.size());
+  if (number(s, result_doc::kRejected) != sum.rejected_total()) fail("summary.rejected is not the sum of its reasons");
+  sum.filtered_by = listed_lines(s, result_doc::kFilteredBy, result_doc::kWhere, q.where);
+  sum.no_value = listed_lines(s, result_doc::kNoValue, result_doc::kNoValueKey, p.result.query.by_columns());
+  std::vector<std::string> fields;
+  for (const MeasureSpec::Field& f : p.result.query.measures().fields) fields.push_back(f.name);
+  sum.no_measure = listed_lines(s, result_doc::kNoMeasure, result_doc::kNoMeasureField, fields);
   if (p.result.query.counts_time_forms()) {
     object forms;
-    if (s["time_formats"].get(forms) != simdjson::SUCCESS) fail("no \"summary.time_formats\" (--time-format auto)");
+    if (s[result_doc::kTimeFormats].get(forms) != simdjson::SUCCESS)
+      fail("no \"summary.time_formats\" (--time-format auto)");
     uint64_t total = 0;
     for (size_t i = 0; i < kTimeFormCount; ++i) {
       sum.time_forms.push_back(number(forms, time_form_key(static_cast<TimeForm>(i))));
@@ -386,7 +404,7 @@ void read_summary(const object& doc, Partial& p) {
     }
     if (total != sum.counted) fail("summary.time_formats do not add up to summary.counted");
   }
-  if (!q.where.empty() && number(s, "filtered") != sum.filtered()) {
+  if (!q.where.empty() && number(s, result_doc::kFiltered) != sum.filtered()) {
     fail("summary.filtered is not the sum of its filters");
   }
   if (sum.lines != sum.counted + sum.outside_range + sum.blank + sum.rejected_total() + sum.filtered()) {
@@ -406,7 +424,7 @@ Partial parse_partial(std::string_view json) {
     fail("not a logagg JSON result (invalid JSON, or not an object)");
   }
   uint64_t version = 0;
-  if (doc["logagg"].get(version) != simdjson::SUCCESS || (version != 1 && version != 2)) {
+  if (doc[result_doc::kVersion].get(version) != simdjson::SUCCESS || (version != 1 && version != 2)) {
     fail("not a logagg JSON result (no \"logagg\": 1 or 2)");
   }
   Partial p;
