@@ -102,6 +102,21 @@ TEST(ResultDocument, ReadBackAndWrittenAgainIsTheSameBytes) {
   }
 }
 
+// A summary list must name the settings' filters, keys and fields, in order:
+// a document whose lines are told for other ones is refused.
+TEST(ResultDocument, ASummaryListNamingOtherSettingsIsRefused) {
+  const std::string doc = documents().named[3].second;  // keys, filters, measures
+  for (const auto& [from, to] : {std::pair{R"({"where": "exists status")", R"({"where": "exists path")"},
+                                 std::pair{R"x({"key": "status_class(status)")x", R"x({"key": "status")x"},
+                                 std::pair{R"({"field": "ms")", R"({"field": "bytes")"}}) {
+    std::string other = doc;
+    const size_t at = other.find(from);
+    ASSERT_NE(at, std::string::npos) << from << " in " << doc;
+    other.replace(at, std::string_view(from).size(), to);
+    EXPECT_THROW(parse_partial(other), std::runtime_error) << to;
+  }
+}
+
 // `element` as JSON, without the members whose path (keys joined by '.',
 // "[]" for any array element) is `skip`.
 void write_without(const simdjson::dom::element& element, const std::string& path, const std::string& skip,
