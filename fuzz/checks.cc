@@ -651,9 +651,7 @@ std::string check_engine(std::string_view input) {
         continue;
       }
       if (run.by_app && !run.stream && run.threads == 1) {  // once a limit: the writers on what was counted
-        logagg::Options counted = options;
-        counted.by_app = true;
-        if (std::string problem = check_outputs(*got, counted); !problem.empty()) {
+        if (std::string problem = check_outputs(*got); !problem.empty()) {
           return run_text(run, options) + ": " + problem + "; input " + shown(input);
         }
       }

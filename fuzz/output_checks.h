@@ -106,9 +106,9 @@ inline std::string html_unsafe(std::string_view page) {
 // the last, so a result spread over years would make each run write megabytes.
 inline constexpr int64_t kHtmlCheckMaxSpan = 86400;
 
-// The checks above on a result counted with `options` (with by_app); "" if
-// all hold, else the first failure.
-inline std::string check_outputs(const logagg::Result& result, const logagg::Options& options) {
+// The checks above on a result counted by app (its question: result.query);
+// "" if all hold, else the first failure.
+inline std::string check_outputs(const logagg::Result& result) {
   logagg::ReportOptions report;
   report.format = logagg::Format::kCsv;
   const std::optional<CsvRecords> csv = read_csv(logagg::format_report(result, report));

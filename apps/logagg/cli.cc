@@ -238,7 +238,8 @@ std::vector<KeyField> key_fields(const CLI::App& app, const RawFlags& raw) {
 void check_units(const Config& config) {
   const std::vector<MeasureSpec::Field>& fields = config.query.measures().fields;
   for (const auto& [field, unit] : config.report.units) {
-    if (std::none_of(fields.begin(), fields.end(), [&](const MeasureSpec::Field& f) { return f.name == field; })) {
+    const std::string& name = field;  // a lambda may not capture a structured binding (clang, C++20)
+    if (std::none_of(fields.begin(), fields.end(), [&](const MeasureSpec::Field& f) { return f.name == name; })) {
       throw CLI::ValidationError("--unit " + field + "=" + std::string(unit_name(unit)) +
                                  ": not a field of --sum or --quantiles");
     }
