@@ -17,16 +17,17 @@
 #include <vector>
 
 #include "support/run_process.h"
+#include "support/test_paths.h"
 
 namespace logagg {
 namespace {
 namespace fs = std::filesystem;
 using testing::ProcessResult;
 
-const std::string kSample = std::string(LOGAGG_SOURCE_DIR) + "/data/sample.log";
+const std::string kSample = testing::source_dir() + "/data/sample.log";
 
 ProcessResult logagg(std::vector<std::string> args, const std::string* input = nullptr) {
-  args.insert(args.begin(), LOGAGG_BIN);
+  args.insert(args.begin(), testing::logagg_bin());
   return testing::run_process(args, input);
 }
 

@@ -16,14 +16,15 @@
 #include "support/json_numbers.h"
 #include "support/run_process.h"
 #include "support/sanitizers.h"
+#include "support/test_paths.h"
 
 namespace logagg {
 namespace {
 namespace fs = std::filesystem;
 using testing::ProcessResult;
 
-const std::string kBin = LOGAGG_BIN;
-const std::string kSample = std::string(LOGAGG_SOURCE_DIR) + "/data/sample.log";
+const std::string kBin = testing::logagg_bin();
+const std::string kSample = testing::source_dir() + "/data/sample.log";
 
 ProcessResult logagg(std::vector<std::string> args, const std::string* input = nullptr) {
   args.insert(args.begin(), kBin);

@@ -18,6 +18,7 @@
 #include "support/json_numbers.h"
 #include "support/run_process.h"
 #include "support/sanitizers.h"
+#include "support/test_paths.h"
 
 namespace logagg {
 namespace {
@@ -70,13 +71,13 @@ class Faults : public ::testing::Test {
 };
 
 ProcessResult logagg(std::vector<std::string> args, RunOptions opt = {}) {
-  args.insert(args.begin(), LOGAGG_BIN);
+  args.insert(args.begin(), testing::logagg_bin());
   return testing::run_process(args, opt);
 }
 
 // Permission checks mean nothing to root: run logagg as nobody then.
 ProcessResult logagg_unprivileged(std::vector<std::string> args) {
-  args.insert(args.begin(), LOGAGG_BIN);
+  args.insert(args.begin(), testing::logagg_bin());
   if (geteuid() == 0) args.insert(args.begin(), {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"});
   return testing::run_process(args, RunOptions{});
 }

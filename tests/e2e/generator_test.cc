@@ -10,6 +10,7 @@
 #include "support/generated_log.h"
 #include "support/json_numbers.h"
 #include "support/run_process.h"
+#include "support/test_paths.h"
 
 namespace logagg {
 namespace {
@@ -46,7 +47,7 @@ TEST_P(GeneratorTest, LogaggReportsExactlyWhatTheGeneratorExpects) {
   const testing::RunOptions mapped;
   for (const std::string mode : {"threads=1", "threads=2", "stdin"}) {
     const bool from_stdin = mode == "stdin";
-    std::vector<std::string> run = {LOGAGG_BIN, from_stdin ? "-" : log, "-q"};
+    std::vector<std::string> run = {testing::logagg_bin(), from_stdin ? "-" : log, "-q"};
     if (!from_stdin) run.insert(run.end(), {"--threads", mode.substr(8), "--segment-bytes", "4096"});
     run.insert(run.end(), GetParam().logagg_args.begin(), GetParam().logagg_args.end());
     std::vector<std::string> as_csv = run, as_json = run;

@@ -20,12 +20,14 @@
 #include "support/compress.h"
 #include "support/generated_log.h"
 #include "support/run_process.h"
+#include "support/test_paths.h"
 
 namespace logagg {
 namespace {
 
 namespace fs = std::filesystem;
 using testing::GeneratedLog;
+using testing::logagg_bin;
 using testing::run_process;
 
 void write_file(const fs::path& p, std::string_view bytes) {
@@ -35,7 +37,7 @@ void write_file(const fs::path& p, std::string_view bytes) {
 
 // logagg's stdout (csv, or csv per app) for `path`, which must succeed.
 std::string csv_of(const std::string& path, unsigned threads, bool by_app = false) {
-  std::vector<std::string> argv = {LOGAGG_BIN, "-q", "--format", "csv", "--threads", std::to_string(threads), path};
+  std::vector<std::string> argv = {logagg_bin(), "-q", "--format", "csv", "--threads", std::to_string(threads), path};
   if (by_app) argv.push_back("--by-app");
   const testing::ProcessResult r = run_process(argv);
   EXPECT_EQ(r.exit_code, 0) << path << ": " << r.err;
@@ -46,7 +48,7 @@ std::string csv_of(const std::string& path, unsigned threads, bool by_app = fals
 // timing of its summary line, and exit status, for `path` on `threads`.
 std::string report_of(const std::string& path, unsigned threads) {
   const testing::ProcessResult r =
-      run_process({LOGAGG_BIN, "--format", "json", "--threads", std::to_string(threads), path});
+      run_process({logagg_bin(), "--format", "json", "--threads", std::to_string(threads), path});
   std::string err = r.err;
   const size_t timing = err.find(" lines in ");  // "... N lines in 0.057 s (82.7 MiB/s, ...)"
   if (timing != std::string::npos) err.erase(timing + 6, err.find('\n', timing) - timing - 6);

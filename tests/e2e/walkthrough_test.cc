@@ -22,6 +22,7 @@
 #include "support/generated_log.h"
 #include "support/report_as.h"
 #include "support/run_process.h"
+#include "support/test_paths.h"
 
 namespace logagg {
 namespace {
@@ -85,7 +86,7 @@ void expect_stages_match_the_generator(const testing::GeneratedLog& log, const O
 
 TEST(WalkthroughStages, AgreeOnTheSampleLogWithTheGenerator) {
   const Options options;
-  const std::string sample = std::string(LOGAGG_SOURCE_DIR) + "/data/sample.log";
+  const std::string sample = testing::source_dir() + "/data/sample.log";
   expect_stages_agree(sample, options);
   // data/README.md: the sample is loggen's, so loggen's expectations hold for it.
   const testing::GeneratedLog log({"--seed", "42", "--lines", "3500", "--dirty", "0.05", "--rate", "25"});

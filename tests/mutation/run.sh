@@ -8,11 +8,12 @@
 #
 # Works on scratch copies of the tree (the files git tracks or would track,
 # uncommitted changes included), never on the tree itself: configures each
-# copy once (release) and builds the targets the list names, checks that the
-# selected tests pass unmutated, then for each mutation applies it, rebuilds
-# its targets incrementally, runs its tests, and reverts it. Workers share
-# the rows, each in a copy of its own (a row mostly compiles one file and
-# runs one test binary: one core's work). Fails loudly
+# copy once (the release preset, as the tree's build, but a warning is no
+# error) and builds the targets the list names, checks that the selected
+# tests pass unmutated, then for each mutation applies it, rebuilds its
+# targets incrementally, runs its tests, and reverts it. Workers share the
+# rows, dealt by expected cost, each in a copy of its own (a row mostly
+# compiles one file and runs one test binary: one core's work). Fails loudly
 # when an original text is not found exactly once, when a mutated tree does
 # not build, or when a mutation survives (its tests pass).
 # MUTATION_DIR=DIR keeps the scratch copies there (reused by the next run, so
@@ -76,11 +77,16 @@ fi
 mkdir -p "$scratch"  # a MUTATION_DIR that does not exist yet (a clean checkout's build/mutation)
 targets=$(cut -f5 <<< "$rows" | tr ' ' '\n' | sort -u | tr '\n' ' ')
 
-# One scratch copy per worker, src0, src1, ...: each laid out as the tree's
-# own release build (build/release in the copy), so that a compiler cache
-# whose base directory holds them all (ccache's CCACHE_BASEDIR, as .ci/run
-# sets it) finds the objects the tree's build made. A file whose bytes are
-# already there is left alone, so a kept scratch build stays incremental.
+# One scratch copy per worker, src0, src1, ...: each laid out and configured
+# as the tree's own release build (build/release in the copy, the release
+# preset: the same flags), so that a compiler cache whose base directory
+# holds them all (ccache's CCACHE_BASEDIR, as .ci/run sets it) finds the
+# objects the tree's build made. But a warning does not fail a copy's build:
+# a mutation may leave a parameter or a function unused, and must build,
+# not build cleanly. (-Werror, which LOGAGG_WERROR gives the tree's build,
+# changes no object; .ci/run leaves it out of the cache's hash.) A file
+# whose bytes are already there is left alone, so a kept scratch build stays
+# incremental.
 worker_targets() {  # WORKER: the build targets its rows name, each once
   cut -f5 "$scratch/rows$1.tsv" | tr ' ' '\n' | sort -u | tr '\n' ' '
 }
@@ -97,8 +103,7 @@ for path in sys.stdin.read().split("\0"):
     shutil.copy2(path, target)
 ' "$src"
   {
-    cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOGAGG_BUILD_TESTS=ON \
-      -DLOGAGG_BUILD_PROFILING=ON &&
+    cmake -S "$src" --preset release -DCMAKE_COMPILE_WARNING_AS_ERROR=OFF &&
       cmake --build "$build" -j "$jobs" --target $(worker_targets "$1")
   } > "$scratch/build$1.log" 2>&1 ||
     { cat "$scratch/build$1.log" >&2; say "the unmutated scratch copy does not build"; exit 1; }
@@ -126,18 +131,34 @@ run_tests() {  # BUILD REGEX LOG: 0 if they all pass
   ctest --test-dir "$1" -R "$2" -j "$jobs" --timeout 300 --stop-on-failure < /dev/null > "$3" 2>&1
 }
 
-# The rows dealt to the workers a file at a time (the rows of one file
-# rebuild the same objects), the file with the most rows first, each to the
-# worker with the fewest rows so far: rowsW.tsv for worker W.
+# The rows dealt to the workers by expected cost, the costliest first, each to
+# the worker with the least so far: rowsW.tsv for worker W. A row costs one
+# per source file its mutation recompiles (its own, or every .cc that
+# includes it, directly or not: a public header is most of the engine), plus
+# five for its links and tests (a fit of CI's row times: docs/testing.md).
 workers=$(python3 -c '
-import sys
+import re, subprocess, sys
 scratch, workers = sys.argv[1], int(sys.argv[2])
-by_file = {}
-for row in sys.stdin.read().splitlines():
-    by_file.setdefault(row.split("\t")[1], []).append(row)
-dealt = [[] for _ in range(max(1, min(workers, len(by_file))))]
-for rows in sorted(by_file.values(), key=len, reverse=True):
-    min(dealt, key=len).extend(rows)
+rows = sys.stdin.read().splitlines()
+sources = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "*.h", "*.cc"],
+                         capture_output=True, text=True, check=True).stdout.split("\0")
+includes = {p: re.findall(r"^#include \"([^\"]+)\"", open(p, encoding="utf-8").read(), re.M) for p in sources if p}
+def compiled_in(file):  # the .cc files that compile FILE: itself, or those that include it
+    reached, todo = {file}, [file]
+    while todo:
+        f = todo.pop()
+        for path, included in includes.items():
+            if path not in reached and any(f == i or f.endswith("/" + i) for i in included):
+                reached.add(path)
+                todo.append(path)
+    return sum(path.endswith(".cc") for path in reached)
+cost = {file: 5 + compiled_in(file) for file in {row.split("\t")[1] for row in rows}}
+dealt = [[] for _ in range(max(1, min(workers, len(rows))))]
+load = [0] * len(dealt)
+for row in sorted(rows, key=lambda row: cost[row.split("\t")[1]], reverse=True):
+    w = load.index(min(load))
+    dealt[w].append(row)
+    load[w] += cost[row.split("\t")[1]]
 for w, rows in enumerate(dealt):
     open(f"{scratch}/rows{w}.tsv", "w", encoding="utf-8").write("".join(r + "\n" for r in rows))
 print(len(dealt))

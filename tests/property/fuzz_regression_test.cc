@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "support/test_paths.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -51,7 +53,7 @@ const Target kTargetsWithRegressions[] = {
     {"detect", &logagg_fuzz::check_detect},
 };
 
-const fs::path kFuzzDir = fs::path(LOGAGG_SOURCE_DIR) / "fuzz";
+const fs::path kFuzzDir = fs::path(logagg::testing::source_dir()) / "fuzz";
 
 // The regular files in `dir`, sorted; none if it does not exist.
 std::vector<fs::path> files_in(const fs::path& dir) {

@@ -9,6 +9,7 @@
 
 #include "logagg/aggregate.h"
 #include "reference/reference.h"
+#include "support/test_paths.h"
 
 namespace logagg {
 namespace {
@@ -17,7 +18,7 @@ namespace fs = std::filesystem;
 std::vector<fs::path> repository_logs() {
   std::vector<fs::path> files;
   for (const char* dir : {"data", "fuzz/corpus/engine"}) {
-    const fs::path root = fs::path(LOGAGG_SOURCE_DIR) / dir;
+    const fs::path root = fs::path(testing::source_dir()) / dir;
     if (!fs::exists(root)) continue;
     for (const auto& e : fs::recursive_directory_iterator(root)) {
       if (e.is_regular_file() && (e.path().extension() == ".log" || e.path().parent_path().filename() == "engine")) {

@@ -16,6 +16,7 @@
 #include "logagg/result.h"
 #include "support/json_numbers.h"
 #include "support/run_process.h"
+#include "support/test_paths.h"
 #include "time/civil_time.h"
 
 namespace logagg::testing {
@@ -27,7 +28,7 @@ class GeneratedLog {
     char tmpl[] = "/tmp/logagg-generated-XXXXXX";
     dir_ = mkdtemp(tmpl);
     std::vector<std::string> argv = {
-        LOGGEN_BIN, "-o", path(), "--expected", file("expected.csv"), "--expected-summary", file("expected.json")};
+        loggen_bin(), "-o", path(), "--expected", file("expected.csv"), "--expected-summary", file("expected.json")};
     argv.insert(argv.end(), loggen_args.begin(), loggen_args.end());
     ok_ = run_process(argv).exit_code == 0;
   }

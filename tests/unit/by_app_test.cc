@@ -13,6 +13,7 @@
 #include "logagg/report.h"
 #include "support/report_as.h"
 #include "support/run_process.h"
+#include "support/test_paths.h"
 #include "time/civil_time.h"  // kSecondsPerDay
 
 namespace logagg {
@@ -220,9 +221,9 @@ TEST(ByApp, MergedPiecesEqualOneRunAndMergeRefusesWhatCannotBeAdded) {
 }
 
 TEST(ByAppCli, TopImpliesByAppAndACappedRunWarns) {
-  const std::string sample = std::string(LOGAGG_SOURCE_DIR) + "/data/sample.log";
+  const std::string sample = testing::source_dir() + "/data/sample.log";
   const auto run = [&](std::vector<std::string> args) {
-    args.insert(args.begin(), LOGAGG_BIN);
+    args.insert(args.begin(), testing::logagg_bin());
     return testing::run_process(args);
   };
   const testing::ProcessResult top = run({sample, "--top", "2", "--per-day", "--format", "csv", "-q"});
@@ -250,7 +251,7 @@ TEST(ByAppCli, AMillionDistinctAppIdsStayWithinTheCapsMemory) {
   for (int i = 0; i < 1000000; ++i) log += line("u" + std::to_string(i * 7919ull), 1700000000);
   const auto run = [&](const std::string& max_apps) {
     return testing::run_process(
-        {LOGAGG_BIN, "-", "--by-app", "--top", "1", "--max-apps", max_apps, "--format", "csv", "-q"}, &log);
+        {testing::logagg_bin(), "-", "--by-app", "--top", "1", "--max-apps", max_apps, "--format", "csv", "-q"}, &log);
   };
   const testing::ProcessResult capped = run("1000");
   ASSERT_EQ(capped.exit_code, 0) << capped.err;

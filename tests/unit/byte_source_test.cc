@@ -26,6 +26,7 @@
 #include "input/input.h"
 #include "support/compress.h"
 #include "support/run_process.h"
+#include "support/test_paths.h"
 
 namespace logagg {
 namespace {
@@ -114,11 +115,12 @@ TEST_F(CompressedInput, GzipAndZstdCountLikeThePlainTextWhateverTheirNames) {
 
 TEST_F(CompressedInput, CompressedStandardInputIsRecognisedToo) {
   const std::string log = make_log(3000, 2);
-  const std::string want = testing::run_process({LOGAGG_BIN, "-q", "--format", "csv", write("p.log", log)}).out;
+  const std::string want =
+      testing::run_process({testing::logagg_bin(), "-q", "--format", "csv", write("p.log", log)}).out;
   for (const std::string& bytes : {gzip(log), zstd(log)}) {
     testing::RunOptions opt;
     opt.input = &bytes;
-    const testing::ProcessResult r = testing::run_process({LOGAGG_BIN, "-q", "--format", "csv", "-"}, opt);
+    const testing::ProcessResult r = testing::run_process({testing::logagg_bin(), "-q", "--format", "csv", "-"}, opt);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, want);
   }

@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "support/test_paths.h"
+
 namespace logagg {
 namespace {
 
@@ -66,7 +68,7 @@ TEST(ReasonNames, KeysAndTextsAreUniqueAndKeysAreSnakeCase) {
 }
 
 TEST(ReasonNames, TheReadmeTableListsTheSameInTheSameOrder) {
-  std::ifstream in(LOGAGG_SOURCE_DIR "/README.md");
+  std::ifstream in(testing::source_dir() + "/README.md");
   ASSERT_TRUE(in) << "README.md not found";
   std::stringstream text;
   text << in.rdbuf();

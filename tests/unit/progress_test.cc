@@ -8,11 +8,12 @@
 
 #include "progress_line.h"
 #include "support/run_process.h"
+#include "support/test_paths.h"
 
 namespace logagg {
 namespace {
 
-const std::string kSample = std::string(LOGAGG_SOURCE_DIR) + "/data/sample.log";
+const std::string kSample = testing::source_dir() + "/data/sample.log";
 
 TEST(FormatProgress, SaysBytesFilesRateAndTimeLeft) {
   EXPECT_EQ(cli::format_progress(1ull << 30, 4ull << 30, 3, 10, 2.0),
@@ -29,7 +30,7 @@ TEST(FormatProgress, SaysBytesFilesRateAndTimeLeft) {
 std::string on_terminal(const std::string& args, const std::string& input = kSample, const std::string& before = "") {
   const testing::ProcessResult r = testing::run_process(
       {"/usr/bin/script", "-qfec",
-       before + std::string(LOGAGG_BIN) + " --format csv " + args + " " + input + " > /dev/null", "/dev/null"});
+       before + testing::logagg_bin() + " --format csv " + args + " " + input + " > /dev/null", "/dev/null"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return r.out;
 }
@@ -53,7 +54,7 @@ TEST(ProgressLine, NeverWithQuietOrBeforeTheDelayOrOffATerminal) {
   EXPECT_EQ(on_terminal("--progress-delay-ms 600000").find("\033[K"), std::string::npos)
       << "a job shorter than the delay shows no progress";
   const testing::ProcessResult piped =
-      testing::run_process({LOGAGG_BIN, "--format", "csv", "--progress-delay-ms", "0", kSample});
+      testing::run_process({testing::logagg_bin(), "--format", "csv", "--progress-delay-ms", "0", kSample});
   EXPECT_EQ(piped.err.find("\033[K"), std::string::npos) << "stderr is a pipe here";
 }
 

@@ -23,6 +23,7 @@
 #include "support/dependency.h"
 #include "support/run_process.h"
 #include "support/sanitizers.h"
+#include "support/test_paths.h"
 
 namespace logagg {
 namespace {
@@ -30,7 +31,7 @@ namespace fs = std::filesystem;
 using testing::ProcessResult;
 using testing::slurp;
 
-const std::string kBin = LOGAGG_BIN;
+const std::string kBin = testing::logagg_bin();
 
 // ---- planning ---------------------------------------------------------------
 

@@ -15,6 +15,7 @@
 #include "parse/rfc3339.h"
 #include "report/stats.h"
 #include "support/run_process.h"
+#include "support/test_paths.h"
 #include "time/civil_time.h"  // kSecondsPerDay
 
 namespace logagg {
@@ -210,10 +211,10 @@ TEST(TimeZone, RebucketAndStatsWalkLocalDays) {
 }
 
 // End to end: the binary with --tz.
-const std::string kSample = std::string(LOGAGG_SOURCE_DIR) + "/data/sample.log";
+const std::string kSample = testing::source_dir() + "/data/sample.log";
 
 ProcessResult logagg(std::vector<std::string> args, const std::string* input = nullptr) {
-  args.insert(args.begin(), LOGAGG_BIN);
+  args.insert(args.begin(), testing::logagg_bin());
   return testing::run_process(args, input);
 }
 
