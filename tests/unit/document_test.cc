@@ -1,5 +1,5 @@
 // The result document's round trip (logagg/result_document.h, written by
-// report/document_writer.cc, read by report/document_reader.cc): a document
+// report/document_writer.cc, read by report/result_document.cc): a document
 // of version 1 and of version 2, with every setting it can hold, read back
 // and written again is the same bytes; and every field it holds is read
 // back: without it, the document is refused or reads back as another

@@ -2,7 +2,7 @@
 // (write_report with Format::kJson; its fields are listed in report.h), the
 // state file holds and `logagg merge` and the Dask driver add up, as a
 // Result again, with the question it answers. Written and read in one place
-// (engine/src/report/document_writer.cc and document_reader.cc, from one
+// (engine/src/report/document_writer.cc and result_document.cc, from one
 // table of field names), so every field written is read back.
 //
 // Pure functions, thread-safe. Errors are thrown as std::runtime_error with a

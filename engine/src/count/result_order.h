@@ -1,6 +1,6 @@
 // The order of a Result's rows and apps, and the per-second totals derived
 // from per-app rows: one definition for the counting core (run/gather.cc), for
-// result documents read back (report/document_reader.cc) and for results added up
+// result documents read back (report/result_document.cc) and for results added up
 // (merge/merge.cc), so all three build the same Result.
 #pragma once
 

@@ -1,6 +1,6 @@
 // Adding up results read back from `--format json` documents (see merge.h;
 // the documents are written and read in report/, document_writer.cc and
-// document_reader.cc).
+// result_document.cc).
 #include "logagg/merge.h"
 
 #include <algorithm>

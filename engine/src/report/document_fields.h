@@ -1,6 +1,6 @@
 // The result document's field names (`--format json`, the state file's
 // result, `logagg merge`'s inputs, the Dask driver's pieces): one table that
-// its writer (document_writer.cc) and its reader (document_reader.cc) both
+// its writer (document_writer.cc) and its reader (result_document.cc) both
 // spell them from, so a field cannot be written under one name and looked
 // for under another. The measure columns of a row (count(EXPR), n(F),
 // sum(F), ...) are MeasureSpec::columns()'s, the same as csv's headers; the

@@ -1,6 +1,6 @@
 // The result document of `--format json` (write_result_json): its settings,
 // rows, line accounting and statistics, each field named from
-// document_fields.h; document_reader.cc reads it back.
+// document_fields.h; result_document.cc reads it back.
 #include "report/document_writer.h"
 
 #include <span>

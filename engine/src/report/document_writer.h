@@ -1,6 +1,6 @@
 // The result document of `--format json` (its fields: report.h; their names:
 // document_fields.h), written by document_writer.cc; parse_partial
-// (result_document.h, document_reader.cc) reads one back.
+// (result_document.h, result_document.cc) reads one back.
 #pragma once
 
 #include "logagg/report.h"
