@@ -9,9 +9,15 @@
 // and the Dask driver's fields against this table.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace logagg::result_doc {
+
+// PREFIX"NAME": , a field's name as the document writes it.
+inline void append_key(std::string& out, std::string_view prefix, std::string_view name) {
+  out.append(prefix).append("\"").append(name).append("\": ");
+}
 
 // The head: the version, then the settings the result was counted with
 // (those that are not the default: merges refuse results made otherwise).

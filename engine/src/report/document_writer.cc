@@ -16,10 +16,7 @@
 namespace logagg {
 namespace {
 
-// PREFIX"NAME": , a field's name as the document writes it.
-void append_key(std::string& out, std::string_view prefix, std::string_view name) {
-  out.append(prefix).append("\"").append(name).append("\": ");
-}
+using result_doc::append_key;
 
 // The "stats" object of the json document; null where an empty series has no value.
 void append_json_stats(std::string& out, const ReportStats& stats, const Query& query) {

@@ -16,6 +16,7 @@
 
 #include "count/result_order.h"
 #include "parse/app_pattern.h"
+#include "parse/line_parser.h"  // LineRules: the Query's compiled app pattern
 #include "parse/measure_value.h"
 #include "parse/rfc3339.h"
 #include "report/document_fields.h"
@@ -338,14 +339,9 @@ void read_counts(const object& doc, Partial& p) {
     }
   }
   if (!by_app) return;
-  try {
-    // Only a document of app ids alone is checked against its app_pattern.
-    const bool app_ids = !query.by_keys();
-    const AppPattern pattern = AppPattern::compile(app_ids ? query.question().app_pattern : kDefaultAppPattern);
-    take_app_rows(app_rows, app_ids ? &pattern : nullptr, p.result);
-  } catch (const std::invalid_argument& e) {
-    fail(std::string("app_pattern: ") + e.what());
-  }
+  // Only a document of app ids alone is checked against its app_pattern,
+  // the one its Query compiled.
+  take_app_rows(app_rows, query.by_keys() ? nullptr : &query.rules().app_pattern, p.result);
 }
 
 // summary.LIST's "lines", one per filter, key or field of `names` (none

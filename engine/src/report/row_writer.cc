@@ -85,11 +85,16 @@ class JsonRows final : public RowWriter {
     }
     append_json_string(cell.text, shown_key(key));
     // A key spelt "(other)" says so; the (other) of keys not told apart does not.
-    if (key == kOtherAppName) cell.text.append(", \"").append(result_doc::kRealApp).append("\": true");
+    if (key == kOtherAppName) {
+      result_doc::append_key(cell.text, ", ", result_doc::kRealApp);
+      cell.text.append("true");
+    }
     return cell;
   }
   void header(std::string& out) override {
-    if (!s_.stream) out.append("  \"").append(result_doc::kCounts).append("\": [");
+    if (s_.stream) return;
+    result_doc::append_key(out, "  ", result_doc::kCounts);
+    out.push_back('[');
   }
   void row(std::string& out, std::string_view start, std::span<const KeyCell* const> cells, uint64_t count,
            const MeasureCell* measures, bool correction) override {
@@ -97,10 +102,13 @@ class JsonRows final : public RowWriter {
     ++rows_;
     out.append(row_start_).append(start).push_back('"');
     append_cells(out, cells);
-    out.append(", \"").append(result_doc::kCount).append("\": ");
+    result_doc::append_key(out, ", ", result_doc::kCount);
     append_number(out, count);
     if (s_.measures != nullptr) append_measures(out, measures, count);
-    if (correction) out.append(", \"").append(result_doc::kCorrection).append("\": true");
+    if (correction) {
+      result_doc::append_key(out, ", ", result_doc::kCorrection);
+      out.append("true");
+    }
     out.push_back('}');
     if (s_.stream) out.push_back('\n');
   }
