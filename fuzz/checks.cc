@@ -23,16 +23,15 @@
 #include <utility>
 #include <vector>
 
+#include "input/input.h"
 #include "logagg/aggregate.h"
 #include "logagg/measures.h"
 #include "logagg/merge.h"
-#include "logagg/report.h"
-#include "input/input.h"
-#include "parse/block_parser.h"
-#include "parse/line_parser.h"
 #include "logagg/options.h"
-#include "parse/rfc3339.h"
+#include "logagg/report.h"
+#include "logagg/rfc3339.h"
 #include "output_checks.h"
+#include "parse/line_parser.h"
 #include "reference/reference.h"
 
 namespace logagg_fuzz {

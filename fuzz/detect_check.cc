@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "checks.h"
-#include "detect/suggest.h"
+#include "logagg/detect.h"
 #include "parse/app_pattern.h"
 
 namespace logagg_fuzz {

@@ -20,7 +20,7 @@
 
 #include "logagg/merge.h"
 #include "logagg/report.h"
-#include "parse/rfc3339.h"
+#include "logagg/rfc3339.h"
 
 namespace logagg_fuzz {
 

@@ -15,12 +15,11 @@
 #include <vector>
 
 #include "count/counter.h"
-#include "input/segmenter.h"
+#include "input/input.h"
+#include "logagg/rfc3339.h"
 #include "parse/app_id.h"
 #include "parse/app_pattern.h"
-#include "parse/block_parser.h"
 #include "parse/line_parser.h"
-#include "parse/rfc3339.h"
 #include "parse/time_format.h"
 #include "time/civil_time.h"
 

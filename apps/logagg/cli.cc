@@ -12,9 +12,8 @@
 #include <stdexcept>
 
 #include "list_inputs.h"
+#include "logagg/rfc3339.h"
 #include "logagg/version.h"
-#include "parse/line_parser.h"  // json_parser_description, for --version
-#include "parse/rfc3339.h"  // --since and --until are read by the parser of the lines' times
 #include "print_result.h"
 #include "report_flags.h"
 

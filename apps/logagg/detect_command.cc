@@ -8,11 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "detect/sample.h"   // sample_inputs: the lines looked at
-#include "detect/suggest.h"  // detect, shell_quoted: the suggestions and their command lines
+#include "logagg/detect.h"
+#include "logagg/json_text.h"
 #include "logagg/terminal_text.h"
 #include "print_result.h"
-#include "report/report_text.h"  // append_json_string: JSON strings as logagg's result documents write them
 
 namespace logagg::cli {
 namespace {

@@ -1,6 +1,6 @@
 // `logagg detect`: looks at a sample of the inputs and prints the commands
 // that would count them, the best first, each with the share of the sampled
-// lines it counts (the engine's detect/: sample.h, suggest.h).
+// lines it counts (logagg/detect.h).
 #pragma once
 
 namespace logagg::cli {

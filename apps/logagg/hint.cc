@@ -5,9 +5,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "detect/fields.h"   // read_shape: the fields the sampled lines have
-#include "detect/sample.h"   // sample_inputs: lines of the files, as `logagg detect` reads them
-#include "detect/suggest.h"  // shell_quoted: the detect command as a shell reads it
+#include "logagg/detect.h"
 #include "logagg/terminal_text.h"
 
 namespace logagg::cli {

@@ -5,24 +5,16 @@
 #include <cstdio>
 #include <cstring>
 
-#include "input/input.h"  // expand_paths and regular_file_facts: the inputs, as aggregate() finds and reads them
+#include "logagg/inputs.h"
+#include "logagg/json_text.h"
 #include "logagg/terminal_text.h"
 #include "print_result.h"
-#include "report/report_text.h"  // append_json_string, append_number: JSON as logagg's result documents write it
-#include "report/utf8.h"  // next_code_point: which paths JSON strings can hold exactly
 #include "size_flag.h"
 
 namespace logagg::cli {
 namespace {
 
 __extension__ typedef unsigned __int128 Wide;  // for size * index without overflow
-
-bool is_utf8(std::string_view s) {
-  for (size_t i = 0; i < s.size();) {
-    if (next_code_point(s, i) < 0) return false;
-  }
-  return true;
-}
 
 // "path": "..." if `path` is valid UTF-8, else "path_hex": "..." (its bytes).
 void append_path(std::string& out, std::string_view path) {

@@ -3,8 +3,8 @@
 #include "stages.h"
 
 #include "line_loop.h"
+#include "logagg/rfc3339.h"
 #include "parse/app_id.h"
-#include "parse/rfc3339.h"
 #include "pieces.h"
 
 namespace logagg::walkthrough {

@@ -14,7 +14,7 @@
 #include <map>
 #include <thread>
 
-#include "parse/rfc3339.h"
+#include "logagg/rfc3339.h"
 #include "support/json_numbers.h"
 #include "support/run_process.h"
 #include "support/sanitizers.h"

@@ -39,9 +39,8 @@
 #include <vector>
 
 #include "logagg/aggregate.h"
-#include "parse/block_parser.h"
-#include "parse/line_parser.h"
 #include "logagg/options.h"
+#include "parse/line_parser.h"
 #include "reference/reference.h"
 #include "reference/time_generators.h"
 #include "support/sanitizers.h"

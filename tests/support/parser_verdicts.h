@@ -13,11 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include "input/lines.h"  // kLinePadding
 #include "logagg/result.h"
-#include "parse/block_parser.h"
 #include "parse/line_parser.h"
 #include "parse/line_verdict.h"
+#include "text/lines.h"  // kLinePadding
 
 namespace logagg::testing {
 

@@ -10,7 +10,7 @@
 #include "logagg/buckets.h"
 #include "logagg/report.h"
 #include "logagg/result.h"
-#include "parse/rfc3339.h"
+#include "logagg/rfc3339.h"
 
 namespace logagg {
 

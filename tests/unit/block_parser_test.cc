@@ -1,4 +1,4 @@
-// Tests of BlockParser (parse/block_parser.h): every line gets LineParser's
+// Tests of BlockParser (parse/line_parser.h): every line gets LineParser's
 // verdict, whatever the block size, with or without padding after the text,
 // and a line stage 1 refuses costs no other line its verdict: lines broken
 // in each way stage 1 notices (an unclosed string, a raw control character,
@@ -7,7 +7,7 @@
 // ids, and fields at JSON Pointer paths. The random lines of the
 // differential tests (tests/property/differential_test.cc) and the fuzzer
 // add block boundaries everywhere.
-#include "parse/block_parser.h"
+#include "parse/line_parser.h"
 
 #include <gtest/gtest.h>
 
@@ -18,7 +18,6 @@
 
 #include "logagg/options.h"
 #include "logagg/query.h"
-#include "parse/line_parser.h"
 #include "support/parser_verdicts.h"
 
 namespace {

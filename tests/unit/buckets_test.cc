@@ -9,7 +9,7 @@
 
 #include "logagg/buckets.h"
 #include "logagg/report.h"
-#include "parse/rfc3339.h"
+#include "logagg/rfc3339.h"
 #include "support/report_as.h"
 #include "support/report_inputs.h"
 #include "time/civil_time.h"

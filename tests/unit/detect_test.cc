@@ -8,7 +8,7 @@
 // fields not suggested, a status breakdown, the measures (status, duration
 // and its unit, the size sent), text that is not JSON, and
 // command lines quoted for a shell.
-#include "detect/suggest.h"
+#include "logagg/detect.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "detect/fields.h"
-#include "detect/sample.h"
 
 namespace logagg {
 namespace {

@@ -5,7 +5,7 @@
 # - every name in the first column of a file table is a file (or, ending in
 #   /, a folder) of that table's folder;
 # - every path in backticks elsewhere in a table row of architecture.md
-#   (`input/lines.h`, `apps/logagg/main.cc`, `engine/html/`: a / between two
+#   (`text/lines.h`, `apps/logagg/main.cc`, `engine/html/`: a / between two
 #   names, and a file extension or a trailing /) is a file or folder under
 #   engine/src/, engine/include/ or the repository's root;
 # - the public headers that CONTRIBUTING.md's "The repository" names on its

@@ -1,10 +1,10 @@
-// Tests for input/fault_guard.h: run_guarded(f) returns true when f completes
+// Tests for run_guarded (input/input.h): run_guarded(f) returns true when f completes
 // and false when f touches a page of a mapping past the end of its truncated
 // file, keeping what f did before the fault; the guard works again after a
 // fault and in every thread; and a SIGBUS outside a guard is not swallowed: it
 // gets the previous disposition (default: the process dies of it), checked in
 // child processes.
-#include "input/fault_guard.h"
+#include "input/input.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>

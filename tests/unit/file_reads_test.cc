@@ -1,9 +1,9 @@
-// Tests for the reads of a file with pread (input/file_reads.h): a range read
+// Tests for the reads of a file with pread (input/input.h): a range read
 // whole, the next line end (the same answer as the in-memory search of
 // lines.h, whatever the size of the preads; none and a file shorter than
 // measured told apart), and the compression its first bytes announce (not
 // known where they cannot be read).
-#include "input/file_reads.h"
+#include "input/input.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "input/lines.h"
+#include "text/lines.h"
 
 namespace logagg {
 namespace {

@@ -18,8 +18,8 @@
 #include <fstream>
 #include <thread>
 
-#include "input/lines.h"
 #include "parse/line_parser.h"
+#include "text/lines.h"
 
 namespace logagg {
 namespace {

@@ -1,9 +1,9 @@
-// Tests for count/line_scanner.h: scan_lines splits text at LF, drops one CR
+// Tests for count/count.h: scan_lines splits text at LF, drops one CR
 // before each LF (and no other CR), reads a last line without LF, records one
 // verdict per line, keeps the first `limit` rejects with their 0-based line
 // index from the start of the segment or stream (across calls on one ScanLog),
 // and reads no byte past `readable`; record_skipped_line records one line.
-#include "count/line_scanner.h"
+#include "count/count.h"
 
 #include <sys/mman.h>
 #include <unistd.h>

@@ -5,7 +5,7 @@
 //   date::format and as a round trip through parse_rfc3339;
 // - differential runs: random valid timestamps against date::parse, and random
 //   mutations of them against the reference.
-#include "parse/rfc3339.h"
+#include "logagg/rfc3339.h"
 
 #include <date/date.h>
 #include <gtest/gtest.h>

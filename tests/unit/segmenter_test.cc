@@ -1,6 +1,6 @@
 // Tests for line-aligned segment cutting: segments tile the buffer, each ends
 // just past a LF or at the end, and every line starts in exactly one segment.
-#include "input/segmenter.h"
+#include "input/input.h"
 
 #include <gtest/gtest.h>
 

@@ -28,7 +28,6 @@
 #include "logagg/state.h"
 #include "run/spans.h"
 #include "state/file_tracker.h"
-#include "state/fingerprint.h"
 #include "state/state_file.h"
 #include "support/compress.h"
 #include "support/log_folder.h"

@@ -1,4 +1,4 @@
-// report/terminal_text.h, report/csv_field.h and report_text.h's JSON
+// report/terminal_text.h, report/csv_field.h and logagg/json_text.h's JSON
 // strings: what each writer makes of hostile bytes (app ids, file names,
 // arguments), pinned on tables; and the terminal width of wide, combining
 // and escaped text.

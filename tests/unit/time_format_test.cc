@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "logagg/result.h"
-#include "parse/rfc3339.h"
+#include "logagg/rfc3339.h"
 #include "support/counting_new.h"
 #include "time/time_zone.h"
 

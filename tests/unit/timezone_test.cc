@@ -12,7 +12,7 @@
 
 #include "logagg/buckets.h"
 #include "logagg/report.h"
-#include "parse/rfc3339.h"
+#include "logagg/rfc3339.h"
 #include "report/stats.h"
 #include "support/run_process.h"
 #include "support/test_paths.h"

@@ -63,4 +63,8 @@ class Query {
   std::shared_ptr<const State> state_;
 };
 
+// The JSON parser that validates the lines, for --version and bug reports: simdjson's version
+// and the kernel chosen for this CPU, e.g. "simdjson 3.0.1, haswell".
+std::string json_parser_description();
+
 }  // namespace logagg

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "count/result_order.h"
+#include "count/count.h"
 
 namespace logagg {
 

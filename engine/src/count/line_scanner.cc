@@ -1,5 +1,5 @@
-// The per-line loop (see line_scanner.h).
-#include "count/line_scanner.h"
+// The per-line loop (scan_lines of count.h).
+#include "count/count.h"
 
 namespace logagg {
 namespace {

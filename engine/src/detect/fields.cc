@@ -1,6 +1,8 @@
 // The shape of the sampled lines (see fields.h), read with simdjson On-Demand
 // (as LineParser reads lines; its DOM parser's layout depends on a definition
 // that not every build of the engine shares).
+#include "logagg/detect.h"
+
 #include "detect/fields.h"
 
 #include <simdjson.h>

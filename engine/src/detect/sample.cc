@@ -1,5 +1,5 @@
-// Sampling the inputs of `logagg detect` (see sample.h).
-#include "detect/sample.h"
+// Sampling the inputs of `logagg detect` (logagg/detect.h).
+#include "logagg/detect.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,7 +10,6 @@
 #include <cstring>
 #include <string_view>
 
-#include "input/file_reads.h"
 #include "input/input.h"
 
 namespace logagg {

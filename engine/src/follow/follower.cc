@@ -14,7 +14,7 @@
 #include <utility>
 
 #include "input/input.h"
-#include "state/fingerprint.h"
+#include "state/file_tracker.h"
 
 namespace logagg {
 namespace {

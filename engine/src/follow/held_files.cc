@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "input/file_reads.h"
+#include "input/input.h"
 
 namespace logagg {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "input/file_reads.h"
-#include "state/fingerprint.h"
+#include "input/input.h"
+#include "state/file_tracker.h"
 
 namespace logagg {
 

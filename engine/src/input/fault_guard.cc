@@ -1,5 +1,5 @@
-// The process-wide SIGBUS handler behind run_guarded (see fault_guard.h).
-#include "input/fault_guard.h"
+// The process-wide SIGBUS handler behind run_guarded (input.h).
+#include "input/input.h"
 
 #include <mutex>
 

@@ -1,5 +1,5 @@
-// Reads of a file with pread (see file_reads.h).
-#include "input/file_reads.h"
+// Reads of a file with pread (input.h).
+#include "input/input.h"
 
 #include <unistd.h>
 
@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <string_view>
 
-#include "input/lines.h"
+#include "text/lines.h"
 
 namespace logagg {
 

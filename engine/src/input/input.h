@@ -1,4 +1,5 @@
-// Where the bytes come from: paths expanded into inputs, regular files mapped
+// The input stage's face (the one header of input/ that other stages
+// include). Where the bytes come from: paths expanded into inputs, regular files mapped
 // read-only, everything else (stdin, pipes, devices, compressed data) read in
 // blocks through a ByteSource, gzip and zstd decompressed on the fly.
 //
@@ -13,33 +14,29 @@
 #pragma once
 
 #include <sys/stat.h>
+#include <sys/types.h>
 
+#include <csetjmp>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <absl/functional/function_ref.h>
+
+#include "logagg/inputs.h"
 #include "logagg/result_parts.h"  // InputError
 
 namespace logagg {
 
 inline constexpr std::string_view kStdinName = "<stdin>";
 inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
-
-// Expands command-line paths into the inputs to read, in order: a file as is,
-// a folder as every regular file below it (recursively, sorted by path,
-// skipping entries whose name starts with '.'; symlinks to files are followed,
-// symlinks to folders are not) whose path relative to the folder passes
-// `include` and `exclude` (see Options), "-" as standard input. Paths that do
-// not exist, folders that cannot be listed and, inside folders, entries that
-// cannot be read (dangling symlinks; FIFOs, sockets and devices, which are
-// skipped) are appended to `errors`.
-std::vector<std::string> expand_paths(const std::vector<std::string>& paths, std::vector<InputError>& errors,
-                                      const std::vector<std::string>& include = {},
-                                      const std::vector<std::string>& exclude = {});
 
 enum class ReadMode { kMap, kStream };
 
@@ -52,7 +49,7 @@ ReadMode choose_read_mode(const struct stat& st);
 // A read-only private memory mapping of a whole file. Movable; unmaps on
 // destruction. Truncating the file while it is mapped makes reads past the new
 // end fault (SIGBUS), so its readers read it under run_guarded
-// (fault_guard.h), which turns the fault into an error for that input.
+// (run_guarded, below), which turns the fault into an error for that input.
 class MappedFile {
  public:
   // Maps `size` bytes of `fd`; on failure returns an empty mapping and sets errno.
@@ -84,30 +81,6 @@ class MappedFile {
   const char* data_ = nullptr;
   size_t size_ = 0;
 };
-
-// Where a stream's bytes come from: a file descriptor read as is, or a gzip
-// or zstd stream decompressed on the fly. Compression is recognised by the
-// first bytes (the magic numbers), never by the file name.
-enum class Compression { kNone, kGzip, kZstd };
-
-// The compression that a stream starting with `head` (its first 4 bytes or
-// fewer, if it is shorter) uses.
-Compression detect_compression(std::string_view head) noexcept;
-
-// "gzip", "zstd" or "plain", for messages.
-std::string_view compression_name(Compression c) noexcept;
-
-// What a listing of the inputs tells about one without reading its data
-// (`logagg --list-inputs --format json`): a regular file's size and, from its
-// first bytes, its compression. nullopt for anything else: "-" (standard
-// input), a FIFO, a socket, a device, a folder, a path that is gone. Only a
-// regular file is opened (never for more than its first 4 bytes), since
-// opening or reading anything else could block or have effects.
-struct FileFacts {
-  uint64_t bytes = 0;
-  std::optional<Compression> compression;  // nullopt: it cannot be opened here
-};
-std::optional<FileFacts> regular_file_facts(const std::string& path);
 
 class ByteSource {
  public:
@@ -177,7 +150,7 @@ std::unique_ptr<ByteSource> limit_bytes(std::unique_ptr<ByteSource> source, uint
 bool discard(ByteSource& source, uint64_t n, std::vector<char>& buffer);
 
 // Reads a byte source in blocks and hands out runs of whole lines, each followed by
-// at least kLinePadding (lines.h) readable bytes. A UTF-8 BOM at the start of the stream
+// at least kLinePadding (text/lines.h) readable bytes. A UTF-8 BOM at the start of the stream
 // is skipped. A line too long to buffer (more than max_line_bytes before its
 // LF) is not kept: it is reported as one `skipped_long_line` chunk, saying
 // whether it was blank (only spaces, tabs and CRs), since blank lines are
@@ -217,5 +190,96 @@ class StreamReader {
   bool discarded_blank_ = true;  // what was dropped of it so far was blank
   bool failed_ = false;
 };
+
+// Reading bytes of a file with pread, without its mapping and without moving
+// its file position: a range read whole, the next line end, and the
+// compression its first bytes announce. The counting core cuts a mapped
+// file's segments with them, and incremental and --follow runs read the
+// files they fingerprint and follow with them.
+//
+// Thread-safe (pread moves no file position, so threads may share the file
+// descriptor). Errors are returned as values, never thrown.
+
+// Reads up to `size` bytes of `fd` at `offset` into `buf` (again after EINTR
+// and short reads); fewer only at the end of the file, -1 on an error.
+ssize_t pread_all(int fd, char* buf, size_t size, uint64_t offset);
+
+// Just past the first LF among the bytes [from, end) of `fd`, read into
+// `buffer` with preads of at most its size: small ones where only the bytes
+// near `from` should be read (a segment cut), large ones to cross long lines
+// in few calls. nullopt if there is no LF there (`from` at or past `end`
+// too), or if the file ends or cannot be read before the LF or `end` is
+// reached; then `*short_read`, if given, is set to true (the file is shorter
+// than the caller measured it: truncated since).
+std::optional<uint64_t> past_next_lf_in_file(int fd, uint64_t from, uint64_t end, std::span<char> buffer,
+                                             bool* short_read = nullptr);
+
+// The compression a file's first bytes announce (detect_compression, logagg/inputs.h),
+// read with pread at its start: at most `size` of them, the file's size where
+// the caller measured it, so that bytes written after that do not count.
+// nullopt if they cannot be read.
+std::optional<Compression> file_compression(int fd, uint64_t size = std::numeric_limits<uint64_t>::max());
+
+// Survives files that shrink while mapped. Reading a page of a mapping that
+// lies past the end of its (since truncated) file raises SIGBUS; log rotation
+// with copytruncate does exactly this to a file logagg is reading.
+//
+// run_guarded(f) runs f with a SIGBUS handler armed for the calling thread: if
+// f touches a vanished page, the handler jumps back out of f and run_guarded
+// returns false. Whatever f recorded before the fault stays recorded, so f must
+// keep its own state consistent at every point where it reads mapped memory
+// (the line loop does: a line is recorded only after it has been read). A
+// SIGBUS outside a guard gets the previous disposition (default: terminate).
+
+namespace fault_guard_internal {
+extern thread_local sigjmp_buf* armed;
+void install_handler();
+}  // namespace fault_guard_internal
+
+// Returns true if f completed, false if it was interrupted by SIGBUS.
+template <class F>
+bool run_guarded(F&& f) {
+  using namespace fault_guard_internal;
+  install_handler();
+  sigjmp_buf env;
+  if (sigsetjmp(env, /*savemask=*/1) != 0) {
+    armed = nullptr;
+    return false;
+  }
+  armed = &env;
+  f();
+  armed = nullptr;
+  return true;
+}
+
+// Cuts a buffer into line-aligned segments that worker threads process
+// independently.
+//
+// Invariant: segments tile the buffer in order; every segment starts at a line
+// start and ends just past a LF or at the end of the buffer. A nominal cut
+// moves forward to just past the next LF, so a line longer than a segment
+// still belongs to exactly one segment (the one in which it starts).
+//
+// Pure functions: thread-safe, no errors (nominal sizes below 1 count as 1).
+
+struct Segment {
+  size_t begin;
+  size_t end;  // exclusive
+};
+
+// Segments of about `nominal_bytes` (>= 1) each; none for an empty buffer.
+std::vector<Segment> cut_segments(std::string_view data, size_t nominal_bytes);
+
+// The same cut of `size` bytes that are not in memory: `past_lf(pos)` says
+// where the first line starting after byte `pos` starts (as past_next_lf in
+// text/lines.h does for a buffer), and is asked once per cut. An answer outside
+// (pos, size] is taken as the nearest end of that range, so a wrong callback
+// cannot stop the cutting.
+std::vector<Segment> cut_segments(size_t size, size_t nominal_bytes, absl::FunctionRef<size_t(size_t)> past_lf);
+
+// The nominal segment size for `total_bytes` of input on `threads` workers:
+// many more segments than threads (so a slow segment does not stall the
+// rest), but large enough that per-segment overhead stays negligible.
+size_t choose_segment_bytes(size_t total_bytes, unsigned threads);
 
 }  // namespace logagg

@@ -1,9 +1,9 @@
-// Line-aligned segment cutting (see segmenter.h).
-#include "input/segmenter.h"
+// Line-aligned segment cutting (cut_segments of input.h).
+#include "input/input.h"
 
 #include <algorithm>
 
-#include "input/lines.h"
+#include "text/lines.h"
 
 namespace logagg {
 

@@ -8,9 +8,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "count/result_order.h"
-#include "parse/rfc3339.h"
-#include "report/measured_rows.h"  // the rows of measured results, added as a document's are read
+#include "count/count.h"
+#include "logagg/rfc3339.h"
 
 namespace logagg {
 namespace {

@@ -1,4 +1,4 @@
-// The block parser of block_parser.h: stage 1 over a run of lines, then a walk
+// The block parser (BlockParser of line_parser.h): stage 1 over a run of lines, then a walk
 // of each line's structural indexes.
 //
 // What stage 1's success over a run of lines proves, and the walk relies on:
@@ -10,7 +10,7 @@
 // indexes there is one token and then only whitespace: a string's closing
 // quote is the last non-blank byte before the next index, and a number or
 // literal runs up to it.
-#include "parse/block_parser.h"
+#include "parse/line_parser.h"
 
 #include <simdjson.h>
 
@@ -26,11 +26,11 @@
 #include <emmintrin.h>
 #endif
 
-#include "input/lines.h"
 #include "parse/dotted_names.h"
 #include "parse/field_targets.h"
 #include "parse/json_tokens.h"
 #include "text/ascii.h"
+#include "text/lines.h"
 
 namespace logagg {
 namespace {

@@ -9,9 +9,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "parse/byte_ranges.h"
 #include "parse/common_date_time.h"
 #include "text/ascii.h"
+#include "text/byte_ranges.h"
 #include "time/civil_time.h"
 #include "time/time_zone.h"
 

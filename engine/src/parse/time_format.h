@@ -66,7 +66,7 @@
 #include <string_view>
 
 #include "logagg/result_parts.h"  // TimeForm
-#include "parse/rfc3339.h"
+#include "logagg/rfc3339.h"
 
 namespace logagg {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "parse/rfc3339.h"
+#include "logagg/rfc3339.h"
 #include "text/ascii.h"
 #include "time/civil_time.h"
 #include "time/time_zone.h"

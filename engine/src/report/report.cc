@@ -12,7 +12,7 @@
 #define LOGAGG_WITH_HTML 0
 #endif
 
-#include "parse/rfc3339.h"
+#include "logagg/rfc3339.h"
 #include "report/stats.h"
 #if LOGAGG_WITH_HTML
 #include "report/html/html_report.h"

@@ -1,26 +1,20 @@
 // Small text helpers shared by the report writers (report.cc,
 // document_writer.cc, plot.cc, html/html_data.cc): numbers, bucket starts,
-// padding by terminal columns, JSON strings and exact ratios.
+// padding by terminal columns and exact ratios (JSON numbers and strings:
+// logagg/json_text.h).
 #pragma once
 
-#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
 
 #include "logagg/buckets.h"
-#include "parse/rfc3339.h"
+#include "logagg/json_text.h"
+#include "logagg/rfc3339.h"
 #include "report/terminal_text.h"
-#include "report/utf8.h"
 
 namespace logagg {
-
-inline void append_number(std::string& out, uint64_t n) {
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof buf, n);
-  out.append(buf, r.ptr);
-}
 
 inline void append_second(std::string& out, int64_t second) {
   char buf[kUtcSecondMaxChars];
@@ -77,34 +71,6 @@ inline void append_padded(std::string& out, std::string_view text, size_t width,
   if (!right) out.append(pad, ' ');
 }
 
-// A JSON string literal (RFC 8259) for arbitrary bytes: `"` and `\\`
-// escaped, U+0000..U+001F as \\u00hh, every byte that starts no valid UTF-8
-// sequence as \\ufffd (only paths and command-line arguments can hold them:
-// app ids are decoded JSON), the rest as is. So the document is always
-// valid JSON, and a valid UTF-8 string reads back exactly.
-inline void append_json_string(std::string& out, std::string_view s) {
-  out.push_back('"');
-  for (size_t i = 0; i < s.size();) {
-    const size_t start = i;
-    const int32_t cp = next_code_point(s, i);
-    if (cp == '"' || cp == '\\') {
-      out.push_back('\\');
-      out.push_back(static_cast<char>(cp));
-    } else if (cp < 0) {
-      out.append("\\ufffd");
-    } else if (cp < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(cp));
-      out.append(buf);
-    } else {
-      out.append(s.substr(start, i - start));
-    }
-  }
-  out.push_back('"');
-}
-
-// total / n rounded half up to 3 decimals ("1120.333"), in integers, so the
-// printed mean is exact to the digits shown. n > 0.
 // A key tuple (logagg/result.h) of `parts` parts as one text, for the
 // statistics and a chart's series: its parts joined by ", ", a key without
 // a value as "(none)", the keys not told apart as "(other)". Not escaped.
@@ -118,6 +84,8 @@ inline std::string key_text(std::string_view tuple, size_t parts) {
   return out;
 }
 
+// total / n rounded half up to 3 decimals ("1120.333"), in integers, so the
+// printed mean is exact to the digits shown. n > 0.
 inline std::string ratio_text(uint64_t total, uint64_t n) {
   uint64_t whole = total / n;
   // remainder < n, and n (buckets) is far below 2^64 / 2000.

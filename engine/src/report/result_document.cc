@@ -14,13 +14,10 @@
 #include <utility>
 #include <vector>
 
-#include "count/result_order.h"
-#include "parse/app_pattern.h"
+#include "count/count.h"
+#include "logagg/rfc3339.h"
 #include "parse/line_parser.h"  // LineRules: the Query's compiled app pattern
-#include "parse/measure_value.h"
-#include "parse/rfc3339.h"
 #include "report/document_fields.h"
-#include "report/measured_rows.h"
 #include "time/civil_time.h"
 
 namespace logagg {

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "report/utf8.h"
+#include "text/utf8.h"
 
 namespace logagg {
 namespace {

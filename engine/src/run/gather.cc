@@ -4,7 +4,7 @@
 #include <string>
 #include <utility>
 
-#include "count/result_order.h"
+#include "count/count.h"
 
 namespace logagg {
 namespace {

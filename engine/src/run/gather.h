@@ -6,9 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "count/app_table.h"
-#include "count/counter.h"
-#include "count/measure_counter.h"
+#include "count/count.h"
 #include "logagg/measures.h"
 #include "logagg/query.h"
 #include "logagg/result.h"

@@ -11,10 +11,9 @@
 #include <string>
 #include <string_view>
 
-#include "input/fault_guard.h"
-#include "input/file_reads.h"
-#include "input/lines.h"
+#include "input/input.h"
 #include "run/scan_source.h"
+#include "text/lines.h"
 
 namespace logagg {
 namespace {

@@ -6,8 +6,7 @@
 #include <string_view>
 #include <utility>
 
-#include "input/fault_guard.h"
-#include "input/file_reads.h"
+#include "input/input.h"
 
 namespace logagg {
 namespace {

@@ -12,13 +12,11 @@
 #include <string_view>
 #include <vector>
 
-#include "count/counter.h"
-#include "count/line_scanner.h"
+#include "count/count.h"
 #include "input/input.h"
-#include "input/segmenter.h"
 #include "logagg/aggregate.h"
 #include "logagg/options.h"
-#include "parse/block_parser.h"
+#include "parse/line_parser.h"
 #include "run/spans.h"
 
 namespace logagg {

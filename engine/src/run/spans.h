@@ -1,5 +1,6 @@
-// Counting inputs from a known point on: the incremental runs of --state
-// (state/) read each file only past where the last run stopped.
+// The run stage's face (the one header of run/ that state and follow
+// include). Counting inputs from a known point on: the incremental runs of
+// --state (state/) read each file only past where the last run stopped.
 #pragma once
 
 #include <cstdint>

@@ -12,9 +12,8 @@
 #include <functional>
 #include <thread>
 
-#include "input/fault_guard.h"
 #include "input/input.h"
-#include "input/lines.h"
+#include "text/lines.h"
 
 namespace logagg {
 namespace fs = std::filesystem;

@@ -13,7 +13,6 @@
 #include <cerrno>
 #include <cstring>
 
-#include "state/fingerprint.h"
 #include "state/plan_phases.h"
 
 namespace logagg {

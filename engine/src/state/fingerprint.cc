@@ -1,5 +1,5 @@
-// Fingerprints of files for incremental runs (see fingerprint.h).
-#include "state/fingerprint.h"
+// Fingerprints of files for incremental runs (declared in file_tracker.h).
+#include "state/file_tracker.h"
 
 #include <unistd.h>
 
@@ -9,7 +9,6 @@
 #include <memory>
 #include <vector>
 
-#include "input/file_reads.h"
 #include "input/input.h"
 
 namespace logagg {

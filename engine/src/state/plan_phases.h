@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "state/file_tracker.h"
-#include "state/fingerprint.h"
 #include "state/record_index.h"
 #include "state/state_file.h"
 

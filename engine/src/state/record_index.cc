@@ -1,7 +1,7 @@
 // Looking up records by inode and by first bytes (see record_index.h).
 #include "state/record_index.h"
 
-#include "state/fingerprint.h"
+#include "state/file_tracker.h"
 
 namespace logagg {
 namespace {

@@ -12,8 +12,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "logagg/json_text.h"
 #include "logagg/state.h"
-#include "report/report_text.h"
 #include "state/synced_write.h"
 
 namespace logagg {

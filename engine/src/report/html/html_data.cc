@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <optional>
 
-#include "count/result_order.h"
+#include "count/count.h"
 #include "report/html/html_report.h"
 #include "report/measure_text.h"
-#include "report/stats.h"
 #include "report/report_rows.h"
 #include "report/report_text.h"
+#include "report/stats.h"
 
 namespace logagg {
 namespace {

@@ -1,6 +1,6 @@
 // UTF-8 read one code point at a time, for the writers that must tell text
 // from other bytes: terminal_text.cc (escapes what is not valid UTF-8) and
-// report_text.h's JSON strings (which must be valid UTF-8).
+// the JSON strings of json_text.cc (which must be valid UTF-8).
 #pragma once
 
 #include <cstddef>

@@ -1,12 +1,12 @@
 // The RFC 3339 parser and the UTC second formatter (see rfc3339.h).
 // Fixed-position parsing: bytes checked sixteen at a time, numbers read eight
 // at a time; no locale, no allocation.
-#include "parse/rfc3339.h"
+#include "logagg/rfc3339.h"
 
 #include <cstring>
 
-#include "parse/byte_ranges.h"
 #include "text/ascii.h"
+#include "text/byte_ranges.h"
 #include "time/civil_time.h"
 
 namespace logagg {

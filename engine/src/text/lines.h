@@ -18,7 +18,7 @@ inline constexpr size_t kLinePadding = 64;
 // one place a line end is searched forward in memory: segments, --range
 // pieces, split chunks and the block parser's blocks are all cut here, the
 // stream reader finds the end of an over-long line here, and
-// past_next_lf_in_file (file_reads.h) searches the bytes it preads with it. The
+// past_next_lf_in_file (input/input.h) searches the bytes it preads with it. The
 // one exception is the block parser's line search (find_lines in
 // parse/block_parser.cc), which finds every LF of a block 64 bytes at a
 // time and prefetches ahead of itself: the first pass over mapped bytes, on

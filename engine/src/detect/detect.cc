@@ -1,5 +1,5 @@
-// The suggestions of `logagg detect` (see suggest.h).
-#include "detect/suggest.h"
+// The suggestions of `logagg detect` (logagg/detect.h).
+#include "logagg/detect.h"
 
 #include <algorithm>
 #include <array>
@@ -11,8 +11,6 @@
 #include "logagg/options.h"
 #include "logagg/query.h"
 #include "parse/line_parser.h"
-#include "parse/measure_value.h"
-#include "parse/time_format.h"
 
 namespace logagg {
 namespace {
@@ -32,16 +30,16 @@ size_t plausible(const FieldValues& f, const TimeFormat& format) {
   size_t n = 0;
   for (size_t i = 0; i < f.values.size(); ++i) {
     bool is_number = true;
-    const std::optional<int64_t> s = f.value_is_number[i]
-                                         ? (format.numeric() ? format.number_second(f.values[i], is_number) : std::nullopt)
-                                         : format.second(f.values[i]);
+    const std::optional<int64_t> s =
+        f.value_is_number[i] ? (format.numeric() ? format.number_second(f.values[i], is_number) : std::nullopt)
+                             : format.second(f.values[i]);
     n += s && is_number && *s >= kFirstPlausible && *s <= kLastPlausible;
   }
   return n;
 }
 
 std::optional<TimeCandidate> time_candidate(const FieldValues& f) {
-  static const std::array<std::string_view, 7> kFormats = {"rfc3339", "clf",     "unix",   "unix-ms",
+  static const std::array<std::string_view, 7> kFormats = {"rfc3339", "clf",     "unix", "unix-ms",
                                                            "unix-us", "unix-ns", "auto"};
   TimeCandidate best{f.name, "", 0};
   for (const std::string_view name : kFormats) {
@@ -65,19 +63,22 @@ std::string folded(std::string_view name) {
 
 // Whether `name` (folded) holds one of `words`.
 bool holds_any(std::string_view name, std::initializer_list<std::string_view> words) {
-  return std::any_of(words.begin(), words.end(), [name](std::string_view w) { return name.find(w) != std::string_view::npos; });
+  return std::any_of(words.begin(), words.end(),
+                     [name](std::string_view w) { return name.find(w) != std::string_view::npos; });
 }
 
 // Whether a field's name says it names what requests are for.
 bool id_like_name(std::string_view name) {
-  return holds_any(folded(name), {"host", "service", "app", "cluster", "router", "authority", "site", "domain", "tenant",
-                                  "servername", "vhost", "username"});
+  return holds_any(folded(name), {"host", "service", "app", "cluster", "router", "authority", "site", "domain",
+                                  "tenant", "servername", "vhost", "username"});
 }
 
 // Whether byte `b` is in enough of `f`'s strings to be part of its ids: in
 // at least 2% of them, so that a few malformed values do not widen the
 // pattern (they are rejected as bad_app, as they should be).
-bool common_byte(const FieldValues& f, size_t b) { return f.strings_with_byte[b] * 50 >= f.strings && f.strings_with_byte[b] > 0; }
+bool common_byte(const FieldValues& f, size_t b) {
+  return f.strings_with_byte[b] * 50 >= f.strings && f.strings_with_byte[b] > 0;
+}
 
 // The narrowest --app-pattern of the bytes common in its values; empty when the default fits.
 std::string id_pattern(const FieldValues& f) {
@@ -171,7 +172,7 @@ MeasureFields measure_fields(const SampleShape& shape, const std::string& time_f
     }
     if (!numeric_field(f)) continue;
     if (m.duration.empty() && holds_any(folded(f.name), {"duration", "latency", "elapsed", "responsetime",
-                                                          "requesttime", "took", "ttfb", "timetofirstbyte"})) {
+                                                         "requesttime", "took", "ttfb", "timetofirstbyte"})) {
       m.duration = f.name;
       m.duration_unit = duration_unit(f.name);
     } else if (const int rank = size_rank(f.name); rank > best_size) {
@@ -289,7 +290,8 @@ Detection detect(const std::vector<std::string>& lines) {
     options.app_pattern = id_pattern(f);
     if (options.app_pattern.empty()) options.app_pattern = std::string(kDefaultAppPattern);
     if (f.name != "app_id") s.flags.insert(s.flags.end(), {"--app-field", f.name});
-    if (options.app_pattern != kDefaultAppPattern) s.flags.insert(s.flags.end(), {"--app-pattern", options.app_pattern});
+    if (options.app_pattern != kDefaultAppPattern)
+      s.flags.insert(s.flags.end(), {"--app-pattern", options.app_pattern});
     s.flags.push_back("--by-app");
     try {
       s.counted = counted(lines, options);

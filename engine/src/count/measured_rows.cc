@@ -1,9 +1,7 @@
-// Measured rows in order and added up (see measured_rows.h).
-#include "report/measured_rows.h"
+// Measured rows in order and added up (count.h).
+#include "count/count.h"
 
 #include <algorithm>
-
-#include "count/result_order.h"
 
 namespace logagg {
 

@@ -1,6 +1,6 @@
-// The rows of --follow as text (FollowWriter of logagg/follow.h): the
-// batch report's row writers (report/row_writer.h), streamed.
-#include "logagg/follow.h"
+// The rows of --follow as text (FollowWriter of logagg/follow_rows.h): the
+// batch report's row writers (row_writer.h), streamed.
+#include "logagg/follow_rows.h"
 
 #include <algorithm>
 #include <optional>

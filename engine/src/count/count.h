@@ -1,18 +1,56 @@
-// The order of a Result's rows and apps, and the per-second totals derived
-// from per-app rows: one definition for the counting core (run/gather.cc), for
-// result documents read back (report/result_document.cc) and for results added up
-// (merge/merge.cc), so all three build the same Result.
+// The count stage's face: what the run, the report and merge use of it.
+// - scan_lines: the per-line loop shared by mapped segments and streamed
+//   chunks (line_scanner.cc). It classifies each line of a run of whole
+//   lines (BlockParser: split at LF, one CR before each LF dropped), records
+//   the verdict in a worker's Counter (counter.h: the per-second counts, the
+//   key table and the measured cells it counts into) and keeps the first
+//   rejected lines' positions for --show-rejects.
+// - The order of a result's rows and how equal rows add up: the key order
+//   (app_before), and rows taken from the workers' tallies or from result
+//   documents (measured_rows.cc), sorted and added.
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "count/counter.h"
+#include "logagg/measures.h"
 #include "logagg/result.h"
+#include "parse/line_parser.h"
 
 namespace logagg {
+
+// A rejected line, by index from the start of its segment or stream (0-based).
+struct LocalReject {
+  uint64_t line;
+  Reason reason;
+};
+
+// What scanning one segment (or one whole stream) produced besides counts.
+struct ScanLog {
+  explicit ScanLog(size_t reject_limit = 0) : limit(reject_limit) {}
+
+  uint64_t lines = 0;
+  std::vector<LocalReject> rejects;  // at most `limit`
+  size_t limit = 0;
+};
+
+// Classifies every line of `text` (whole lines; the last may lack its LF).
+// `readable` bytes from text.data() may be read (>= text.size()).
+void scan_lines(std::string_view text, size_t readable, BlockParser& parser, Counter& counter, ScanLog& log);
+
+// Records one line that was too long to be buffered (streams only): blank if
+// it held only blanks, else rejected as too long.
+void record_skipped_line(bool blank, Counter& counter, ScanLog& log);
+
+// The order of a Result's rows and apps, and the per-second totals derived
+// from per-app rows: one definition for the counting core (run/gather.cc), for
+// result documents read back (report/result_document.cc) and for results added up
+// (merge/merge.cc), so all three build the same Result.
 
 // Apps (key tuples) in a result: by name (bytewise), a tuple part by part
 // (kKeySeparator below every byte), kOtherApp last.
@@ -82,5 +120,23 @@ inline void add_up_app_rows(std::vector<AppCount>& rows, Result& result) {
   }
   sum_app_counts_per_second(result);
 }
+
+// A measured result's rows (--sum, --quantiles, --count-if) as (second, key
+// tuple, cell): the form in which result documents read back and results
+// added up (merge) put their rows in order and add equal ones, cells and all.
+
+struct MeasuredRow {
+  int64_t second;
+  std::string key;  // the key tuple; empty without keys
+  MeasureCell cell;
+};
+
+// The rows of a measured `result` (cells beside counts, or app_counts when keyed).
+std::vector<MeasuredRow> measured_rows(const Result& result, bool keyed);
+
+// Sorts `rows` by second then key (app_before), adds up equal ones, and sets
+// result.apps (when keyed), counts, app_counts and cells (laid out by
+// `spec`) from them.
+void set_measured_rows(std::vector<MeasuredRow> rows, const MeasureSpec& spec, bool keyed, Result& result);
 
 }  // namespace logagg
