@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """End-to-end test of following logs: `logagg --follow [--late DURATION] [report options] PATH...`.
 
-  follow_test.py LOGAGG [-k TEST]
+  follow_test.py LOGAGG [-k TEST | CLASS]   (no test named: every class at once, see run_side_by_side)
 
 Proves that a logagg left running on growing, rotated logs prints, for every bucket (and app), a
 last row that is the bucket's total over every complete line ever written, and ends cleanly:
@@ -1072,5 +1072,34 @@ class Refusals(unittest.TestCase):
         self.assertFalse(os.path.exists(state), "--follow --state made no state file")
 
 
+def run_side_by_side():
+    """Every test class at once, each in a process of its own (RandomWriters as two, half of the seeds
+    each): the cases spend their time waiting for logagg's rounds and for buckets to go idle, not
+    computing, so the test takes about as long as its longest part instead of their sum. Each part's
+    output is printed whole once it ends; fails if any part fails."""
+    names = [name for name, value in globals().items()
+             if isinstance(value, type) and issubclass(value, unittest.TestCase) and value is not Case]
+    parts = [(name, None) for name in names if name != "RandomWriters"]
+    half = SEEDS.start + len(SEEDS) // 2
+    parts += [("RandomWriters", f"{SEEDS.start}-{half}"), ("RandomWriters", f"{half}-{SEEDS.stop}")]
+    procs = []
+    for name, seeds in parts:
+        env = dict(os.environ, **({"FOLLOW_TEST_SEEDS": seeds} if seeds else {}))
+        procs.append((name, seeds, subprocess.Popen([sys.executable, os.path.abspath(__file__), LOGAGG, name], env=env,
+                                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT)))
+    failed = []
+    for name, seeds, proc in procs:
+        out = proc.communicate()[0].decode(errors="replace")
+        label = name + (f" (seeds {seeds})" if seeds else "")
+        print(f"---- {label}: exit {proc.returncode}\n{out}", flush=True)
+        if proc.returncode != 0:
+            failed.append(label)
+    if failed:
+        sys.exit("failed: " + ", ".join(failed))
+
+
 if __name__ == "__main__":
-    unittest.main(argv=sys.argv[:1] + sys.argv[2:], verbosity=1)  # then unittest's own: -k NAME
+    if len(sys.argv) > 2:  # a test named: unittest's own arguments (-k NAME, or a class)
+        unittest.main(argv=sys.argv[:1] + sys.argv[2:], verbosity=1)
+    else:
+        run_side_by_side()
