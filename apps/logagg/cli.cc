@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "did_you_mean.h"
 #include "list_inputs.h"
 #include "logagg/rfc3339.h"
 #include "logagg/version.h"
@@ -332,7 +333,7 @@ int parse(int argc, char** argv, Config& config) {
     print_usage_error(no_path ? "no PATH to read: give files, folders, or - for standard input" : e.what(), "");
     return 2;
   } catch (const CLI::ParseError& e) {
-    print_usage_error(e.what(), "");
+    print_usage_error(with_suggestion(app, e), "");
     return 2;
   }
   return -1;

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "choices.h"
+#include "did_you_mean.h"
 #include "logagg/detect.h"
 #include "logagg/json_text.h"
 #include "logagg/terminal_text.h"
@@ -32,14 +34,15 @@ int parse(int argc, char** argv, DetectConfig& config) {
   app.footer("Example: logagg detect access.log");
   app.add_option("INPUT", config.inputs, "files, folders, or - for standard input")->required()->type_name("");
   std::string format = "text";
-  app.add_option("--format", format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--format", format, "text (default) or json")
+      ->transform(one_of<std::string>({{"text", "text"}, {"json", "json"}}));
   app.set_help_flag("-h,--help", "Print this help and exit");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    print_usage_error(e.what(), "detect ");
+    print_usage_error(with_suggestion(app, e), "detect ");
     return 2;
   }
   config.json = format == "json";

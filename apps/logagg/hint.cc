@@ -16,11 +16,12 @@ constexpr size_t kShownFields = 6;
 
 }  // namespace
 
-std::string hint_line(const Summary& summary, const std::vector<std::string>& paths) {
+std::string hint_line(const Summary& summary, const Question& question, const std::vector<std::string>& paths) {
+  const auto rejected = [&summary](Reason r) { return summary.rejected[static_cast<size_t>(r)]; };
   uint64_t unfit = 0;
   for (const Reason r : {Reason::kMissingApp, Reason::kAppNotString, Reason::kBadApp, Reason::kMissingTime,
                          Reason::kTimeNotString, Reason::kBadTime}) {
-    unfit += summary.rejected[static_cast<size_t>(r)];
+    unfit += rejected(r);
   }
   if (unfit * 2 <= summary.lines - summary.blank) return {};
   std::vector<std::string> files;
@@ -30,9 +31,16 @@ std::string hint_line(const Summary& summary, const std::vector<std::string>& pa
     std::error_code error;
     return p != "-" && (std::filesystem::is_regular_file(p, error) || std::filesystem::is_directory(p, error));
   });
-  std::string line = "hint: " + std::to_string(unfit) + " of " + std::to_string(summary.lines - summary.blank) +
-                     " lines have no app or time field these options read";
-  if (!files.empty()) {
+  const std::string some = std::to_string(unfit) + " of " + std::to_string(summary.lines - summary.blank);
+  std::string line;
+  const bool time_unread = (rejected(Reason::kBadTime) + rejected(Reason::kTimeNotString)) * 2 > unfit;
+  if (time_unread) {  // the time field is there, written in another form than the time format reads
+    line = "hint: " + some + " lines have their time field " + question.time_field + " in a form --time-format " +
+           question.time_format + " does not read; --time-format auto reads each value in its own form";
+  } else {
+    line = "hint: " + some + " lines have no app or time field these options read";
+  }
+  if (!files.empty() && !time_unread) {
     SampleShape shape = read_shape(sample_inputs(files).lines);
     std::erase_if(shape.fields, [](const FieldValues& f) { return f.name.starts_with('/'); });  // top level only
     std::stable_sort(shape.fields.begin(), shape.fields.end(),

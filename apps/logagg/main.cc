@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
     result = logagg::aggregate(config.paths, config.query, config.options);
   }
   const int code = logagg::cli::print_result(result, config.report, {!config.quiet, config.stats, config.plot});
-  if (!config.quiet) std::fputs(logagg::cli::hint_line(result.summary, config.paths).c_str(), stderr);
+  if (!config.quiet)
+    std::fputs(logagg::cli::hint_line(result.summary, config.query.question(), config.paths).c_str(), stderr);
   return code;
 }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "did_you_mean.h"
 #include "logagg/merge.h"
 #include "print_result.h"
 #include "report_flags.h"
@@ -53,7 +54,7 @@ int parse(int argc, char** argv, MergeConfig& config) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    print_usage_error(e.what(), "merge ");
+    print_usage_error(with_suggestion(app, e), "merge ");
     return 2;
   }
   return -1;

@@ -60,8 +60,15 @@ void print_error(std::string_view path, std::string_view message) {
 }
 
 void print_usage_error(std::string_view message, std::string_view command) {
-  write_stderr("logagg: " + terminal_text(message) + "\nTry 'logagg " + std::string(command) +
-               "--help' for more information.\n");
+  std::string out = "logagg: ";
+  for (size_t at = 0;;) {  // line by line: a message may show an argument again, with a caret under it
+    const size_t end = message.find('\n', at);
+    out += terminal_text(message.substr(at, end - at));
+    if (end == std::string_view::npos) break;
+    out += '\n';
+    at = end + 1;
+  }
+  write_stderr(out + "\nTry 'logagg " + std::string(command) + "--help' for more information.\n");
 }
 
 PlotSize plot_size() {

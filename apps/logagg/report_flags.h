@@ -10,19 +10,19 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "choices.h"
 #include "logagg/report.h"
 
 namespace logagg::cli {
 
 // --format, and --csv-safe on its line of --help.
 inline CLI::Option* add_format_option(CLI::App& app, ReportOptions& report) {
-  static const std::map<std::string, Format> kFormats{
+  const std::vector<std::pair<std::string, Format>> formats{
       {"table", Format::kTable}, {"csv", Format::kCsv}, {"json", Format::kJson}, {"html", Format::kHtml}};
   const auto html_built = [](std::string& value) -> std::string {
     if (has_html_format() || CLI::detail::to_lower(value) != "html") return {};
@@ -33,7 +33,7 @@ inline CLI::Option* add_format_option(CLI::App& app, ReportOptions& report) {
   app.add_flag("--csv-safe", report.csv_neutralise_formulas, "csv: ids starting with = + - @ TAB CR get a ' in front")
       ->group("");  // on --format's line
   return app.add_option("--format", report.format, "Output: table (default), csv, json, html (a chart); --csv-safe")
-      ->transform(CLI::CheckedTransformer(kFormats, CLI::ignore_case).description(""))
+      ->transform(one_of(formats))
       ->transform(CLI::Validator(html_built, ""))
       ->type_name("FORMAT");
 }

@@ -17,12 +17,13 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <map>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "choices.h"
+#include "did_you_mean.h"
 #include "logagg/split.h"
 #include "logagg/terminal_text.h"
 #include "print_result.h"
@@ -69,11 +70,11 @@ void add_options(CLI::App& app, SplitConfig& config, LimitFlags& limit) {
       ->type_name("N");
   app.add_flag("-q,--quiet", config.quiet, "No summary on stderr");
   app.set_help_flag("-h,--help", "Print this help and exit");
-  const std::map<std::string, CopyMethod> methods{{"copy_file_range", CopyMethod::kCopyFileRange},
-                                                  {"sendfile", CopyMethod::kSendfile},
-                                                  {"read_write", CopyMethod::kReadWrite}};
+  const std::vector<std::pair<std::string, CopyMethod>> methods{{"copy_file_range", CopyMethod::kCopyFileRange},
+                                                                {"sendfile", CopyMethod::kSendfile},
+                                                                {"read_write", CopyMethod::kReadWrite}};
   app.add_option("--copy-method", config.first_method, "First copy method to try (for tests)")
-      ->transform(CLI::CheckedTransformer(methods))
+      ->transform(one_of(methods))
       ->group("");
 }
 
@@ -118,7 +119,7 @@ int parse(int argc, char** argv, SplitConfig& config) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    print_usage_error(e.what(), "split ");
+    print_usage_error(with_suggestion(app, e), "split ");
     return 2;
   }
   return -1;

@@ -10,7 +10,7 @@
 
 #include "input/input.h"
 #include "logagg/query.h"
-#include "parse/line_verdict.h"
+#include "model/line_verdict.h"
 
 namespace logagg::walkthrough {
 namespace {

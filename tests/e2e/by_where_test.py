@@ -59,7 +59,8 @@ def make_lines(seed=0, count=600, with_app=True):
         if s is not None:
             fields["status"] = s
         if i % 5:
-            fields["path"] = ["/api/v1/orders/7?x=1", "/api/v2", "/", "/api/v1/users#a/b"][i % 4]
+            fields["path"] = ["/api/v1/orders/7?x=1", "/api/v2", "/", "/api/v1/users#a/b",
+                              "https://shop.example:8443/api/v1/x?y=/z", "api/v3"][i % 6]
         lines.append((json.dumps(fields, ensure_ascii=(i % 2 == 0)), fields))
     return lines
 
@@ -99,14 +100,19 @@ def numeric(fields):
 
 
 def path_prefix(fields, n):
-    """--by-path-prefix N path: up to '?' or '#', then the first N segments."""
+    """--by-path-prefix N path: the path (an absolute URL's path; "other" for neither), up to '?' or
+    '#', then the first N segments."""
     p = fields.get("path")
     if not isinstance(p, str):
         return None
+    url = re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*(.*)", p, re.S)
+    if url:
+        p = url.group(1) if url.group(1).startswith("/") else "/"
+    elif not p.startswith("/"):
+        return "other"
     p = re.split("[?#]", p)[0]
-    rooted = p.startswith("/")
-    segments = (p[1:] if rooted else p).split("/")
-    return p if len(segments) <= n else ("/" if rooted else "") + "/".join(segments[:n])
+    segments = p[1:].split("/")
+    return p if len(segments) <= n else "/" + "/".join(segments[:n])
 
 
 def expected(lines, keys, keep=lambda f: True, with_app=True):

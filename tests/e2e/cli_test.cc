@@ -379,6 +379,59 @@ TEST(Cli, UsageErrorsExitTwoWithAHint) {
   }
 }
 
+// What a usage error says: the choices of an option of a few names (a number
+// is none of them), the option a mistyped one meant, every time format.
+TEST(Cli, UsageErrorsNameWhatWasExpected) {
+  const std::string caddy = testing::source_dir() + "/data/recipes/caddy.log";
+  struct Row {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const Row rows[] = {
+      {{"--format", "xml", kSample}, "--format: must be one of table, csv, json, html (not xml)"},
+      {{"--format", "2", kSample}, "--format: must be one of table, csv, json, html (not 2)"},
+      {{"merge", "--format", "xml", kSample}, "--format: must be one of table, csv, json, html (not xml)"},
+      {{"detect", "--format", "1", kSample}, "--format: must be one of text, json (not 1)"},
+      {{kSample, "--quantile", "latency_ms"},
+       "The following argument was not expected: --quantile; did you mean --quantiles?"},
+      {{kSample, "--per-hours"}, "The following argument was not expected: --per-hours; did you mean --per-hour?"},
+      {{kSample, "--fill-gap=1"}, "The following argument was not expected: --fill-gap=1; did you mean --fill-gaps?"},
+      {{"merge", kSample, "--fill-gap"},
+       "The following argument was not expected: --fill-gap; did you mean --fill-gaps?"},
+      {{kSample, "--bogus"}, "The following argument was not expected: --bogus"},
+      {{kSample, "--time-format", "iso"},
+       "--time-format: unknown time format 'iso': expected rfc3339, unix, unix-ms, unix-us, unix-ns, clf, auto, or a pattern such "
+       "as '%Y-%m-%d %H:%M:%S'"},
+      {{kSample, "--where", "status>>500"},
+       "--where 'status>>500': unknown operator >>; expected one of == != < <= > >= ~ !~\n  status>>500\n        ^"},
+      {{kSample, "--where", "status >= "},
+       "--where 'status >= ': no value after the operator; expected a number, \"text\", true, false or null\n"
+       "  status >= \n           ^"},
+      {{kSample, "--count-if", "latency_ms>=5oo"},
+       "--count-if 'latency_ms>=5oo': 5oo is not a number; write a JSON number (500, 0.25, 1e3), or quote text: "
+       "\"5oo\"\n  latency_ms>=5oo\n              ^"},
+      {{kSample, "--by", "status", "--by", "/status"},
+       "--by /status: the same key as status, named twice; each key is one column"},
+      {{kSample, "--by-app", "--by", "app_id"}, "--by app_id: the app field, which --by-app already shows; drop one"},
+  };
+  for (const Row& row : rows) {
+    const ProcessResult r = logagg(row.args);
+    const std::string command = row.args[0] == "merge" || row.args[0] == "detect" ? row.args[0] + " " : "";
+    EXPECT_EQ(r.exit_code, 2) << row.message;
+    EXPECT_EQ(r.err, "logagg: " + row.message + "\nTry 'logagg " + command + "--help' for more information.\n");
+    EXPECT_EQ(r.out, "");
+  }
+  // A name in any case is still a name.
+  EXPECT_EQ(logagg({"--format", "JSON", "-q", kSample}).exit_code, 0);
+  // The time field there, in another form than the time format reads: the hint says so.
+  const ProcessResult hint = logagg({"--app-field", "none", "--time-field", "ts", caddy});
+  EXPECT_NE(hint.err.find("hint: 13 of 13 lines have their time field ts in a form --time-format rfc3339 does not "
+                          "read; --time-format auto reads each value in its own form; `logagg detect " +
+                          caddy + "` prints the options that count them\n"),
+            std::string::npos)
+      << hint.err;
+}
+
 TEST(Cli, HelpAndVersion) {
   const ProcessResult h = logagg({"--help"});
   EXPECT_EQ(h.exit_code, 0);

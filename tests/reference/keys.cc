@@ -290,10 +290,18 @@ std::string status_class_of(const std::string& value) {
 }
 
 std::string path_prefix_of(const std::string& value, unsigned n) {
-  const std::string path = value.substr(0, value.find_first_of("?#"));
-  const bool rooted = !path.empty() && path[0] == '/';
+  // A path as it is; an absolute URL's path (its authority dropped; "/" when
+  // it has none); anything else is "other".
+  std::string target = value, url_path;
+  static const re2::RE2 kUrl("(?s)[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*(.*)");
+  if (re2::RE2::FullMatch(value, kUrl, &url_path)) {
+    target = url_path.empty() || url_path[0] != '/' ? "/" : url_path;
+  } else if (value.empty() || value[0] != '/') {
+    return "other";
+  }
+  const std::string path = target.substr(0, target.find_first_of("?#"));
   std::vector<std::string> segments{""};
-  for (size_t i = rooted ? 1 : 0; i < path.size(); ++i) {
+  for (size_t i = 1; i < path.size(); ++i) {
     if (path[i] == '/') {
       segments.emplace_back();
     } else {
@@ -301,7 +309,7 @@ std::string path_prefix_of(const std::string& value, unsigned n) {
     }
   }
   if (segments.size() <= n) return path;
-  std::string out = rooted ? "/" : "";
+  std::string out = "/";
   for (unsigned i = 0; i < n; ++i) out += (i > 0 ? "/" : "") + segments[i];
   return out;
 }

@@ -27,7 +27,7 @@
 
 #include "logagg/aggregate.h"
 #include "logagg/options.h"
-#include "parse/line_verdict.h"
+#include "model/line_verdict.h"
 #include "reference/time_reference.h"
 
 namespace re2 {

@@ -31,8 +31,10 @@ class HostileLines {
     if (!one_in(8)) members.push_back("\"status\":" + value({"200", "503", "2e2", "200.0", "-0", "1e400", "\"404\"",
                                                              "\"5xx\"", "\"0.004\"", "599", "600", "99"}));
     if (!one_in(8)) members.push_back("\"method\":" + value({"\"GET\"", "\"G\\u0045T\"", "\"PO,ST\""}));
-    if (!one_in(8)) members.push_back("\"path\":" + value({"\"/api/v1/orders/7?x=1\"", "\"/\"", "\"/a/b#c/d\"",
-                                                           "\"?q\"", "\"/caf\\u00e9/x/y\""}));
+    if (!one_in(8))
+      members.push_back("\"path\":" +
+                        value({"\"/api/v1/orders/7?x=1\"", "\"/\"", "\"/a/b#c/d\"", "\"?q\"", "\"/caf\\u00e9/x/y\"",
+                               "\"https://h:8443/a/b?c\"", "\"HTTP://h\"", "\"api/v1\"", "\"x://h\\n/a\""}));
     if (!one_in(4)) members.push_back("\"req\":" + request());
     if (one_in(10)) members.push_back(members[rng_() % members.size()]);  // a field twice
     std::shuffle(members.begin(), members.end(), rng_);

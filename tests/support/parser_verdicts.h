@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "logagg/result.h"
+#include "model/line_verdict.h"
 #include "parse/line_parser.h"
-#include "parse/line_verdict.h"
 #include "text/lines.h"  // kLinePadding
 
 namespace logagg::testing {

@@ -5,7 +5,8 @@
 #   stage's (below), so no include runs back up the layers. At the bottom,
 #   the base: text (bytes, UTF-8, JSON text), time (civil time, RFC 3339,
 #   zones) and model (the question as asked and the parts of a result:
-#   options, result_parts, measures). The Query (the question read and
+#   options, result_parts, measures; and line_verdict.h, what parsing hands
+#   to counting for each line). The Query (the question read and
 #   checked once, with the line parsers' rules) is parse's, and so is the
 #   Result, which carries it. Data flows input -> parse -> count -> report ->
 #   merge (the report reads result documents back and merge adds them, both

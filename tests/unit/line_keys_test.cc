@@ -60,7 +60,7 @@ TEST(StatusClassTest, ThreeDigitsFrom100To599NameTheirClassAndAnythingElseIsOthe
   for (const auto& [value, want] : rows) EXPECT_EQ(logagg::status_class(value), want) << "'" << value << "'";
 }
 
-TEST(PathPrefixTest, TheFirstNSegmentsWithTheQueryAndFragmentDropped) {
+TEST(PathPrefixTest, TheFirstNSegmentsOfThePathOrTheUrlsPathWithTheQueryAndFragmentDropped) {
   struct Row {
     std::string_view value;
     unsigned n;
@@ -80,14 +80,24 @@ TEST(PathPrefixTest, TheFirstNSegmentsWithTheQueryAndFragmentDropped) {
       {"/a?x#y/z", 1, "/a"},
       {"/", 1, "/"},
       {"/", 2, "/"},
-      {"", 1, ""},
-      {"?x=1", 1, ""},
-      {"#top", 3, ""},
       {"//a/b", 1, "/"},
       {"//a/b", 2, "//a"},
-      {"api/v1/x", 1, "api"},
-      {"api/v1/x", 2, "api/v1"},
-      {"https://host/a/b", 1, "https:"},
+      // An absolute URL: its path.
+      {"https://host/a/b?x=1", 1, "/a"},
+      {"https://host:8443/a/b#f", 2, "/a/b"},
+      {"http://user@host/", 1, "/"},
+      {"https://host", 1, "/"},
+      {"https://host?x=/a/b", 2, "/"},
+      {"svn+ssh.1://h/r/trunk", 1, "/r"},
+      // Neither a path nor a URL: other.
+      {"", 1, "other"},
+      {"?x=1", 1, "other"},
+      {"#top", 3, "other"},
+      {"api/v1/x", 1, "other"},
+      {"*", 1, "other"},
+      {"mailto:a@b/c", 1, "other"},
+      {"https:/host/a", 1, "other"},
+      {"1http://h/a", 1, "other"},
       {"/caf\xc3\xa9/men\xc3\xbc/x", 2, "/caf\xc3\xa9/men\xc3\xbc"},
   };
   for (const Row& row : rows) {
@@ -137,6 +147,16 @@ TEST(KeyRulesTest, RefusesWhatItCannotCount) {
       {"path prefix 0", with({prefix_key("path", 0)}), "--by-path-prefix: N must be 1 or more"},
       {"a bad filter", with({}, {"status = 5"}), "--where 'status = 5'"},
       {"--by-app without an app", with({value_key("a")}, {}, true, "none"), "--by-app: no app field"},
+      {"a key twice", with({value_key("host"), value_key("host")}),
+       "--by host: the same key as host, named twice; each key is one column"},
+      {"a key twice, spelt apart", with({value_key("host"), value_key("m"), value_key("/host")}),
+       "--by /host: the same key as host, named twice"},
+      {"a derived key twice", with({class_key("status"), class_key("/status")}),
+       "--by-status-class /status: the same key as status_class(status), named twice"},
+      {"a path prefix twice", with({prefix_key("path", 2), prefix_key("path", 2)}),
+       "--by-path-prefix path: the same key as path_prefix(path,2), named twice"},
+      {"the app field beside --by-app", with({value_key("app_id")}, {}, true),
+       "--by app_id: the app field, which --by-app already shows; drop one"},
   };
   for (const Row& row : rows) {
     const std::string message = refusal(row.options);
@@ -150,6 +170,8 @@ TEST(KeyRulesTest, RefusesWhatItCannotCount) {
   EXPECT_EQ(refusal(with({value_key("app_id"), value_key("/timestamp")}, {"/app_id ~ a.*"})), "");
   EXPECT_EQ(refusal(with({value_key("status"), class_key("status"), prefix_key("/status", 1)})), "");
   EXPECT_EQ(refusal(with({value_key("/req/host"), value_key("/req/hosts")})), "");
+  EXPECT_EQ(refusal(with({prefix_key("path", 1), prefix_key("path", 2)})), "");  // two depths, two keys
+  EXPECT_EQ(refusal(with({class_key("app_id")}, {}, true)), "");                 // derived from the app field
 }
 
 Options keyed(std::vector<KeyField> by, std::vector<std::string> where = {}, bool by_app = false,

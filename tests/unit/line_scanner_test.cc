@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "parse/line_parser.h"
 #include "support/print_counts.h"
 
 namespace logagg {

@@ -2,7 +2,7 @@
 // has a stable machine key (json) and a short text (stderr), unique, in the
 // order of the enum, exactly as the README's reason table lists them; and the
 // LineVerdict constructors set what they say.
-#include "parse/line_verdict.h"
+#include "model/line_verdict.h"
 
 #include <gtest/gtest.h>
 

@@ -468,14 +468,14 @@ TEST(TimeFormat, CompileErrorsNameWhatIsWrong) {
   };
   const Error kErrors[] = {
       {"", "",
-       "unknown time format '' (rfc3339, unix, unix-ms, unix-us, unix-ns, clf, or a pattern such as "
-       "'%Y-%m-%d %H:%M:%S')"},
+       "unknown time format '': expected rfc3339, unix, unix-ms, unix-us, unix-ns, clf, auto, or a pattern "
+       "such as '%Y-%m-%d %H:%M:%S'"},
       {"RFC3339", "",
-       "unknown time format 'RFC3339' (rfc3339, unix, unix-ms, unix-us, unix-ns, clf, or a pattern such as "
-       "'%Y-%m-%d %H:%M:%S')"},
+       "unknown time format 'RFC3339': expected rfc3339, unix, unix-ms, unix-us, unix-ns, clf, auto, or a pattern "
+       "such as '%Y-%m-%d %H:%M:%S'"},
       {"unix-s", "",
-       "unknown time format 'unix-s' (rfc3339, unix, unix-ms, unix-us, unix-ns, clf, or a pattern such as "
-       "'%Y-%m-%d %H:%M:%S')"},
+       "unknown time format 'unix-s': expected rfc3339, unix, unix-ms, unix-us, unix-ns, clf, auto, or a pattern "
+       "such as '%Y-%m-%d %H:%M:%S'"},
       {"rfc3339", "UTC", "time format 'rfc3339' takes no input time zone: its times carry their offset"},
       {"unix", "UTC", "time format 'unix' takes no input time zone: its times are UTC instants"},
       {"unix-ns", "local", "time format 'unix-ns' takes no input time zone: its times are UTC instants"},

@@ -125,11 +125,13 @@ TEST(FilterParseTest, QuotedValuesAreTextAndUnquotedOnesAreReadByTheirLooks) {
   // A number unquoted is a number, so 2e2 equals 200 and the string "200".
   EXPECT_TRUE(holds("status == 2e2", scalar("200")));
   EXPECT_TRUE(holds("status == 2e2", string_value("200.0")));
-  // Text that is not a JSON number stays text: +5 and 05 are not numbers.
-  EXPECT_TRUE(holds("n == +5", string_value("+5")));
-  EXPECT_FALSE(holds("n == +5", scalar("5")));
-  EXPECT_TRUE(holds("n == 05", string_value("05")));
-  EXPECT_FALSE(holds("n == 05", scalar("5")));
+  // Text that looks like a number but is not a JSON number is text only
+  // quoted (unquoted, it is refused: MistakesAreRefused... below).
+  EXPECT_TRUE(holds(R"(n == "+5")", string_value("+5")));
+  EXPECT_FALSE(holds(R"(n == "+5")", scalar("5")));
+  EXPECT_TRUE(holds(R"(v == "1.2.3")", string_value("1.2.3")));
+  // A pattern may start with an operator's byte.
+  EXPECT_TRUE(holds("path~=x", string_value("=x")));
 }
 
 TEST(FilterParseTest, ExistsAndMissing) {
@@ -163,34 +165,55 @@ TEST(FilterParseTest, ExistsAndMissing) {
   EXPECT_EQ(Filter::parse(R"(exists "a==b")").field(), "a==b");
 }
 
-TEST(FilterParseTest, MistakesAreRefusedWithAMessageNamingTheExpression) {
+// Every mistake is a usage error whose message names the expression and
+// what was expected, then shows the expression again with a caret under the
+// problem.
+TEST(FilterParseTest, MistakesAreRefusedWithTheExpressionAndACaretUnderTheProblem) {
   struct Row {
     std::string_view expression, says;
+    size_t caret;
   };
   const Row rows[] = {
-      {"status", "no operator"},
-      {"", "no operator"},
-      {"exists", "no operator"},
-      {"==500", "no field before the operator"},
-      {"  >= 1", "no field before the operator"},
-      {R"(""==1)", "no field before the operator"},
-      {"status = 500", "= is written =="},
-      {R"(m == "abc)", "not a JSON string"},
-      {"status => 500", "no operator after the field"},
-      {R"("status" 500)", "no operator after the field"},
-      {R"(m == "GET" x)", "text after the quoted value"},
-      {R"(m == "a""b")", "text after the quoted value"},
-      {"path ~ (", "pattern does not compile"},
-      {"path !~ [a-", "pattern does not compile"},
-      {"ok < true", "only be compared with == or !="},
-      {"ok >= null", "only be compared with == or !="},
-      {"ok > false", "only be compared with == or !="},
+      {"status", "no operator; expected one of == != < <= > >= ~ !~", 6},
+      {"", "no operator", 0},
+      {"exists", "no operator", 6},
+      {"==500", "no field before the operator", 0},
+      {"  >= 1", "no field before the operator", 2},
+      {R"(""==1)", "no field before the operator", 0},
+      {"status = 500", "= is written ==", 7},
+      {R"(m == "abc)", "not a JSON string", 5},
+      {R"("status" 500)", "no operator after the field", 9},
+      {R"(m == "GET" x)", "text after the quoted value", 11},
+      {R"(m == "a""b")", "text after the quoted value", 8},
+      {"path ~ (", "pattern does not compile", 7},
+      {"path !~ [a-", "pattern does not compile", 8},
+      {"ok < true", "only be compared with == or !=", 3},
+      {"ok >= null", "only be compared with == or !=", 3},
+      {"ok > false", "only be compared with == or !=", 3},
+      // An operator's bytes that spell no operator.
+      {"status>>500", "unknown operator >>; expected one of == != < <= > >= ~ !~", 6},
+      {"status => 500", "unknown operator =>", 7},
+      {"status=<5", "unknown operator =<", 6},
+      {"status <> 5", "unknown operator <>", 7},
+      {"status!==5", "unknown operator !==", 6},
+      {"status >= >500", "the value starts with an operator's byte; quote text that does: \">500\"", 10},
+      // No value, or one that looks like a number and is not one.
+      {"response >= ", "no value after the operator; expected a number, \"text\", true, false or null", 11},
+      {"path ~ ", "no pattern after ~", 6},
+      {"response>=5oo", "5oo is not a number; write a JSON number (500, 0.25, 1e3), or quote text: \"5oo\"", 10},
+      {"v == 1.2.3", "1.2.3 is not a number", 5},
+      {"n == +5", "+5 is not a number", 5},
+      {"n == 05", "05 is not a number", 5},
+      {"n < -.5", "-.5 is not a number", 4},
   };
   for (const Row& row : rows) {
     const std::string message = error_of(row.expression);
-    EXPECT_NE(message.find(row.says), std::string::npos) << "'" << row.expression << "': " << message;
-    EXPECT_NE(message.find("--where '" + std::string(row.expression) + "'"), std::string::npos) << message;
-    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    const std::string first = message.substr(0, message.find('\n'));
+    EXPECT_EQ(first.rfind("--where '" + std::string(row.expression) + "': ", 0), 0u) << message;
+    EXPECT_NE(first.find(row.says), std::string::npos) << "'" << row.expression << "': " << message;
+    EXPECT_EQ(message.substr(first.size()),
+              "\n  " + std::string(row.expression) + "\n  " + std::string(row.caret, ' ') + "^")
+        << message;
   }
 }
 

@@ -20,9 +20,10 @@
 #include "count/counter.h"
 #include "logagg/measures.h"
 #include "logagg/result.h"
-#include "parse/line_parser.h"
 
 namespace logagg {
+
+class BlockParser;  // the parse stage's (parse/line_parser.h)
 
 // A rejected line, by index from the start of its segment or stream (0-based).
 struct LocalReject {

@@ -38,7 +38,7 @@
 #include "count/app_table.h"
 #include "count/measure_counter.h"
 #include "logagg/result.h"  // Summary, SecondCount, AppCount
-#include "parse/line_parser.h"
+#include "model/line_verdict.h"
 
 namespace logagg {
 

@@ -1,6 +1,8 @@
 // The per-line loop (scan_lines of count.h).
 #include "count/count.h"
 
+#include "parse/line_parser.h"  // BlockParser
+
 namespace logagg {
 namespace {
 

@@ -22,7 +22,7 @@
 #include "logagg/measure_table.h"
 #include "logagg/measures.h"
 #include "logagg/result.h"
-#include "parse/line_parser.h"
+#include "model/line_verdict.h"
 
 namespace logagg {
 

@@ -21,9 +21,9 @@
 #include <memory>
 #include <optional>
 
+#include "model/line_verdict.h"
 #include "parse/field_path.h"
 #include "parse/line_parser.h"
-#include "parse/line_verdict.h"
 
 namespace logagg {
 

@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
+#include "model/line_verdict.h"
 #include "parse/app_pattern.h"
 #include "parse/field_path.h"
-#include "parse/line_verdict.h"
 #include "parse/time_format.h"
 
 namespace logagg {

@@ -40,6 +40,25 @@ int target_of(const char* option, const std::string& name, const FieldPath* app,
   return KeyRules::kExtra + static_cast<int>(fields.size() - 1);
 }
 
+// Refuses a key that shows what another key or --by-app already shows: the
+// same field (however spelt: "host" and "/host") with the same derivation,
+// or the app field beside --by-app.
+void refuse_twice(const KeyField& key, const KeyRules::Key& added, const std::vector<KeyRules::Key>& keys,
+                  const Question& question) {
+  const std::string flag = key.kind == KeyField::Kind::kStatusClass  ? "--by-status-class"
+                           : key.kind == KeyField::Kind::kPathPrefix ? "--by-path-prefix"
+                                                                     : "--by";
+  if (question.by_app && added.target == kApp && added.kind == KeyField::Kind::kValue) {
+    throw std::invalid_argument(flag + " " + key.field + ": the app field, which --by-app already shows; drop one");
+  }
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i].target == added.target && keys[i].kind == added.kind && keys[i].segments == added.segments) {
+      throw std::invalid_argument(flag + " " + key.field + ": the same key as " + question.by[i].column() +
+                                  ", named twice; each key is one column");
+    }
+  }
+}
+
 }  // namespace
 
 KeyRules KeyRules::of(const Question& question, const MeasureSpec& measures, const FieldPath* app,
@@ -55,7 +74,9 @@ KeyRules KeyRules::of(const Question& question, const MeasureSpec& measures, con
     if (key.kind == KeyField::Kind::kPathPrefix && key.segments == 0) {
       throw std::invalid_argument("--by-path-prefix: N must be 1 or more");
     }
-    rules.keys.push_back({target_of("--by", key.field, app, time, rules.fields), key.kind, key.segments});
+    const Key added{target_of("--by", key.field, app, time, rules.fields), key.kind, key.segments};
+    refuse_twice(key, added, rules.keys, question);
+    rules.keys.push_back(added);
   }
   rules.key_app = question.by_app && !question.by.empty();
   if (question.where.size() > 255) throw std::invalid_argument("--where: at most 255 filters");
@@ -91,9 +112,33 @@ std::string_view status_class(std::string_view value) {
   return "other";
 }
 
+namespace {
+
+// The path of a request target: a path ("/a/b?x") as it is; an absolute
+// URL's path, query and fragment ("https://h:8080/a/b?x" -> "/a/b?x", "/" for
+// "https://h" or "https://h?x"); nullopt for anything else ("", "api/v1",
+// "*", "mailto:x").
+std::optional<std::string_view> request_path(std::string_view value) {
+  if (!value.empty() && value[0] == '/') return value;
+  // RFC 3986: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then "://" and the authority.
+  size_t at = 0;
+  while (at < value.size() && (is_alpha(value[at]) || (at > 0 && (is_digit(value[at]) || value[at] == '+' ||
+                                                                  value[at] == '-' || value[at] == '.')))) {
+    ++at;
+  }
+  if (at == 0 || value.substr(at, 3) != "://") return std::nullopt;
+  const size_t path = value.find_first_of("/?#", at + 3);
+  if (path == std::string_view::npos || value[path] != '/') return std::string_view("/");
+  return value.substr(path);
+}
+
+}  // namespace
+
 std::string_view path_prefix(std::string_view value, unsigned segments) {
-  value = value.substr(0, value.find_first_of("?#"));
-  size_t at = !value.empty() && value[0] == '/' ? 1 : 0;
+  const std::optional<std::string_view> path = request_path(value);
+  if (!path) return "other";
+  value = path->substr(0, path->find_first_of("?#"));
+  size_t at = 1;
   for (unsigned n = 0; n < segments; ++n) {
     const size_t slash = value.find('/', at);
     if (slash == std::string_view::npos) return value;

@@ -22,9 +22,9 @@
 
 #include "logagg/measures.h"
 #include "logagg/options.h"
+#include "model/line_verdict.h"
 #include "parse/field_path.h"
 #include "parse/field_targets.h"
-#include "parse/line_verdict.h"
 #include "parse/measure_value.h"
 #include "parse/where.h"
 
@@ -77,6 +77,9 @@ class LineKeys {
 
 // The key of one part derived from a field's value (nullopt: kNoKey).
 std::string_view status_class(std::string_view value);
+// The first `segments` segments of a request's path: of a path ("/a/b?x"),
+// or of an absolute URL's path ("https://h/a/b?x"), the query and fragment
+// dropped ("/a" for 1); "other" for a value that is neither.
 std::string_view path_prefix(std::string_view value, unsigned segments);
 
 }  // namespace logagg

@@ -41,10 +41,10 @@
 #include <absl/functional/function_ref.h>
 
 #include "logagg/options.h"
+#include "model/line_verdict.h"
 #include "parse/app_pattern.h"
 #include "parse/field_path.h"
 #include "parse/line_keys.h"
-#include "parse/line_verdict.h"
 #include "parse/time_format.h"
 #include "text/lines.h"  // kLinePadding
 

@@ -591,8 +591,8 @@ TimeFormat TimeFormat::compile(std::string_view spec, std::string_view input_zon
   }
   if (spec.find('%') == std::string_view::npos) {
     throw std::invalid_argument("unknown time format '" + std::string(spec) +
-                                "' (rfc3339, unix, unix-ms, unix-us, unix-ns, clf, or a pattern such as "
-                                "'%Y-%m-%d %H:%M:%S')");
+                                "': expected rfc3339, unix, unix-ms, unix-us, unix-ns, clf, auto, or a pattern such as "
+                                "'%Y-%m-%d %H:%M:%S'");
   }
   compiled->pattern = compile_pattern(spec, false);
   if (compiled->pattern.has_offset) {

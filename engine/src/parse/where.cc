@@ -50,8 +50,67 @@ std::optional<std::pair<std::string, size_t>> json_string_at(std::string_view s)
   return std::pair{std::string(text), end + 1};
 }
 
-[[noreturn]] void fail(std::string_view expression, std::string_view why) {
-  throw std::invalid_argument("--where '" + std::string(expression) + "': " + std::string(why));
+constexpr std::string_view kOperatorBytes = "=!<>~";
+constexpr std::string_view kExpected = "one of == != < <= > >= ~ !~";
+
+// A usage error about `expression`, shown again with a caret under byte
+// `at` (its column: one a code point):
+//   --where 'status>>500': unknown operator >>; expected one of == != ...
+//     status>>500
+//           ^
+[[noreturn]] void fail(std::string_view expression, size_t at, std::string_view why) {
+  size_t column = 0;
+  for (size_t i = 0; i < at && i < expression.size(); ++i)
+    column += (static_cast<unsigned char>(expression[i]) & 0xC0) != 0x80;
+  throw std::invalid_argument("--where '" + std::string(expression) + "': " + std::string(why) + "\n  " +
+                              std::string(expression) + "\n  " + std::string(column, ' ') + "^");
+}
+
+// Whether unquoted `text` reads as a number was meant: a digit first, or a
+// sign or point and then a digit ("5oo", "1.2.3", "+5", "05", "-.5"). Such
+// text that is not a JSON number is refused, not compared as text.
+bool looks_numeric(std::string_view text) {
+  size_t i = 0;
+  if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
+  if (i < text.size() && text[i] == '.') ++i;
+  return i < text.size() && is_digit(text[i]);
+}
+
+// FIELD, the start of `e` (trimmed `expression`, from its byte `base`): a
+// JSON string, or the text up to the first operator byte. Returns where the
+// operator starts.
+size_t read_field(std::string_view expression, std::string_view e, size_t base, std::string& field) {
+  size_t at = 0;
+  if (const auto quoted = json_string_at(e)) {
+    field = quoted->first;
+    at = quoted->second;
+    while (at < e.size() && is_json_space(e[at])) ++at;
+  } else {
+    at = e.find_first_of(kOperatorBytes);
+    if (at == std::string_view::npos) {
+      fail(expression, base + e.size(), "no operator; expected " + std::string(kExpected) + ", or exists FIELD");
+    }
+    field = std::string(trim(e.substr(0, at)));
+  }
+  if (field.empty()) fail(expression, base, "no field before the operator");
+  return at;
+}
+
+// OP at e[at]: the operator bytes there, which must spell exactly one
+// operator (a pattern may start with an operator's byte: "path~=x").
+const OpSpelling& read_operator(std::string_view expression, std::string_view e, size_t base, size_t at) {
+  size_t end = at;
+  while (end < e.size() && kOperatorBytes.find(e[end]) != std::string_view::npos) ++end;
+  const std::string_view written = e.substr(at, end - at);
+  if (written.empty()) fail(expression, base + at, "no operator after the field; expected " + std::string(kExpected));
+  if (written == "=") fail(expression, base + at, "= is written ==");
+  for (const OpSpelling& o : kOps) {
+    if (e.substr(at, o.text.size()) != o.text) continue;
+    const bool pattern = o.op == Filter::Op::kMatch || o.op == Filter::Op::kNoMatch;
+    if (pattern || written.size() == o.text.size()) return o;
+    break;
+  }
+  fail(expression, base + at, "unknown operator " + std::string(written) + "; expected " + std::string(kExpected));
 }
 
 // "exists FIELD" / "missing FIELD": the field, if `e` is one of them: the
@@ -85,8 +144,8 @@ std::optional<int64_t> small_integer(std::string_view text) {
 
 Filter Filter::parse(std::string_view expression) {
   const std::string_view e = trim(expression);
+  const size_t base = static_cast<size_t>(e.data() - expression.data());  // e's first byte in `expression`
   Filter f;
-  std::string_view rest;
   for (const auto& [keyword, op] :
        {std::pair{std::string_view("exists"), Op::kExists}, std::pair{std::string_view("missing"), Op::kMissing}}) {
     if (const auto field = after_keyword(e, keyword)) {
@@ -100,53 +159,52 @@ Filter Filter::parse(std::string_view expression) {
       return f;
     }
   }
-  // FIELD: a JSON string, or the text up to the first operator byte.
-  size_t at = 0;
-  if (const auto quoted = json_string_at(e)) {
-    f.field_ = quoted->first;
-    at = quoted->second;
-    while (at < e.size() && is_json_space(e[at])) ++at;
-  } else {
-    at = e.find_first_of("=!<>~");
-    if (at == std::string_view::npos) fail(expression, "no operator (== != < <= > >= ~ !~, or exists FIELD)");
-    f.field_ = std::string(trim(e.substr(0, at)));
-  }
-  if (f.field_.empty()) fail(expression, "no field before the operator");
-  const OpSpelling* spelling = nullptr;
-  for (const OpSpelling& o : kOps) {
-    if (e.substr(at, o.text.size()) == o.text) {
-      spelling = &o;
-      break;
-    }
-  }
-  if (spelling == nullptr) fail(expression, "no operator after the field (== != < <= > >= ~ !~; = is written ==)");
-  f.op_ = spelling->op;
-  rest = trim(e.substr(at + spelling->text.size()));
+  const size_t at = read_field(expression, e, base, f.field_);
+  const OpSpelling& spelling = read_operator(expression, e, base, at);
+  const bool pattern = spelling.op == Op::kMatch || spelling.op == Op::kNoMatch;
+  f.op_ = spelling.op;
+  const std::string_view rest = trim(e.substr(at + spelling.text.size()));
+  const size_t value_at = base + static_cast<size_t>(rest.data() - e.data());
 
   std::string value(rest);
   bool quoted = false;
   if (const auto s = json_string_at(rest)) {
-    if (s->second != rest.size()) fail(expression, "text after the quoted value");
+    if (s->second != rest.size()) {
+      size_t extra = s->second;  // the caret under the text, past the spaces before it
+      while (is_json_space(rest[extra])) ++extra;
+      fail(expression, value_at + extra, "text after the quoted value");
+    }
     value = s->first;
     quoted = true;
   } else if (!rest.empty() && rest[0] == '"') {
-    fail(expression, "the quoted value is not a JSON string (no closing quote, or a bad escape)");
+    fail(expression, value_at, "the quoted value is not a JSON string (no closing quote, or a bad escape)");
+  } else if (rest.empty()) {
+    fail(expression, base + e.size(),
+         pattern ? "no pattern after " + std::string(spelling.text)
+                 : std::string("no value after the operator; expected a number, \"text\", true, false or null"));
   }
   f.value_ = std::make_shared<const std::string>(std::move(value));
   const bool ordering = f.op_ == Op::kLt || f.op_ == Op::kLe || f.op_ == Op::kGt || f.op_ == Op::kGe;
-  if (f.op_ == Op::kMatch || f.op_ == Op::kNoMatch) {
+  if (pattern) {
     f.kind_ = Kind::kPattern;
     try {
       f.pattern_ = AppPattern::compile(*f.value_);
     } catch (const std::invalid_argument& err) {
-      fail(expression, std::string("pattern does not compile: ") + err.what());
+      fail(expression, value_at, std::string("pattern does not compile: ") + err.what());
     }
   } else if (!quoted && (rest == "true" || rest == "false" || rest == "null")) {
-    if (ordering) fail(expression, "true, false and null can only be compared with == or !=");
+    if (ordering) fail(expression, base + at, "true, false and null can only be compared with == or !=");
     f.kind_ = Kind::kLiteral;
   } else if (!quoted && (f.number_ = Decimal::parse(*f.value_))) {
     f.kind_ = Kind::kNumber;
     f.integer_ = small_integer(*f.value_);
+  } else if (!quoted && looks_numeric(rest)) {
+    fail(expression, value_at,
+         std::string(rest) + " is not a number; write a JSON number (500, 0.25, 1e3), or quote text: \"" +
+             std::string(rest) + "\"");
+  } else if (!quoted && kOperatorBytes.find(rest[0]) != std::string_view::npos) {
+    fail(expression, value_at,
+         "the value starts with an operator's byte; quote text that does: \"" + std::string(rest) + "\"");
   } else {
     f.kind_ = Kind::kText;
   }

@@ -9,9 +9,15 @@
 //   operator are optional. FIELD is written as --app-field takes it, or as a
 //   JSON string ("a==b" with the quotes) when it holds an operator's bytes.
 //   OP: == != < <= > >= ~ !~.
+// - OP is the operator bytes after FIELD, which must spell one operator
+//   (">>", "=<", "<>" or "!==" is refused, and "=" is written "==").
 // - VALUE: a JSON string (quoted: its decoded text; a quote not closed is
-//   refused), true, false or null
-//   (those literals), a JSON number (a number), or else the text as written.
+//   refused), true, false or null (those literals), a JSON number (a
+//   number), or else the text as written, which must not be empty, look
+//   like a number ("5oo", "1.2.3", "+5": quote it) or start with an
+//   operator's byte; for ~ and !~, any non-empty pattern RE2 compiles.
+// - Every refusal is a usage error whose message shows the expression again
+//   with a caret under the problem.
 // - A number VALUE compares exactly (decimal.h) with a JSON number, or with a
 //   string whose whole text is a JSON number (nginx writes "0.004"); a text
 //   VALUE compares bytewise with a string; a literal equals (or not) the

@@ -54,6 +54,48 @@ size_t files_to_keep_open() {
   return static_cast<size_t>(files.rlim_cur / 2);
 }
 
+// Refuses, before anything is read, a run whose --delta-dir or question is
+// not the state's: the state's value named first ("made with a different
+// --app-pattern (STATE'S, not THIS RUN'S)"), since the state is the result
+// added in. `nothing` is this run's question with nothing counted.
+void refuse_another_question(const State& state, const Result& nothing, const std::string& delta_dir,
+                             const std::string& state_path) {
+  if (!state.delta_dir.empty() && delta_dir != state.delta_dir) {
+    throw StateError(state_path,
+                     "its deltas go to --delta-dir " + state.delta_dir +
+                         (delta_dir.empty() ? ": give it to every run with this state" : ", not " + delta_dir));
+  }
+  if (!state.result) return;
+  Partial run{{}, nothing};
+  Result stated;
+  stated.query = state.result->result.query;
+  try {
+    merge_into(run, Partial{state.result->report, std::move(stated)});
+  } catch (const std::runtime_error& e) {
+    throw StateError(state_path, std::string("counted with other options: ") + e.what());
+  }
+}
+
+// The regular files `paths` names (folders expanded), each with its stat;
+// anything else is an error (--state reads only files).
+std::vector<TrackedFile> regular_files(const std::vector<std::string>& paths, const RunSettings& options,
+                                       std::vector<InputError>& errors) {
+  std::vector<TrackedFile> files;
+  for (const std::string& path : expand_paths(paths, errors, options.include, options.exclude)) {
+    TrackedFile f{path};
+    if (::stat(path.c_str(), &f.st) != 0) {
+      errors.push_back({path, std::strerror(errno)});
+      continue;
+    }
+    if (!S_ISREG(f.st.st_mode)) {
+      errors.push_back({path, "not a regular file (--state reads only files)"});
+      continue;
+    }
+    files.push_back(std::move(f));  // opened by the plan if it changed
+  }
+  return files;
+}
+
 }  // namespace
 
 IncrementalRun::IncrementalRun() = default;
@@ -91,39 +133,11 @@ IncrementalRun aggregate_incremental(const std::vector<std::string>& paths, cons
   auto update = std::make_unique<StateUpdate>(state_path);
   State state = read_state(state_path);
   update->delta_dir = delta_dir.empty() ? "" : delta_dir_path(delta_dir);
-  if (!state.delta_dir.empty() && update->delta_dir != state.delta_dir) {  // the state's value first
-    throw StateError(state_path, "its deltas go to --delta-dir " + state.delta_dir +
-                                     (update->delta_dir.empty() ? ": give it to every run with this state"
-                                                                : ", not " + update->delta_dir));
-  }
-  if (state.result) {  // refuse other options before reading anything
-    // The state is the result added in, so a refusal names its value first:
-    // "made with a different --app-pattern (STATE'S, not THIS RUN'S)".
-    Partial run{{}, nothing};
-    Result stated;
-    stated.query = state.result->result.query;
-    try {
-      merge_into(run, Partial{state.result->report, std::move(stated)});
-    } catch (const std::runtime_error& e) {
-      throw StateError(state_path, std::string("counted with other options: ") + e.what());
-    }
-  }
+  refuse_another_question(state, nothing, update->delta_dir, state_path);
   if (!update->delta_dir.empty()) settle_deltas(update->delta_dir, state, state_path);
   const int64_t now = std::time(nullptr);
   std::vector<InputError> errors;
-  std::vector<TrackedFile> files;
-  for (const std::string& path : expand_paths(paths, errors, options.include, options.exclude)) {
-    TrackedFile f{path};
-    if (::stat(path.c_str(), &f.st) != 0) {
-      errors.push_back({path, std::strerror(errno)});
-      continue;
-    }
-    if (!S_ISREG(f.st.st_mode)) {
-      errors.push_back({path, "not a regular file (--state reads only files)"});
-      continue;
-    }
-    files.push_back(std::move(f));  // opened by the plan if it changed
-  }
+  std::vector<TrackedFile> files = regular_files(paths, options, errors);
   FileTracker tracker(std::move(state.files));
   std::vector<SpanPlan> plans = tracker.plan(files, now, errors, files_to_keep_open());
   std::vector<InputSpan> spans;

@@ -1,6 +1,7 @@
 // ASCII byte classes shared by the line parser, the RFC 3339 parser, the
-// stream reader (input.cc) and parse_bucketing (report/buckets.cc), so "digit"
-// and "blank" mean one thing everywhere.
+// stream reader (input.cc), the derived keys (line_keys.cc) and
+// parse_bucketing (report/buckets.cc), so "digit", "letter" and "blank" mean
+// one thing everywhere.
 #pragma once
 
 #include <string_view>
@@ -8,6 +9,7 @@
 namespace logagg {
 
 inline bool is_digit(char c) noexcept { return static_cast<unsigned>(c - '0') < 10u; }
+inline bool is_alpha(char c) noexcept { return static_cast<unsigned>((c | 0x20) - 'a') < 26u; }
 
 // JSON's insignificant whitespace. Inside a line only space, tab and CR occur
 // (LF ends the line), so a line of these alone is a blank line.

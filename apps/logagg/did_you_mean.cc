@@ -1,0 +1,65 @@
+// Suggesting the long option a mistyped one meant (see did_you_mean.h).
+#include "did_you_mean.h"
+
+#include <algorithm>
+#include <sstream>
+#include <string_view>
+#include <vector>
+
+namespace logagg::cli {
+namespace {
+
+// Edits (insert, delete, replace, swap two neighbours) from `a` to `b`.
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    for (size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+// The long option `typed` (without its dashes) most likely meant; "" if none.
+std::string nearest(const CLI::App& app, std::string_view typed) {
+  std::string best;
+  // At most two edits, one for a name of up to five letters.
+  size_t best_distance = std::clamp<size_t>(typed.size() / 3, 1, 2) + 1, starting_with = 0;
+  std::string started;
+  for (const CLI::Option* option : app.get_options()) {
+    for (const std::string& name : option->get_lnames()) {
+      const size_t distance = edit_distance(typed, name);
+      if (distance < best_distance) {
+        best_distance = distance;
+        best = name;
+      }
+      if (name.size() > typed.size() && name.compare(0, typed.size(), typed) == 0) {
+        ++starting_with;
+        started = name;
+      }
+    }
+  }
+  if (best.empty() && starting_with == 1) return started;
+  return best;
+}
+
+}  // namespace
+
+std::string with_suggestion(const CLI::App& app, const CLI::ParseError& error) {
+  std::string message = error.what();
+  if (dynamic_cast<const CLI::ExtrasError*>(&error) == nullptr) return message;
+  std::istringstream arguments(message.substr(message.find(':') + 1));
+  for (std::string argument; arguments >> argument;) {
+    if (argument.size() < 3 || argument.compare(0, 2, "--") != 0) continue;
+    const std::string typed = argument.substr(2, argument.find('=') - 2);
+    const std::string meant = nearest(app, typed);
+    if (!meant.empty()) return message + "; did you mean --" + meant + "?";
+  }
+  return message;
+}
+
+}  // namespace logagg::cli
