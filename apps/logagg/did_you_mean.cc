@@ -2,7 +2,6 @@
 #include "did_you_mean.h"
 
 #include <algorithm>
-#include <sstream>
 #include <string_view>
 #include <vector>
 
@@ -52,8 +51,7 @@ std::string nearest(const CLI::App& app, std::string_view typed) {
 std::string with_suggestion(const CLI::App& app, const CLI::ParseError& error) {
   std::string message = error.what();
   if (dynamic_cast<const CLI::ExtrasError*>(&error) == nullptr) return message;
-  std::istringstream arguments(message.substr(message.find(':') + 1));
-  for (std::string argument; arguments >> argument;) {
+  for (const std::string& argument : app.remaining()) {  // the arguments CLI11 did not expect
     if (argument.size() < 3 || argument.compare(0, 2, "--") != 0) continue;
     const std::string typed = argument.substr(2, argument.find('=') - 2);
     const std::string meant = nearest(app, typed);

@@ -1,5 +1,5 @@
 // "did you mean --quantiles?": a mistyped long option named with the option
-// it most likely meant. CLI11 lists the arguments it did not expect; each
+// it most likely meant. Each argument CLI11 did not expect (App::remaining)
 // that starts with "--" is matched against the command's long options.
 #pragma once
 

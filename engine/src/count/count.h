@@ -48,10 +48,11 @@ void scan_lines(std::string_view text, size_t readable, BlockParser& parser, Cou
 // it held only blanks, else rejected as too long.
 void record_skipped_line(bool blank, Counter& counter, ScanLog& log);
 
-// The order of a Result's rows and apps, and the per-second totals derived
-// from per-app rows: one definition for the counting core (run/gather.cc), for
-// result documents read back (report/result_document.cc) and for results added up
-// (merge/merge.cc), so all three build the same Result.
+// ---- The order of a Result's rows and apps, and the per-second totals
+// derived from per-app rows: one definition for the counting core
+// (run/gather.cc), for result documents read back (report/result_document.cc)
+// and for results added up (merge/merge.cc), so all three build the same
+// Result.
 
 // Apps (key tuples) in a result: by name (bytewise), a tuple part by part
 // (kKeySeparator below every byte), kOtherApp last.
@@ -122,10 +123,9 @@ inline void add_up_app_rows(std::vector<AppCount>& rows, Result& result) {
   sum_app_counts_per_second(result);
 }
 
-// A measured result's rows (--sum, --quantiles, --count-if) as (second, key
-// tuple, cell): the form in which result documents read back and results
+// ---- A measured result's rows (--sum, --quantiles, --count-if) as (second,
+// key tuple, cell): the form in which result documents read back and results
 // added up (merge) put their rows in order and add equal ones, cells and all.
-
 struct MeasuredRow {
   int64_t second;
   std::string key;  // the key tuple; empty without keys
