@@ -267,9 +267,10 @@ def last_rows(rows, key="second", by_app=False):
 
 def check_stream(rows, key="second", by_app=False, marked=True, ordered=True):
     """Checks the rows as a stream: each bucket's (and app's) rows have growing totals, the first a
-    plain row and the later ones corrections (if the format `marked` them); the plain rows in
-    ascending bucket order (if `ordered`: not with --by-app). Returns the corrections' count and what
-    they added to the first rows."""
+    plain row (or a correction from zero, for a bucket older than a plain row before it) and the
+    later ones corrections (if the format `marked` them); the plain rows in ascending bucket order
+    (if `ordered`: not with --by-app). Returns the corrections' count and what they added to the
+    first rows."""
     seen = {}
     corrections = added = 0
     last_plain = None
@@ -290,9 +291,14 @@ def check_stream(rows, key="second", by_app=False, marked=True, ordered=True):
                 raise AssertionError(f"{where}: a correction of {group} whose total {row['count']} is not above "
                                      f"the previous row's {seen[group][-1]}")
             seen[group].append(row["count"])
+        elif marked and row.get("correction") and not by_app:
+            # A bucket older than the last plain row: handed out empty with it, so corrected from zero.
+            if last_plain is None or row[key] >= last_plain:
+                raise AssertionError(f"{where}: the first row of {group} is marked a correction, "
+                                     f"yet no later bucket's row came before it")
+            corrections += 1
+            seen[group] = [0, row["count"]]
         else:
-            if marked and row.get("correction") and not by_app:
-                raise AssertionError(f"{where}: the first row of {group} is marked a correction")
             seen[group] = [row["count"]]
             if ordered:
                 if last_plain is not None and row[key] <= last_plain:

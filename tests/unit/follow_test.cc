@@ -2,7 +2,8 @@
 // - BucketStream: a bucket is handed out once the newest second is `late`
 //   past its end, or when asked for all; a line for a bucket handed out
 //   makes a correction with the bucket's new total (per app: only the apps
-//   that changed) and is tallied as late; totals keep everything;
+//   that changed) and is tallied as late, as is one for a bucket older than
+//   one handed out (a correction from zero); totals keep everything;
 // - FollowWriter: csv, json (NDJSON) and table rows, corrections, (other)
 //   and a hostile id, pinned;
 // - read_span: whole lines within a round's budget, a file rewritten since
@@ -60,6 +61,17 @@ TEST(BucketStream, BucketsCompleteLatePastTheirEnd) {
   ASSERT_EQ(t.counts.size(), 4u);
   EXPECT_EQ(t.counts[0], (SecondCount{10, 4}));
   EXPECT_EQ(t.counts[3], (SecondCount{14, 1}));
+}
+
+TEST(BucketStream, ABucketOlderThanOneHandedOutComesAsACorrectionFromZero) {
+  BucketStream s(Bucketing(), 0);
+  s.add(round_of({{10, 3}, {12, 1}, {14, 1}}));
+  EXPECT_EQ(rows_text(s.take(false)), "10=3 12=1 ");
+  s.add(round_of({{9, 1}, {11, 2}, {13, 1}, {15, 1}}));  // 9 and 11: older than 12, handed out; 13: newer
+  EXPECT_EQ(rows_text(s.take(false)), "9=1! 11=2! 13=1 14=1 ");
+  EXPECT_EQ(rows_text(s.take(true)), "15=1 ");
+  EXPECT_EQ(s.late(), 3u);
+  EXPECT_EQ(s.totals().counts.size(), 7u);
 }
 
 TEST(BucketStream, MinutesAndAppsCorrectOnlyWhatChanged) {

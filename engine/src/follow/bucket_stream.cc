@@ -8,8 +8,14 @@ namespace logagg {
 
 void BucketStream::add_count(int64_t second, const std::string* app, uint64_t count, const MeasureCell* cell) {
   const int64_t start = bucketing_.start_of(second);
+  auto done = done_.find(start);
+  // A bucket older than one handed out was handed out with it, empty: its
+  // first lines are late too (a file found only after a rotation moved it,
+  // or a writer that fell behind), and make a correction from zero rather
+  // than a row out of order.
+  if (done == done_.end() && !done_.empty() && start < done_.rbegin()->first) done = done_.try_emplace(start).first;
   Bucket* b;
-  if (auto done = done_.find(start); done != done_.end()) {
+  if (done != done_.end()) {
     b = &done->second;
     Bucket& changes = changed_[start];  // what to correct; the rows take their totals from done_
     if (app != nullptr) {
