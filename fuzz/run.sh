@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (preset `fuzz`: clang, ASan + UBSan) and runs
+# Builds the libFuzzer targets (in the `asan` preset: clang, ASan + UBSan) and runs
 # each for SECONDS (default 60) on a scratch copy of its seed corpus, so the
 # corpus in the repository never grows; FUZZ_JOBS targets at once (default:
 # one per core; each target still runs SECONDS on a core of its own). Exits 1 if any target finds anything
@@ -21,8 +21,8 @@ targets="${FUZZ_TARGETS:-rfc3339 engine detect}"
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz
+cmake --preset asan >/dev/null
+cmake --build --preset asan --target $(printf '%s_fuzz ' $targets)
 
 work="${FUZZ_WORK_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/logagg-fuzz.XXXXXX")}"
 echo "fuzz: ${seconds} s per target, work dir ${work}"
@@ -38,7 +38,7 @@ max_len_of() {
 # Prints one finding: what it is, its bytes, and how to replay and minimize it.
 show_finding() {
   local target="$1" artifact="$2"
-  local binary="build/fuzz/fuzz/${target}_fuzz"
+  local binary="build/asan/fuzz/${target}_fuzz"
   echo "---- finding: ${artifact} ($(wc -c <"$artifact") bytes)"
   od -A x -t x1z -v "$artifact" | head -n 64
   echo "  replay:   ${binary} ${artifact}"
@@ -49,7 +49,7 @@ show_finding() {
 # Runs one target for SECONDS; its exit status goes to DIR/status.
 run_target() {
   local target="$1" dir="${work}/$1" status=0
-  "build/fuzz/fuzz/${target}_fuzz" "${dir}/corpus" \
+  "build/asan/fuzz/${target}_fuzz" "${dir}/corpus" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len="$(max_len_of "$target")" -dict="fuzz/${target}.dict" \
     -artifact_prefix="${dir}/artifacts/" -print_final_stats=1 \
@@ -63,7 +63,7 @@ for target in $targets; do
   dir="${work}/${target}"
   mkdir -p "${dir}/corpus" "${dir}/artifacts"
   cp -R "fuzz/corpus/${target}/." "${dir}/corpus/"
-  echo "== ${target}: build/fuzz/fuzz/${target}_fuzz, log ${dir}/fuzz.log"
+  echo "== ${target}: build/asan/fuzz/${target}_fuzz, log ${dir}/fuzz.log"
   run_target "$target" &
   running=$((running + 1))
   if ((running >= jobs)); then

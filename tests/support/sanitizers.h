@@ -7,11 +7,18 @@
 
 namespace logagg::testing {
 
-inline constexpr bool kSanitized =
+// GCC says so with __SANITIZE_ADDRESS__ and __SANITIZE_THREAD__, clang with
+// __has_feature.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    true;
+inline constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+inline constexpr bool kSanitized = true;
 #else
-    false;
+inline constexpr bool kSanitized = false;
+#endif
+#else
+inline constexpr bool kSanitized = false;
 #endif
 
 // How many seeds a property test runs: all `n`, or under a sanitizer the

@@ -468,7 +468,7 @@ class Rotator {
  private:
   std::string at(const std::string& name) const { return (dir_ / name).string(); }
   void add_lines(int count) {
-    for (int i = 0; i < count; ++i) pending_ += line(static_cast<int>(n_ / 20 % 60), static_cast<int>(n_++));
+    for (int i = 0; i < count; ++i, ++n_) pending_ += line(static_cast<int>(n_ / 20 % 60), static_cast<int>(n_));
     written_ += static_cast<uint64_t>(count);
   }
   void write(const std::string& name, const std::string& bytes) const {
