@@ -489,7 +489,8 @@ def main(argv):
             with open(names[-1], "w") as f:
                 f.write(text)
             s = json.loads(text)["summary"]
-            total = s if total is None else {k: total[k] + v for k, v in s.items() if not isinstance(v, dict)}
+            # The line counts, added up (the lists, such as the warnings, come from `logagg merge` below).
+            total = {k: (total or {}).get(k, 0) + v for k, v in s.items() if isinstance(v, (int, float))}
         if not a.quiet:
             print_summary({"summary": total}, time.monotonic() - start, len(pieces), nworkers)
         sys.stdout.flush()

@@ -187,9 +187,11 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
       ->check(CLI::Range(1u, 1024u).description(""))
       ->type_name("N");
   app.add_option("--show-rejects", o.max_reject_samples,
-                 "The first N rejected lines to stderr as PATH:LINE: reason; -q,--quiet: no summary")
+                 "The first N rejected lines to stderr as PATH:LINE: reason; -q,--quiet: no summary; --strict")
       ->type_name("N");
   app.add_flag("-q,--quiet", config.quiet, "No summary on stderr")->group("");  // on --show-rejects' line
+  app.add_flag("--strict", config.strict, "Exit 4 on a warning that the log cannot answer the question asked")
+      ->group("");  // on --show-rejects' line
   app.add_option("--app-field", o.app_field, "App id field or /json/pointer (default app_id); --app-pattern REGEX")
       ->type_name("NAME");
   app.add_option("--app-pattern", o.app_pattern, "Ids that count, an RE2 regex (default [A-Za-z0-9]+)")->group("");

@@ -26,6 +26,7 @@ struct Config {
   bool follow = false;  // --follow: keep reading what is appended (follow_command.h)
   std::chrono::milliseconds late{5000};  // --late: how far past its end a bucket is complete
   bool quiet = false;
+  bool strict = false;  // --strict: a warning about the run's fields fails the run (print_result.h)
   bool stats = false;  // bucket statistics on stderr (json documents always carry them)
   bool plot = false;   // a terminal chart instead of the report
   // How long a job runs before a progress line appears (when stderr is a

@@ -3,25 +3,11 @@
 
 #include <algorithm>
 #include <string_view>
-#include <vector>
+
+#include "logagg/edit_distance.h"
 
 namespace logagg::cli {
 namespace {
-
-// Edits (insert, delete, replace, swap two neighbours) from `a` to `b`.
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
-  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    for (size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.size()][b.size()];
-}
 
 // The long option `typed` (without its dashes) most likely meant; "" if none.
 std::string nearest(const CLI::App& app, std::string_view typed) {

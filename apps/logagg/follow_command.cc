@@ -99,7 +99,8 @@ int run_follow(const Config& config) {
   ::close(stop_fd);
   if (writing && !config.plot) write_out(writer.footer(followed.result.summary.counted), write_error);
 
-  const Result& r = followed.result;
+  Result& r = followed.result;
+  add_field_warnings(r, config.paths);
   write_err(format_rejects(r));
   if (!config.quiet) {
     std::vector<SummaryRow> more = {{"late (corrected rows)", followed.late}};
@@ -118,11 +119,13 @@ int run_follow(const Config& config) {
                  terminal_text(followed.stopped_short).c_str());
   }
   if (config.stats && config.report.format != Format::kJson) write_err(format_stats(r, config.report));
+  print_warnings(r);
   if (write_error != 0 && write_error != EPIPE) {
     std::fprintf(stderr, "logagg: cannot write the rows: %s\n", std::strerror(write_error));
     return 1;
   }
-  return r.errors.empty() && followed.stopped_short.empty() ? 0 : 1;
+  if (!r.errors.empty() || !followed.stopped_short.empty()) return 1;
+  return config.strict && !r.warnings.empty() ? kWarned : 0;
 }
 
 }  // namespace logagg::cli

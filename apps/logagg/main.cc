@@ -53,7 +53,8 @@ int main(int argc, char** argv) {
   } else {
     result = logagg::aggregate(config.paths, config.query, config.options);
   }
-  const int code = logagg::cli::print_result(result, config.report, {!config.quiet, config.stats, config.plot});
+  const int code = logagg::cli::print_result(result, config.report,
+                                             {!config.quiet, config.stats, config.plot, config.paths, config.strict});
   if (!config.quiet)
     std::fputs(logagg::cli::hint_line(result.summary, config.query.question(), config.paths).c_str(), stderr);
   return code;

@@ -22,9 +22,16 @@
 namespace logagg::cli {
 namespace {
 
+// A merge prints no summary: its results' lines were counted by other runs.
+PrintSettings quiet_settings() {
+  PrintSettings settings;
+  settings.summary = false;
+  return settings;
+}
+
 struct MergeConfig {
   std::vector<std::string> inputs;
-  PrintSettings print{/*summary=*/false, /*stats=*/false};
+  PrintSettings print = quiet_settings();
   ReportOptions report;  // its format, --csv-safe, --fill-gaps and --top (the bucketing is the results')
 };
 
@@ -47,6 +54,9 @@ int parse(int argc, char** argv, MergeConfig& config) {
   std::string top;
   add_top_option(app, top);
   add_unit_option(app, config.report);
+  app.add_flag("--strict", config.print.strict,
+               "Exit 4 when a field the results name is in no line, or a comparison or measure never meets its "
+               "values");
   app.set_help_flag("-h,--help", "Print this help and exit");
   try {
     app.parse(argc, argv);

@@ -14,6 +14,8 @@
 #include <string>
 #include <string_view>
 
+#include "logagg/detect.h"
+#include "logagg/field_checks.h"
 #include "logagg/terminal_text.h"
 
 namespace logagg::cli {
@@ -53,7 +55,31 @@ void print_sum_overflows(const Result& result) {
   }
 }
 
+// Whether a sampled field holds HTTP statuses: every value kept an integer 100..599.
+bool holds_statuses(const FieldValues& f) {
+  return !f.values.empty() && std::all_of(f.values.begin(), f.values.end(), [](const std::string& v) {
+    return v.size() == 3 && v[0] >= '1' && v[0] <= '5' && v[1] >= '0' && v[1] <= '9' && v[2] >= '0' && v[2] <= '9';
+  });
+}
+
 }  // namespace
+
+void add_field_warnings(Result& result, const std::vector<std::string>& inputs) {
+  result.warnings = check_fields(result.query, result.summary);
+  std::vector<std::string> files;
+  for (const std::string& path : inputs) {
+    if (path != "-") files.push_back(path);
+  }
+  if (files.empty() || !names_missing_fields(result.warnings)) return;
+  std::vector<LogField> fields;
+  for (const FieldValues& f : read_shape(sample_inputs(files).lines).fields)
+    fields.push_back({f.name, holds_statuses(f)});
+  result.warnings = check_fields(result.query, result.summary, fields);
+}
+
+void print_warnings(const Result& result) {
+  for (const FieldWarning& w : result.warnings) write_stderr("logagg: warning: " + terminal_text(w.message) + "\n");
+}
 
 void print_error(std::string_view path, std::string_view message) {
   write_stderr("logagg: " + terminal_text(path) + ": " + terminal_text(message) + "\n");
@@ -87,8 +113,9 @@ void print_input_errors(const std::vector<InputError>& errors) {
   for (const InputError& e : errors) print_error(e.path, e.message);
 }
 
-int print_result(const Result& result, const ReportOptions& report, const PrintSettings& settings, bool* written) {
+int print_result(Result& result, const ReportOptions& report, const PrintSettings& settings, bool* written) {
   const Query& query = result.query;
+  add_field_warnings(result, settings.inputs);
   StdoutSink out;
   try {
     if (settings.plot) {
@@ -127,11 +154,13 @@ int print_result(const Result& result, const ReportOptions& report, const PrintS
     }
   }
   if (settings.stats && report.format != Format::kJson) write_stderr(format_stats(result, report));
+  print_warnings(result);
   if (out.error != 0 && out.error != EPIPE) {
     std::fprintf(stderr, "logagg: cannot write the report: %s\n", std::strerror(out.error));
     return 1;
   }
-  return result.errors.empty() ? 0 : 1;
+  if (!result.errors.empty()) return 1;
+  return settings.strict && !result.warnings.empty() ? kWarned : 0;
 }
 
 }  // namespace logagg::cli

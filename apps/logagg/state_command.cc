@@ -25,7 +25,7 @@ int run_incremental(const Config& config) {
   }
   bool written = false;
   const int code = print_result(config.delta ? run.added : run.total, config.report,
-                                {!config.quiet, config.stats, config.plot}, &written);
+                                {!config.quiet, config.stats, config.plot, config.paths, config.strict}, &written);
   // The state is saved only once the report is out: a report lost (a full
   // disk, a reader gone) is reported again by the next run.
   const std::string not_saved =

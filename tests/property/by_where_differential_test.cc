@@ -165,6 +165,7 @@ testing::AssertionResult same_result(const std::string& data, const logagg::Opti
   }
   if (s.filtered_by != want.filtered_by) diff << " filtered_by differs;";
   if (s.no_value != want.no_value) diff << " no_value differs;";
+  if (s.fields != want.fields) diff << " field tallies differ;";
   if (s.lines != s.counted + s.outside_range + s.blank + s.rejected_total() + s.filtered()) {
     diff << " lines != counted + outside_range + blank + rejected + filtered;";
   }

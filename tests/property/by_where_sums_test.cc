@@ -187,6 +187,7 @@ TEST_F(Corpora, EveryThreadCountAndSegmentSizeGivesTheSameKeyedFilteredResult) {
         s.files = first.summary.files;
         EXPECT_EQ(s.filtered_by, first.summary.filtered_by) << where;
         EXPECT_EQ(s.no_value, first.summary.no_value) << where;
+        EXPECT_EQ(s.fields, first.summary.fields) << where;
         Result copy = got;
         copy.summary = first.summary;
         EXPECT_EQ(format_report(copy, as(Format::kJson)), want_json) << where;

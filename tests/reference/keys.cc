@@ -271,6 +271,9 @@ class KeyRules {
   };
   std::vector<Key> keys;
   std::vector<std::pair<std::vector<std::string>, Filter>> filters;
+  // The fields of the keys and filters but the app and time fields, each
+  // once, as first named (the engine's Query::fields()).
+  std::vector<std::vector<std::string>> fields;
 };
 
 namespace {
@@ -314,6 +317,21 @@ std::string path_prefix_of(const std::string& value, unsigned n) {
   return out;
 }
 
+// How a line held a field: a JSON number, a string, nothing, or anything
+// else (an object, array or literal, or a key on its path twice).
+logagg::FieldKind kind_of(const FieldValue& v) {
+  switch (v.state) {
+    case FieldValue::State::kMissing:
+      return logagg::FieldKind::kAbsent;
+    case FieldValue::State::kNumber:
+      return logagg::FieldKind::kNumber;
+    case FieldValue::State::kString:
+      return logagg::FieldKind::kString;
+    default:
+      return logagg::FieldKind::kOther;
+  }
+}
+
 std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
   std::string out = "\"";
@@ -339,14 +357,27 @@ std::shared_ptr<const KeyRules> make_key_rules(const logagg::Options& options) {
     Filter filter(expression);
     rules->filters.emplace_back(steps_of(filter.field), std::move(filter));
   }
+  std::vector<std::vector<std::string>> taken{steps_of(options.time_field)};
+  if (options.app_field != logagg::kNoAppField) taken.push_back(steps_of(options.app_field));
+  const auto add = [&](const std::vector<std::string>& steps) {
+    if (std::find(taken.begin(), taken.end(), steps) != taken.end()) return;
+    taken.push_back(steps);
+    rules->fields.push_back(steps);
+  };
+  for (const KeyRules::Key& key : rules->keys) add(key.steps);
+  for (const auto& filter : rules->filters) add(filter.first);
   return rules;
 }
 
 size_t Rules::key_count() const { return keys_->keys.size(); }
 size_t Rules::filter_count() const { return keys_->filters.size(); }
+size_t Rules::field_count() const { return keys_->fields.size(); }
 
 Rules::Keyed Rules::keys_of(const JsonDocument& doc, const std::string& app) const {
   Keyed out;
+  for (size_t i = 0; i < keys_->fields.size(); ++i) {
+    out.field_kinds |= static_cast<uint32_t>(kind_of(look_up(doc, keys_->fields[i]))) << (2 * i);
+  }
   for (size_t i = 0; i < keys_->filters.size(); ++i) {
     if (!keys_->filters[i].second.holds(look_up(doc, keys_->filters[i].first))) {
       out.failed_filter = i;

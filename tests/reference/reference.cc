@@ -535,11 +535,12 @@ logagg::LineVerdict classify(std::string_view line, const Rules& rules, std::str
   const std::optional<int64_t> second = rules.second(time.value);
   if (!second) return LineVerdict::rejected(Reason::kBadTime);
   const Rules::Keyed keys = rules.keys_of(*doc, app.value);
-  if (keys.failed_filter) return LineVerdict::filtered(static_cast<uint8_t>(*keys.failed_filter));
+  if (keys.failed_filter) return LineVerdict::filtered(static_cast<uint8_t>(*keys.failed_filter), keys.field_kinds);
   if (app_out != nullptr) *app_out = app.value;
   if (keyed != nullptr) *keyed = keys.tuple;
   LineVerdict v = LineVerdict::counted(*second);
   v.no_value = static_cast<uint8_t>(keys.no_value);
+  v.field_kinds = keys.field_kinds;
   return v;
 }
 
@@ -566,6 +567,14 @@ Aggregate aggregate_buffer(std::string_view data, const Rules& rules) {
   Aggregate result;
   result.filtered_by.resize(rules.filter_count());
   result.no_value.resize(rules.key_count());
+  result.fields.resize(rules.field_count());
+  const auto tally_fields = [&](uint32_t kinds) {
+    for (size_t i = 0; i < result.fields.size(); ++i) {
+      logagg::FieldTally& t = result.fields[i];
+      uint64_t* const by_kind[] = {&t.absent, &t.numbers, &t.strings, &t.others};
+      ++*by_kind[(kinds >> (2 * i)) & 3u];
+    }
+  };
   std::string app;
   KeyTuple tuple;
   for (std::string_view line : split_lines(data)) {
@@ -578,9 +587,11 @@ Aggregate aggregate_buffer(std::string_view data, const Rules& rules) {
         ++result.app_counts[{v.second, app}];
         if (rules.keyed()) ++result.key_counts[{v.second, tuple}];
         for (size_t i = 0; i < result.no_value.size(); ++i) result.no_value[i] += (v.no_value >> i) & 1u;
+        tally_fields(v.field_kinds);
         break;
       case logagg::LineStatus::kFiltered:
         ++result.filtered_by[v.filter];
+        tally_fields(v.field_kinds);
         break;
       case logagg::LineStatus::kBlank:
         ++result.blank;

@@ -131,6 +131,7 @@ class Rules {
   // How many --by keys and --where filters.
   size_t key_count() const;
   size_t filter_count() const;
+  size_t field_count() const;  // the fields of the keys and filters, each once, but the app and time fields
   // The filters and keys of a counted line of `doc`: the index of the first
   // filter that fails, or the tuple (app id `app` first with by_app) and the
   // bits of keys without a value.
@@ -138,6 +139,7 @@ class Rules {
     std::optional<size_t> failed_filter;
     KeyTuple tuple;
     unsigned no_value = 0;
+    uint32_t field_kinds = 0;  // as LineVerdict::field_kinds, for field_count() fields
   };
   Keyed keys_of(const JsonDocument& doc, const std::string& app) const;
 
@@ -197,6 +199,7 @@ struct Aggregate {
   std::map<std::pair<int64_t, KeyTuple>, uint64_t, KeyTupleBefore> key_counts;  // (second, tuple) -> lines
   std::vector<uint64_t> filtered_by;  // per filter, the lines it was the first to fail
   std::vector<uint64_t> no_value;     // per --by key, the counted lines without a value
+  std::vector<logagg::FieldTally> fields;  // per field of the keys and filters: how the valid lines held it
 };
 
 // What logagg --format csv prints for `result`, counted with `options`, one

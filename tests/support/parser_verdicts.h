@@ -44,13 +44,13 @@ inline std::string describe(const Seen& seen) {
   switch (v.status) {
     case LineStatus::kCounted:
       return "counted " + std::to_string(v.second) + " app '" + printable(seen.second) + "' no_value " +
-             std::to_string(v.no_value);
+             std::to_string(v.no_value) + " field_kinds " + std::to_string(v.field_kinds);
     case LineStatus::kBlank:
       return "blank";
     case LineStatus::kRejected:
       return "rejected " + std::to_string(static_cast<int>(v.reason));
     case LineStatus::kFiltered:
-      return "filtered by " + std::to_string(v.filter);
+      return "filtered by " + std::to_string(v.filter) + " field_kinds " + std::to_string(v.field_kinds);
   }
   return "?";
 }
@@ -60,11 +60,12 @@ inline bool same(const Seen& a, const Seen& b) {
   if (a.first.status != b.first.status) return false;
   switch (a.first.status) {
     case LineStatus::kCounted:
-      return a.first.second == b.first.second && a.second == b.second && a.first.no_value == b.first.no_value;
+      return a.first.second == b.first.second && a.second == b.second && a.first.no_value == b.first.no_value &&
+             a.first.field_kinds == b.first.field_kinds;
     case LineStatus::kRejected:
       return a.first.reason == b.first.reason;
     case LineStatus::kFiltered:
-      return a.first.filter == b.first.filter;
+      return a.first.filter == b.first.filter && a.first.field_kinds == b.first.field_kinds;
     case LineStatus::kBlank:
       return true;
   }

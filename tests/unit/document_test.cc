@@ -5,7 +5,9 @@
 // back: without it, the document is refused or reads back as another
 // result. Only what is recomputed from the rest is not read: "stats" (from
 // the counts), a row's ratio(EXPR) (from count(EXPR) and count) and its
-// percentiles pP(F) (from sketch(F), min(F) and max(F)).
+// percentiles pP(F) (from sketch(F), min(F) and max(F)), and the summary's
+// "warnings" (from its field tallies, logagg/field_checks.h), which a
+// document read back and written again leaves out.
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
@@ -175,6 +177,25 @@ void member_paths(const simdjson::dom::element& element, const std::string& path
   }
 }
 
+TEST(ResultDocument, WarningsAreWrittenAndNotReadBack) {
+  Options options;
+  options.where = {"no_such>=1"};
+  Result r = aggregate_buffer(sample_log(), options);
+  r.warnings = {{"no_such_field", "no_such", "--where no_such>=1: no line has the field no_such"}};
+  ReportOptions json;
+  json.format = Format::kJson;
+  const std::string doc = format_report(r, json);
+  EXPECT_NE(doc.find(R"("warnings": [
+      {"code": "no_such_field", "field": "no_such", "message": "--where no_such>=1: no line has the field no_such"}
+    ])"),
+            std::string::npos)
+      << doc;
+  const Partial p = parse_partial(doc);
+  EXPECT_TRUE(p.result.warnings.empty());
+  ASSERT_EQ(p.result.summary.fields.size(), 1u);
+  EXPECT_EQ(p.result.summary.fields[0], (FieldTally{p.result.summary.counted + p.result.summary.filtered(), 0, 0, 0}));
+}
+
 TEST(ResultDocument, EveryFieldWrittenIsReadBack) {
   std::vector<std::string> seen;  // the paths of all the documents
   for (const auto& [what, doc] : documents().named) {
@@ -217,6 +238,7 @@ TEST(ResultDocument, EveryFieldWrittenIsReadBack) {
                            "summary.filtered",
                            "summary.no_value[].key",
                            "summary.no_measure[].field",
+                           "summary.fields[].others",
                            "summary.rejected_by_reason.invalid_json"}) {
     EXPECT_NE(std::find(seen.begin(), seen.end(), path), seen.end()) << path << " is in no document";
   }

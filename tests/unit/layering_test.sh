@@ -66,11 +66,11 @@ face() {
 # home HEADER: the stage folder that implements the public header HEADER.
 home() {
   case $1 in
-    json_text.h) echo text ;;
+    json_text.h | edit_distance.h) echo text ;;
     time_zone.h | rfc3339.h) echo time ;;
     options.h | result_parts.h | measures.h | measure_table.h) echo model ;;
     inputs.h) echo input ;;
-    query.h | result.h) echo parse ;;
+    query.h | result.h | field_checks.h) echo parse ;;
     aggregate.h) echo run ;;
     detect.h) echo detect ;;
     buckets.h | report.h | terminal_text.h | result_document.h | follow_rows.h) echo report ;;

@@ -55,6 +55,7 @@ complete -c logagg -n $main -l time-format -x -a 'rfc3339 unix unix-ms unix-us u
 complete -c logagg -n $main -l input-tz -x -d 'The zone of a time pattern without %z'
 complete -c logagg -n $main -l show-rejects -x -d 'Print the first N rejected lines'
 complete -c logagg -n $main -s q -l quiet -d 'No summary on stderr'
+complete -c logagg -n $main -l strict -d 'Exit 4 when a warning says the log cannot answer the question'
 complete -c logagg -n $main -s h -l help -d 'Print help and exit'
 complete -c logagg -n $main -l version -d 'Print the version and exit'
 
@@ -67,6 +68,7 @@ complete -c logagg -n $split -l threads -x -d 'Chunks written at once'
 complete -c logagg -n $split -s q -l quiet -d 'No summary on stderr'
 complete -c logagg -n $split -s h -l help -d 'Print help and exit'
 
+complete -c logagg -n $merge -l strict -d 'Exit 4 when a warning says the results cannot answer the question'
 complete -c logagg -n $merge -s h -l help -d 'Print help and exit'
 
 complete -c logagg -n $detect -l format -x -a 'text json' -d 'Output format'

@@ -55,6 +55,12 @@ class Query {
   bool measured() const;
   // Whether the summary counts the lines per form of their time (auto).
   bool counts_time_forms() const;
+  // The fields of --by, --where, --sum, --quantiles and --count-if besides
+  // the app and time fields, each once, as first named (Summary::fields
+  // tallies how the lines held them), and the option that first named each
+  // ("--where status>=500").
+  const std::vector<std::string>& fields() const;
+  const std::vector<std::string>& fields_named_by() const;
   // The rules the line parsers are built from (engine-internal).
   const LineRules& rules() const;
 

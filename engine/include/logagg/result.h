@@ -31,6 +31,9 @@ struct Result {
   Summary summary;
   std::vector<InputError> errors;     // in input order
   std::vector<RejectSample> rejects;  // the first Options::max_reject_samples, in input order
+  // What the summary's field tallies warn of (check_fields, field_checks.h):
+  // derived, set by whoever reports the result, never read back.
+  std::vector<FieldWarning> warnings;
 };
 
 }  // namespace logagg

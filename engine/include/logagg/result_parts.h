@@ -69,6 +69,26 @@ inline constexpr size_t kTimeFormCount = 7;
 std::string_view time_form_key(TimeForm f) noexcept;
 
 // How every line read was accounted for.
+// How the lines a question looked at (counted, outside the range or
+// filtered out: valid lines) held one of its fields besides the app id and
+// the time (Query::fields()): not at all, or as a JSON number, a string, or
+// something else (an object, array or literal, or there twice).
+struct FieldTally {
+  uint64_t absent = 0;
+  uint64_t numbers = 0;
+  uint64_t strings = 0;
+  uint64_t others = 0;
+
+  uint64_t present() const noexcept { return numbers + strings + others; }
+  void add(const FieldTally& o) noexcept {
+    absent += o.absent;
+    numbers += o.numbers;
+    strings += o.strings;
+    others += o.others;
+  }
+  friend bool operator==(const FieldTally&, const FieldTally&) = default;
+};
+
 struct Summary {
   uint64_t files = 0;       // inputs read (files and streams), including ones that failed midway
   uint64_t unreadable = 0;  // inputs that could not be read (see Result::errors)
@@ -91,6 +111,9 @@ struct Summary {
   // With --time-format auto: the counted lines by the form their time was
   // read in (indexed by TimeForm, adding up to counted); empty otherwise.
   std::vector<uint64_t> time_forms;
+  // How the valid lines held each of Query::fields() (indexed as it; empty
+  // without --by, --where or measures).
+  std::vector<FieldTally> fields;
   double elapsed_seconds = 0;
 
   uint64_t rejected_total() const noexcept {
@@ -117,6 +140,8 @@ struct Summary {
     add_each(no_value, o.no_value);
     add_each(no_measure, o.no_measure);
     add_each(time_forms, o.time_forms);
+    if (fields.size() < o.fields.size()) fields.resize(o.fields.size());
+    for (size_t i = 0; i < o.fields.size(); ++i) fields[i].add(o.fields[i]);
     elapsed_seconds += o.elapsed_seconds;
   }
 
@@ -130,6 +155,16 @@ struct Summary {
 struct InputError {
   std::string path;
   std::string message;  // includes the OS reason, e.g. "No such file or directory"
+};
+
+// A sign that a run did not answer what was meant (logagg/field_checks.h):
+// a field no line has, a comparison its values never meet, a measure with no
+// number.
+struct FieldWarning {
+  std::string code;     // stable: "no_such_field", "never_matches", "no_number"
+  std::string field;    // as the options first named it
+  std::string message;  // one line, for stderr
+  friend bool operator==(const FieldWarning&, const FieldWarning&) = default;
 };
 
 struct RejectSample {

@@ -84,12 +84,15 @@ class Counter {
   // With `measures` (MeasureSpec not empty), lines are counted into the
   // cells of measure_counter.h instead, with their measures. With
   // `time_forms` (--time-format auto), counted lines are tallied by the form
-  // of their time too (Summary::time_forms).
-  explicit Counter(SharedCounts& shared, int64_t since = INT64_MIN, int64_t until = INT64_MAX,
-                   AppTable* apps = nullptr, size_t max_seconds = kDefaultMaxSeconds,
-                   SharedMeasures* measures = nullptr, const MeasureSpec* spec = nullptr, bool time_forms = false)
+  // of their time too (Summary::time_forms). With `fields` (the size of
+  // Query::fields()), valid lines are tallied by how they held each
+  // (Summary::fields).
+  explicit Counter(SharedCounts& shared, int64_t since = INT64_MIN, int64_t until = INT64_MAX, AppTable* apps = nullptr,
+                   size_t max_seconds = kDefaultMaxSeconds, SharedMeasures* measures = nullptr,
+                   const MeasureSpec* spec = nullptr, bool time_forms = false, size_t fields = 0)
       : shared_(&shared), since_(since), until_(until), max_seconds_(max_seconds), time_forms_(time_forms) {
     if (time_forms) tally_.time_forms.resize(kTimeFormCount);
+    tally_.fields.resize(fields);
     if (apps != nullptr) apps_.emplace(*apps);
     if (measures != nullptr) {
       measures_.emplace(*measures, *spec);
@@ -101,12 +104,14 @@ class Counter {
     ++tally_.lines;
     switch (v.status) {
       case LineStatus::kCounted:
+        if (!tally_.fields.empty()) tally_fields(v.field_kinds);
         if (v.second < since_ || v.second >= until_) [[unlikely]] {
           ++tally_.outside_range;
           break;
         }
         ++tally_.counted;
-        if (time_forms_) [[unlikely]] ++tally_.time_forms[static_cast<size_t>(v.time_form)];
+        if (time_forms_) [[unlikely]]
+          ++tally_.time_forms[v.time_form];
         if (v.no_value != 0) [[unlikely]] tally_no_value(v.no_value);
         if (measures_) [[unlikely]] {
           measures_->add(v.second, apps_ ? apps_->id(v.app) : 0, *v.measures, tally_);
@@ -129,6 +134,7 @@ class Counter {
         ++tally_.rejected[static_cast<size_t>(v.reason)];
         break;
       case LineStatus::kFiltered:
+        if (!tally_.fields.empty()) tally_fields(v.field_kinds);
         if (v.filter >= tally_.filtered_by.size()) tally_.filtered_by.resize(v.filter + size_t{1});
         ++tally_.filtered_by[v.filter];
         break;
@@ -140,12 +146,20 @@ class Counter {
   void spill();
 
   // lines, counted, outside_range, blank, rejected, filtered_by and no_value
-  // (as long as the last filter or key met needs), no_measure and
-  // time_forms; the other fields stay zero.
+  // (as long as the last filter or key met needs), no_measure, time_forms
+  // and fields; the other fields stay zero.
   const Summary& tally() const { return tally_; }
 
  private:
   void spill_full_map();
+  void tally_fields(uint32_t kinds) {
+    static constexpr uint64_t FieldTally::*kByKind[] = {&FieldTally::absent, &FieldTally::numbers, &FieldTally::strings,
+                                                        &FieldTally::others};
+    for (FieldTally& field : tally_.fields) {
+      ++(field.*kByKind[kinds & 3u]);
+      kinds >>= 2;
+    }
+  }
   void tally_no_value(unsigned keys) {
     for (; keys != 0; keys &= keys - 1) {
       const auto key = static_cast<size_t>(std::countr_zero(keys));

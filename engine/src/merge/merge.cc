@@ -74,6 +74,11 @@ void merge_app_counts(Result& into, const Result& other) {
   into.apps_capped = into.apps_capped || other.apps_capped;
 }
 
+// Whether a result's field tallies are known: kept, or none to keep (no line).
+bool has_field_tallies(const Result& r) {
+  return r.summary.fields.size() == r.query.fields().size() || r.summary.lines == 0;
+}
+
 }  // namespace
 
 void merge_into(Partial& into, const Partial& other) {
@@ -128,7 +133,10 @@ void merge_into(Partial& into, const Partial& other) {
     into.result.counts = add_rows(into.result.counts, other.result.counts);
   }
   const double elapsed = into.result.summary.elapsed_seconds;
+  // Field tallies only if both have them (none, if one was written before they were kept).
+  const bool tallied = has_field_tallies(into.result) && has_field_tallies(other.result);
   into.result.summary.add(other.result.summary);
+  if (!tallied) into.result.summary.fields.clear();
   into.result.summary.elapsed_seconds = elapsed;
 }
 

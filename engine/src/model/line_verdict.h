@@ -38,12 +38,20 @@ struct LineMeasures {
 
 enum class LineStatus : uint8_t { kCounted, kBlank, kRejected, kFiltered };
 
+// How a valid line held one of the question's fields (Summary::fields): two
+// bits a field in LineVerdict::field_kinds, field i at bits 2i and 2i + 1.
+enum class FieldKind : uint8_t { kAbsent, kNumber, kString, kOther };
+
 struct LineVerdict {
   LineStatus status;
   Reason reason;                            // meaningful only when status == kRejected
   uint8_t filter = 0;                       // kFiltered: the index in Question::where of the filter that failed
   uint8_t no_value = 0;                     // kCounted with --by: bit i set if by key i has no value (kNoKey)
-  TimeForm time_form = TimeForm::kRfc3339;  // kCounted under --time-format auto: the form its time was in
+  // kCounted or kFiltered with --by, --where or measures: how the line held
+  // each of the question's fields (FieldKind, two bits each). Beside the
+  // time's form in one word, so that a verdict stays five words.
+  uint32_t field_kinds : 28 = 0;
+  uint32_t time_form : 4 = 0;               // kCounted under --time-format auto: the TimeForm its time was in
   int64_t second;                           // meaningful only when status == kCounted: UTC seconds since the epoch
   // Meaningful only when status == kCounted: the app id (unescaped), or with
   // --by the key tuple (result.h). It points into the line or the parser's
@@ -54,12 +62,12 @@ struct LineVerdict {
   const LineMeasures* measures = nullptr;
 
   static constexpr LineVerdict counted(int64_t s, std::string_view app = {}, TimeForm form = TimeForm::kRfc3339) {
-    return {LineStatus::kCounted, Reason{}, 0, 0, form, s, app};
+    return {LineStatus::kCounted, Reason{}, 0, 0, 0, static_cast<uint32_t>(form), s, app};
   }
-  static constexpr LineVerdict blank() { return {LineStatus::kBlank, Reason{}, 0, 0, {}, 0, {}}; }
-  static constexpr LineVerdict rejected(Reason r) { return {LineStatus::kRejected, r, 0, 0, {}, 0, {}}; }
-  static constexpr LineVerdict filtered(uint8_t filter) {
-    return {LineStatus::kFiltered, Reason{}, filter, 0, {}, 0, {}};
+  static constexpr LineVerdict blank() { return {LineStatus::kBlank, Reason{}, 0, 0, 0, 0, 0, {}}; }
+  static constexpr LineVerdict rejected(Reason r) { return {LineStatus::kRejected, r, 0, 0, 0, 0, 0, {}}; }
+  static constexpr LineVerdict filtered(uint8_t filter, uint32_t field_kinds) {
+    return {LineStatus::kFiltered, Reason{}, filter, 0, field_kinds, 0, 0, {}};
   }
 };
 

@@ -10,8 +10,9 @@ namespace logagg {
 namespace {
 
 // The target of `name`'s field among those gathered so far, added if new.
-int target_of(const char* option, const std::string& name, const FieldPath* app, const FieldPath& time,
-              std::vector<FieldPath>& fields) {
+int target_of(const char* option, const std::string& name, const FieldPath* app, const FieldPath& time, KeyRules& rules,
+              std::string_view named_by) {
+  std::vector<FieldPath>& fields = rules.fields;
   FieldPath path;
   try {
     path = parse_field_path(name);
@@ -37,7 +38,28 @@ int target_of(const char* option, const std::string& name, const FieldPath* app,
                                 " distinct fields in --by and --where together");
   }
   fields.push_back(std::move(path));
+  rules.names.push_back(name);
+  rules.named_by.emplace_back(named_by);
   return KeyRules::kExtra + static_cast<int>(fields.size() - 1);
+}
+
+// The option that names a key: --by, --by-status-class or --by-path-prefix.
+std::string key_flag(const KeyField& key) {
+  switch (key.kind) {
+    case KeyField::Kind::kStatusClass:
+      return "--by-status-class";
+    case KeyField::Kind::kPathPrefix:
+      return "--by-path-prefix";
+    case KeyField::Kind::kValue:
+      break;
+  }
+  return "--by";
+}
+
+// The key as its option wrote it: "--by host", "--by-path-prefix 2 url".
+std::string key_option(const KeyField& key) {
+  const std::string segments = key.kind == KeyField::Kind::kPathPrefix ? std::to_string(key.segments) + " " : "";
+  return key_flag(key) + " " + segments + key.field;
 }
 
 // Refuses a key that shows what another key or --by-app already shows: the
@@ -45,15 +67,13 @@ int target_of(const char* option, const std::string& name, const FieldPath* app,
 // or the app field beside --by-app.
 void refuse_twice(const KeyField& key, const KeyRules::Key& added, const std::vector<KeyRules::Key>& keys,
                   const Question& question) {
-  const std::string flag = key.kind == KeyField::Kind::kStatusClass  ? "--by-status-class"
-                           : key.kind == KeyField::Kind::kPathPrefix ? "--by-path-prefix"
-                                                                     : "--by";
+  const std::string named = key_flag(key) + " " + key.field;
   if (question.by_app && added.target == kApp && added.kind == KeyField::Kind::kValue) {
-    throw std::invalid_argument(flag + " " + key.field + ": the app field, which --by-app already shows; drop one");
+    throw std::invalid_argument(named + ": the app field, which --by-app already shows; drop one");
   }
   for (size_t i = 0; i < keys.size(); ++i) {
     if (keys[i].target == added.target && keys[i].kind == added.kind && keys[i].segments == added.segments) {
-      throw std::invalid_argument(flag + " " + key.field + ": the same key as " + question.by[i].column() +
+      throw std::invalid_argument(named + ": the same key as " + question.by[i].column() +
                                   ", named twice; each key is one column");
     }
   }
@@ -74,7 +94,7 @@ KeyRules KeyRules::of(const Question& question, const MeasureSpec& measures, con
     if (key.kind == KeyField::Kind::kPathPrefix && key.segments == 0) {
       throw std::invalid_argument("--by-path-prefix: N must be 1 or more");
     }
-    const Key added{target_of("--by", key.field, app, time, rules.fields), key.kind, key.segments};
+    const Key added{target_of("--by", key.field, app, time, rules, key_option(key)), key.kind, key.segments};
     refuse_twice(key, added, rules.keys, question);
     rules.keys.push_back(added);
   }
@@ -82,11 +102,12 @@ KeyRules KeyRules::of(const Question& question, const MeasureSpec& measures, con
   if (question.where.size() > 255) throw std::invalid_argument("--where: at most 255 filters");
   for (const std::string& expression : question.where) {
     Filter filter = Filter::parse(expression);
-    const int target = target_of("--where", filter.field(), app, time, rules.fields);
+    const int target = target_of("--where", filter.field(), app, time, rules, "--where " + expression);
     rules.filters.emplace_back(target, std::move(filter));
   }
   for (const MeasureSpec::Field& field : measures.fields) {
-    rules.measures.push_back(target_of(field.summed ? "--sum" : "--quantiles", field.name, app, time, rules.fields));
+    const std::string option = field.summed ? "--sum" : "--quantiles";
+    rules.measures.push_back(target_of(option.c_str(), field.name, app, time, rules, option + " " + field.name));
   }
   if (question.count_if.size() > 64) throw std::invalid_argument("--count-if: at most 64 predicates");
   for (const std::string& expression : question.count_if) {
@@ -98,7 +119,7 @@ KeyRules KeyRules::of(const Question& question, const MeasureSpec& measures, con
         throw std::invalid_argument("--count-if" + std::string(what.substr(what.starts_with("--where") ? 7 : 0)));
       }
     }();
-    const int target = target_of("--count-if", predicate.field(), app, time, rules.fields);
+    const int target = target_of("--count-if", predicate.field(), app, time, rules, "--count-if " + expression);
     rules.count_if.emplace_back(target, std::move(predicate));
   }
   return rules;
@@ -165,12 +186,28 @@ std::optional<std::string_view> key_text(const KeyRules::Key& key, const FieldTa
   return value;
 }
 
+// How a line held a field (a FieldKind, as its two bits): a number is a JSON
+// number token; a key on its path there twice is something else, as a
+// container is. As FieldSeen::value() decides, without making the optional.
+uint32_t kind_of(const FieldSeen& seen) {
+  if (seen.count == 1 && !seen.step_twice) [[likely]] {
+    if (seen.is_string) return static_cast<uint32_t>(FieldKind::kString);
+    const bool number = seen.is_scalar && !seen.text.empty() && (seen.text[0] == '-' || is_digit(seen.text[0]));
+    return static_cast<uint32_t>(number ? FieldKind::kNumber : FieldKind::kOther);
+  }
+  return static_cast<uint32_t>(seen.count == 0 && !seen.step_twice ? FieldKind::kAbsent : FieldKind::kOther);
+}
+
 }  // namespace
 
 LineVerdict LineKeys::apply(LineVerdict v, const FieldTarget* targets) {
+  uint32_t kinds = 0;
+  const FieldTarget* field = targets + KeyRules::kExtra;
+  for (uint32_t shift = 0; shift < 2 * field_count_; shift += 2, ++field) kinds |= kind_of(field->seen) << shift;
+  v.field_kinds = kinds;
   for (size_t i = 0; i < rules_.filters.size(); ++i) {
     const auto& [target, filter] = rules_.filters[i];
-    if (!filter.holds(targets[target].seen)) return LineVerdict::filtered(static_cast<uint8_t>(i));
+    if (!filter.holds(targets[target].seen)) return LineVerdict::filtered(static_cast<uint8_t>(i), kinds);
   }
   if (rules_.measured()) v.measures = &read_measures(targets);
   const std::vector<KeyRules::Key>& keys = rules_.keys;

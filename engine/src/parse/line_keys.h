@@ -34,6 +34,9 @@ struct KeyRules {
   // The fields looked for besides the app id and the time: target kExtra + i.
   static constexpr int kExtra = 2;
   std::vector<FieldPath> fields;
+  // Each field as first named, and the option that named it ("--where
+  // status>=500"): what messages about it say.
+  std::vector<std::string> names, named_by;
   struct Key {
     int target;
     KeyField::Kind kind;
@@ -59,7 +62,8 @@ struct KeyRules {
 // One parser's scratch for the key tuple of the current line.
 class LineKeys {
  public:
-  explicit LineKeys(KeyRules rules) : rules_(std::move(rules)) {}
+  explicit LineKeys(KeyRules rules)
+      : rules_(std::move(rules)), field_count_(static_cast<uint32_t>(rules_.fields.size())) {}
   const KeyRules& rules() const { return rules_; }
 
   // The verdict of a line counted as `v` (its app id, if any, in v.app),
@@ -71,6 +75,7 @@ class LineKeys {
   const LineMeasures& read_measures(const FieldTarget* targets);
 
   KeyRules rules_;
+  uint32_t field_count_;  // rules_.fields' size, read for every line
   std::string tuple_;
   LineMeasures measures_;
 };

@@ -35,6 +35,8 @@ bool Query::keyed() const { return state_->question.by_app || by_keys(); }
 bool Query::by_keys() const { return !state_->question.by.empty(); }
 bool Query::measured() const { return !state_->measures.empty(); }
 bool Query::counts_time_forms() const { return state_->question.time_format == "auto"; }
+const std::vector<std::string>& Query::fields() const { return state_->rules.keys.names; }
+const std::vector<std::string>& Query::fields_named_by() const { return state_->rules.keys.named_by; }
 const LineRules& Query::rules() const { return state_->rules; }
 
 }  // namespace logagg

@@ -211,6 +211,29 @@ Filter Filter::parse(std::string_view expression) {
   return f;
 }
 
+Filter::Meets Filter::meets() const {
+  if (op_ == Op::kExists || op_ == Op::kMissing) return {true, true, true};
+  switch (kind_) {
+    case Kind::kNumber:
+      return {true, true, false};
+    case Kind::kText:
+      return {false, true, false};
+    case Kind::kLiteral:
+      return {false, false, true};
+    case Kind::kPattern:
+      return {true, true, false};
+  }
+  return {true, true, true};
+}
+
+std::string Filter::unquoted() const {
+  if (kind_ != Kind::kText || !Decimal::parse(*value_)) return {};
+  for (const OpSpelling& o : kOps) {
+    if (o.op == op_) return field_ + std::string(o.text) + *value_;
+  }
+  return {};
+}
+
 bool Filter::compares(int order) const {
   switch (op_) {
     case Op::kEq:

@@ -52,6 +52,18 @@ class Filter {
   // Whether the filter holds for a line where the walk found `seen` for the field.
   bool holds(const FieldSeen& seen) const;
 
+  // Which JSON types of the field's value the filter can hold for (as
+  // holds() says): a number, a string (some only if they hold a number), a
+  // literal; all three for exists and missing. For the warnings of
+  // logagg/field_checks.h.
+  struct Meets {
+    bool numbers, strings, literals;
+  };
+  Meets meets() const;
+  // The same comparison with a quoted VALUE that reads as a JSON number
+  // written unquoted (`status=="200"` -> `status==200`); empty for any other.
+  std::string unquoted() const;
+
  private:
   enum class Kind : uint8_t { kNumber, kText, kLiteral, kPattern };
   bool compares(int order) const;

@@ -70,6 +70,20 @@ inline constexpr std::string_view kNoValueKey = "key";
 inline constexpr std::string_view kNoMeasure = "no_measure";  // [{kNoMeasureField: F, kLines: N}]
 inline constexpr std::string_view kNoMeasureField = "field";
 inline constexpr std::string_view kTimeFormats = "time_formats";  // {time_form_key: N}
+// How the valid lines held each of the question's fields (Query::fields()):
+// [{kFieldName: F, kFieldAbsent: N, kFieldNumbers: N, kFieldStrings: N, kFieldOthers: N}].
+inline constexpr std::string_view kFields = "fields";
+inline constexpr std::string_view kFieldName = "field";
+inline constexpr std::string_view kFieldAbsent = "absent";
+inline constexpr std::string_view kFieldNumbers = "numbers";
+inline constexpr std::string_view kFieldStrings = "strings";
+inline constexpr std::string_view kFieldOthers = "others";
+// What the run's fields suggest it did not ask what was meant (field_checks.h),
+// derived from the rest (never read back): [{kWarningCode, kWarningField, kWarningMessage}].
+inline constexpr std::string_view kWarnings = "warnings";
+inline constexpr std::string_view kWarningCode = "code";
+inline constexpr std::string_view kWarningField = "field";
+inline constexpr std::string_view kWarningMessage = "message";
 
 // The statistics, recomputed from the counts (never read back).
 inline constexpr std::string_view kStats = "stats";

@@ -211,8 +211,45 @@ void append_lines_list(std::string& out, std::string_view list, std::string_view
   out.append("\n    ]");
 }
 
+// How the valid lines held each of the question's fields.
+void write_field_tallies(const std::vector<std::string>& names, const std::vector<FieldTally>& tallies,
+                         std::string& out) {
+  append_key(out, ",\n    ", result_doc::kFields);
+  out.push_back('[');
+  for (size_t i = 0; i < names.size(); ++i) {
+    const FieldTally& t = tallies[i];
+    append_key(out, i == 0 ? "\n      {" : ",\n      {", result_doc::kFieldName);
+    append_json_string(out, names[i]);
+    const std::pair<std::string_view, uint64_t> kinds[] = {{result_doc::kFieldAbsent, t.absent},
+                                                           {result_doc::kFieldNumbers, t.numbers},
+                                                           {result_doc::kFieldStrings, t.strings},
+                                                           {result_doc::kFieldOthers, t.others}};
+    for (const auto& [key, n] : kinds) {
+      append_key(out, ", ", key);
+      append_number(out, n);
+    }
+    out.push_back('}');
+  }
+  out.append("\n    ]");
+}
+
+void write_warnings(const std::vector<FieldWarning>& warnings, std::string& out) {
+  append_key(out, ",\n    ", result_doc::kWarnings);
+  out.push_back('[');
+  for (size_t i = 0; i < warnings.size(); ++i) {
+    append_key(out, i == 0 ? "\n      {" : ",\n      {", result_doc::kWarningCode);
+    append_json_string(out, warnings[i].code);
+    append_key(out, ", ", result_doc::kWarningField);
+    append_json_string(out, warnings[i].field);
+    append_key(out, ", ", result_doc::kWarningMessage);
+    append_json_string(out, warnings[i].message);
+    out.push_back('}');
+  }
+  out.append("\n    ]");
+}
+
 // The "summary" line accounting.
-void write_summary(const Summary& s, const Query& query, std::string& out) {
+void write_summary(const Summary& s, const Query& query, const std::vector<FieldWarning>& warnings, std::string& out) {
   const Question& question = query.question();
   append_key(out, "  ", result_doc::kSummary);
   out.append("{\n");
@@ -267,6 +304,10 @@ void write_summary(const Summary& s, const Query& query, std::string& out) {
     }
     out.append("\n    }");
   }
+  if (!query.fields().empty() && s.fields.size() == query.fields().size()) {
+    write_field_tallies(query.fields(), s.fields, out);
+  }
+  if (!warnings.empty()) write_warnings(warnings, out);
   out.append("\n  },\n");
 }
 
@@ -277,7 +318,7 @@ void write_result_json(const Result& r, const ReportRows& rows, const ReportOpti
   o.text().append(",\n");
   write_report_rows(rows, report, r.summary.counted, &r.query.measures(),
                     o);  // the "counts" array, handed to the sink as it grows
-  write_summary(r.summary, r.query, o.text());
+  write_summary(r.summary, r.query, r.warnings, o.text());
   std::string& out = o.text();
   append_json_stats(out, report_stats(r, rows.by_app(), rows.buckets(), rows.bucketing(), report.top), r.query);
   out.append("}\n");

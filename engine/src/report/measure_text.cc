@@ -109,8 +109,10 @@ void MeasureText::values(const MeasureCell* cell, uint64_t count, std::vector<Va
     const std::optional<DurationUnit> unit = units_[i];
     append_number(next(true), f.n);
     if (field.summed) {
-      std::string& sum = next(!f.sum.overflowed(), true);
-      if (!f.sum.overflowed()) {
+      // No sum of lines none of which had a number (an empty bucket's is 0), nor past the range.
+      const bool summed = !f.sum.overflowed() && (f.n > 0 || count == 0);
+      std::string& sum = next(summed, true);
+      if (summed) {
         f.sum.append(sum, f.digits);
         if (unit) sum.append(" ").append(unit_name(*unit));
       }

@@ -12,7 +12,8 @@
 // clamped to [min, max], to 7 significant digits; a ratio
 // rounded half up to 4 decimals. json writes a sum as a string holding
 // that decimal, so that no JSON reader rounds it. A value the row does not have (no line, no
-// usable value, a sum past its range) is absent: csv leaves the field empty,
+// usable value, a sum past its range, the sum of lines none of which had a
+// number: an empty bucket's sum is 0) is absent: csv leaves the field empty,
 // json writes null, the table "-".
 #pragma once
 

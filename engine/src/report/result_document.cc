@@ -223,8 +223,9 @@ bool row_head(const element& row, const std::string& column, const std::vector<s
 }
 
 // A row's measures (measure_text.h's columns and json's sketches), checked:
-// a sum an exact decimal (null: overflowed), min and max present when n is
-// not 0, a sketch's buckets ascending and adding up to n.
+// a sum an exact decimal (null: overflowed, or 0 for a row without a
+// number, n = 0), min and max present when n is not 0, a sketch's buckets
+// ascending and adding up to n.
 MeasureCell read_cell(const element& row, const MeasureSpec& spec, uint64_t count) {
   MeasureCell cell;
   cell.count = count;
@@ -242,7 +243,7 @@ MeasureCell read_cell(const element& row, const MeasureSpec& spec, uint64_t coun
       const std::string column = MeasureSpec::column("sum", field.name);
       std::string_view text;
       if (row[column].is_null()) {
-        f.sum = FixedSum::of_units(FixedSum::kOverflow);
+        f.sum = FixedSum::of_units(f.n == 0 ? 0 : FixedSum::kOverflow);
       } else if (std::optional<MeasureValue> v;
                  row[column].get(text) == simdjson::SUCCESS && (v = read_measure(text))) {
         const size_t point = text.find('.');
@@ -364,6 +365,33 @@ std::vector<uint64_t> listed_lines(const object& s, std::string_view list, std::
   return lines;
 }
 
+// How the valid lines held each of the question's fields: one entry per
+// field, in order. A document written before they were tallied has none:
+// then none (a merge with it has none either, merge.h).
+std::vector<FieldTally> field_tallies(const object& s, const std::vector<std::string>& names, uint64_t valid_lines) {
+  std::vector<FieldTally> tallies;
+  simdjson::dom::array items;
+  if (names.empty() || s[result_doc::kFields].get(items) != simdjson::SUCCESS) return tallies;
+  if (items.size() != names.size()) fail("summary.fields is not one entry per field of the document's settings");
+  for (const element item : items) {
+    std::string_view named;
+    if (item[result_doc::kFieldName].get(named) != simdjson::SUCCESS || named != names[tallies.size()]) {
+      fail("summary.fields does not name each field of the document's settings, in order");
+    }
+    FieldTally t;
+    const std::pair<std::string_view, uint64_t*> kinds[] = {{result_doc::kFieldAbsent, &t.absent},
+                                                            {result_doc::kFieldNumbers, &t.numbers},
+                                                            {result_doc::kFieldStrings, &t.strings},
+                                                            {result_doc::kFieldOthers, &t.others}};
+    for (const auto& [key, n] : kinds) {
+      if (item[key].get(*n) != simdjson::SUCCESS) fail("summary.fields has an entry without " + std::string(key));
+    }
+    if (t.absent + t.present() != valid_lines) fail("summary.fields do not add up to the valid lines");
+    tallies.push_back(t);
+  }
+  return tallies;
+}
+
 // The "summary" line accounting, which must add up.
 void read_summary(const object& doc, Partial& p) {
   object s;
@@ -386,6 +414,7 @@ void read_summary(const object& doc, Partial& p) {
   std::vector<std::string> fields;
   for (const MeasureSpec::Field& f : p.result.query.measures().fields) fields.push_back(f.name);
   sum.no_measure = listed_lines(s, result_doc::kNoMeasure, result_doc::kNoMeasureField, fields);
+  sum.fields = field_tallies(s, p.result.query.fields(), sum.counted + sum.outside_range + sum.filtered());
   if (p.result.query.counts_time_forms()) {
     object forms;
     if (s[result_doc::kTimeFormats].get(forms) != simdjson::SUCCESS)

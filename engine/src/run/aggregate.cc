@@ -46,7 +46,8 @@ std::vector<Worker> make_workers(unsigned threads, const Query& query, const Run
     workers.push_back({BlockParser(query.rules(), options.max_line_bytes),
                        Counter(tallies.counts, q.since.value_or(INT64_MIN), q.until.value_or(INT64_MAX),
                                query.keyed() ? &tallies.apps : nullptr, Counter::kDefaultMaxSeconds,
-                               measured ? &tallies.measures : nullptr, &tallies.spec, query.counts_time_forms()),
+                               measured ? &tallies.measures : nullptr, &tallies.spec, query.counts_time_forms(),
+                               query.fields().size()),
                        {},
                        {},
                        progress});

@@ -105,6 +105,7 @@ Result gather(const std::vector<std::unique_ptr<Source>>& sources, const std::ve
   result.summary.no_value.resize(query.question().by.size());
   result.summary.no_measure.resize(tallies.spec.fields.size());
   if (query.counts_time_forms()) result.summary.time_forms.resize(kTimeFormCount);
+  result.summary.fields.resize(query.fields().size());
   if (!tallies.spec.empty()) {
     take_cells(tallies.measures, query.keyed() ? &tallies.apps : nullptr, result);
   } else if (query.keyed()) {
