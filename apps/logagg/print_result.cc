@@ -55,13 +55,6 @@ void print_sum_overflows(const Result& result) {
   }
 }
 
-// Whether a sampled field holds HTTP statuses: every value kept an integer 100..599.
-bool holds_statuses(const FieldValues& f) {
-  return !f.values.empty() && std::all_of(f.values.begin(), f.values.end(), [](const std::string& v) {
-    return v.size() == 3 && v[0] >= '1' && v[0] <= '5' && v[1] >= '0' && v[1] <= '9' && v[2] >= '0' && v[2] <= '9';
-  });
-}
-
 }  // namespace
 
 void add_field_warnings(Result& result, const std::vector<std::string>& inputs) {
@@ -73,7 +66,7 @@ void add_field_warnings(Result& result, const std::vector<std::string>& inputs) 
   if (files.empty() || !names_missing_fields(result.warnings)) return;
   std::vector<LogField> fields;
   for (const FieldValues& f : read_shape(sample_inputs(files).lines).fields)
-    fields.push_back({f.name, holds_statuses(f)});
+    fields.push_back({f.name, holds_http_statuses(f)});
   result.warnings = check_fields(result.query, result.summary, fields);
 }
 

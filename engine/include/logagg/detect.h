@@ -74,6 +74,10 @@ struct SampleShape {
 // The shape of `lines` (blank lines are not counted).
 SampleShape read_shape(const std::vector<std::string>& lines);
 
+// Whether a sampled field holds HTTP statuses: most (90%) of its kept values
+// three digits 100..599, as numbers or strings (whatever its name).
+bool holds_http_statuses(const FieldValues& f);
+
 // `logagg detect`'s suggestions: from the sampled lines' shape (above),
 // the commands that would count them, each checked by running the real line
 // parser over the sample, ranked, the best first.

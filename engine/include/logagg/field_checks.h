@@ -14,8 +14,8 @@
 namespace logagg {
 
 // A field the log has, from a sample of its lines (detect.h's read_shape):
-// its name as --by takes it, and whether it holds HTTP statuses (every value
-// sampled an integer 100..599, as a number or a string).
+// its name as --by takes it, and whether it holds HTTP statuses
+// (holds_http_statuses).
 struct LogField {
   std::string name;
   bool statuses = false;

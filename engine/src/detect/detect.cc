@@ -124,12 +124,7 @@ bool id_candidate(const FieldValues& f, const std::string& time_field) {
 }
 
 bool status_field(const FieldValues& f) {
-  if (!holds_any(folded(f.name), {"status", "code"})) return false;
-  size_t in_range = 0;
-  for (const std::string& v : f.values) {
-    in_range += v.size() == 3 && v >= "100" && v <= "599" && std::all_of(v.begin(), v.end(), ::isdigit);
-  }
-  return !f.values.empty() && in_range * 10 >= f.values.size() * 9;
+  return holds_any(folded(f.name), {"status", "code"}) && holds_http_statuses(f);
 }
 
 // The unit of a duration its name tells (its last letters), else "".
@@ -247,6 +242,14 @@ std::optional<Suggestion> measured(const std::vector<std::string>& lines, const 
 }
 
 }  // namespace
+
+bool holds_http_statuses(const FieldValues& f) {
+  size_t in_range = 0;
+  for (const std::string& v : f.values) {
+    in_range += v.size() == 3 && v >= "100" && v <= "599" && std::all_of(v.begin(), v.end(), ::isdigit);
+  }
+  return !f.values.empty() && in_range * 10 >= f.values.size() * 9;
+}
 
 std::string shell_quoted(const std::string& arg) {
   const bool safe = !arg.empty() && std::all_of(arg.begin(), arg.end(), [](unsigned char c) {
