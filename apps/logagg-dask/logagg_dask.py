@@ -89,6 +89,7 @@ def parse_args(argv):
         g.add_argument(f"--per-{unit}", action="store_true", help=argparse.SUPPRESS if unit == "second" else
                        f"rows per {unit}")
     g.add_argument("--bucket", metavar="DURATION", help="rows per DURATION (5s, 15m, 1h, 1d)")
+    g.add_argument("--overall", action="store_true", help="one row per key for the whole input, busiest first")
     g.add_argument("--fill-gaps", action="store_true", help="rows of 0 for empty buckets")
     g.add_argument("--stats", action="store_true", help="total, peak, mean, percentiles to stderr")
     g.add_argument("--plot", action="store_true", help="a chart instead of rows")
@@ -163,6 +164,8 @@ def piece_options(a):
     for unit in ("second", "minute", "hour", "day"):
         if getattr(a, f"per_{unit}"):
             opts.append(f"--per-{unit}")
+    if a.overall:
+        opts.append("--overall")
     for name in ("bucket", "since", "until", "tz", "app_field", "time_field", "time_format", "input_tz",
                  "app_pattern", "max_apps", "percentiles"):
         value = getattr(a, name)

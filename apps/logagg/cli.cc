@@ -38,6 +38,7 @@ void apply_bucket_flags(const CLI::App& app, const std::string& duration, Bucket
     if (app.count(flag) > 0) take(flag, parse_bucketing(unit));
   }
   if (app.count("--bucket") > 0) take("--bucket", parse_bucketing(duration));
+  if (app.count("--overall") > 0) take("--overall", Bucketing::whole());
 }
 
 // "START:END" or "START:" (to the end of the file), in bytes.
@@ -89,6 +90,9 @@ void check_follow(const CLI::App& app, Config& config, const std::string& late) 
   if (std::count(config.paths.begin(), config.paths.end(), "-") > 1) refuse("reads standard input (-) once: give it once");
   if (config.report.fill_gaps) refuse("cannot fill gaps with buckets that may still come: not with --fill-gaps");
   if (config.report.format == Format::kHtml) refuse("streams rows: --format html is a whole page");
+  if (config.report.bucketing.is_whole()) {
+    refuse("prints each bucket when it is complete: --overall's one bucket never is (leave --follow out)");
+  }
   if (config.plot && ::isatty(STDOUT_FILENO) != 1) {
     refuse("with --plot redraws its chart on a terminal: stdout is not one");
   }
@@ -109,8 +113,9 @@ void add_report_options(CLI::App& app, Config& config, RawFlags& raw) {
   add_format_option(app, config.report);
   for (const char* unit : kPerUnits) app.add_flag(std::string("--per-") + unit)->group("");  // all on --per-minute's line
   app.get_option("--per-minute")
-      ->description("Rows per minute, --per-hour, --per-day, --per-second (default); --tz ZONE: local")
+      ->description("Rows per minute, --per-hour, --per-day, --per-second (default), --overall; --tz ZONE: local")
       ->group("Options");
+  add_overall_flag(app)->group("");  // on --per-minute's line
   app.add_option("--tz", raw.tz, "Buckets in local time of ZONE (Europe/Madrid, UTC, local)")
       ->type_name("ZONE")
       ->group("");  // on --per-minute's line
@@ -254,6 +259,9 @@ void apply_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
   o.by = key_fields(app, raw);
   apply_bucket_flags(app, raw.duration, config.report.bucketing);
   check_report_flags(app, raw.top, config.plot, config.report);
+  if (const std::string why = plot_refusal(config.report.bucketing); config.plot && !why.empty()) {
+    throw CLI::ValidationError(why);
+  }
   if (app.count("--max-apps") > 0) o.max_apps = parse_count("--max-apps", raw.max_apps, 1000000000);
   const bool capped = config.report.top != 0 || app.count("--max-apps") > 0;
   if (capped && o.by.empty() && o.app_field != kNoAppField) o.by_app = true;

@@ -33,6 +33,7 @@ struct MergeConfig {
   std::vector<std::string> inputs;
   PrintSettings print = quiet_settings();
   ReportOptions report;  // its format, --csv-safe, --fill-gaps and --top (the bucketing is the results')
+  bool overall = false;  // --overall: the results' rows added up into one bucket for the whole input
 };
 
 int parse(int argc, char** argv, MergeConfig& config) {
@@ -54,6 +55,7 @@ int parse(int argc, char** argv, MergeConfig& config) {
   std::string top;
   add_top_option(app, top);
   add_unit_option(app, config.report);
+  add_overall_flag(app);
   app.add_flag("--strict", config.print.strict,
                "Exit 4 when a field the results name is in no line, or a comparison or measure never meets its "
                "values");
@@ -61,6 +63,7 @@ int parse(int argc, char** argv, MergeConfig& config) {
   try {
     app.parse(argc, argv);
     check_report_flags(app, top, config.print.plot, config.report);
+    config.overall = app.count("--overall") > 0;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
@@ -110,7 +113,12 @@ int run_merge(int argc, char** argv) {
     std::fprintf(stderr, "logagg: --top needs results made with --by-app or --by\n");
     return 2;
   }
-  config.report.bucketing = total->report.bucketing;  // the results' own
+  // The results' own buckets, or one for the whole input: their buckets added up.
+  config.report.bucketing = config.overall ? Bucketing::whole() : total->report.bucketing;
+  if (const std::string why = plot_refusal(config.report.bucketing); config.print.plot && !why.empty()) {
+    std::fprintf(stderr, "logagg: %s\n", why.c_str());
+    return 2;
+  }
   total->report = config.report;
   return print_result(total->result, total->report, config.print);
 }

@@ -1,6 +1,6 @@
 // The flags that say how a result is shown, defined once for `logagg` and
 // `logagg merge`, so that both accept and describe them alike: --format
-// (and --csv-safe), --fill-gaps, --stats, --plot, --top and --unit, and the checks
+// (and --csv-safe), --fill-gaps, --stats, --plot, --top, --unit and --overall, and the checks
 // made after parsing (whole-number values that name their flag, --plot
 // refused beside --format). Each add_* returns the option, for the caller to
 // place in its --help.
@@ -89,6 +89,18 @@ inline size_t parse_count(const std::string& flag, const std::string& text, size
                                (max == SIZE_MAX ? std::string("of 1 or more") : "from 1 to " + std::to_string(max)));
   }
   return v;
+}
+
+// --overall: one bucket for the whole input, its rows busiest first.
+inline CLI::Option* add_overall_flag(CLI::App& app) {
+  return app.add_flag("--overall")->description("One row per key for the whole input, busiest first (no time column)");
+}
+
+// Why --plot cannot draw a result of `bucketing` (empty: it can): the whole
+// input's one bucket is no series over time.
+inline std::string plot_refusal(const Bucketing& bucketing) {
+  return bucketing.is_whole() ? "--plot draws the counts over time: not with --overall's one bucket for the whole input"
+                              : std::string();
 }
 
 // After parsing: --top's value into report.top, and --plot refused beside --format.

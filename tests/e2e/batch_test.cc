@@ -108,7 +108,7 @@ TEST_F(Batch, MergedResultsOfSeparateFilesEqualOneRunOverThemInEveryFormat) {
   write("logs/1.log", sample.substr(0, third));
   write("logs/2.log", sample.substr(third, two_thirds - third));
   write("logs/3.log", sample.substr(two_thirds));
-  for (const std::string bucket : {"--per-second", "--per-minute"}) {
+  for (const std::string bucket : {"--per-second", "--per-minute", "--overall"}) {
     std::vector<std::string> parts;
     for (const char* name : {"1", "2", "3"}) {
       parts.push_back(result_file(std::string(name) + ".json",
@@ -128,6 +128,25 @@ TEST_F(Batch, MergedResultsOfSeparateFilesEqualOneRunOverThemInEveryFormat) {
         EXPECT_EQ(m.out, logagg(whole).out) << bucket << " " << format << (gaps ? " --fill-gaps" : "");
       }
     }
+    // merge --overall adds the results' buckets up into one; --plot cannot draw it.
+    const std::vector<std::string> keyed{"--by", "app_id", "--sum", "latency_ms", "--quantiles", "latency_ms"};
+    std::vector<std::string> whole{"--format", "csv", "-q", "--overall", (dir_ / "logs").string()};
+    std::vector<std::string> merge{"merge", "--overall", "--format", "csv"};
+    std::vector<std::string> keyed_parts;
+    for (const char* name : {"1", "2", "3"}) {
+      std::vector<std::string> args{"--format", "json", "-q", bucket,
+                                    (dir_ / "logs" / (std::string(name) + ".log")).string()};
+      args.insert(args.end(), keyed.begin(), keyed.end());
+      keyed_parts.push_back(result_file(std::string(name) + ".keyed.json", args));
+    }
+    whole.insert(whole.end(), keyed.begin(), keyed.end());
+    merge.insert(merge.end(), keyed_parts.begin(), keyed_parts.end());
+    const ProcessResult m = logagg(merge);
+    EXPECT_EQ(m.exit_code, 0) << m.err;
+    EXPECT_EQ(m.out, logagg(whole).out) << "merge --overall of " << bucket << " results";
+    const ProcessResult plot = logagg({"merge", "--overall", "--plot", keyed_parts[0]});
+    EXPECT_EQ(plot.exit_code, 2);
+    EXPECT_NE(plot.err.find("--plot draws the counts over time"), std::string::npos) << plot.err;
   }
 }
 

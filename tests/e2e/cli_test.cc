@@ -677,6 +677,9 @@ TEST(Cli, BucketUsageErrorsNameTheValueOrTheFlags) {
       {{"--bucket", "x"}, "--bucket"},
       {{"--per-minute", "--per-hour", "x"}, "--per-minute and --per-hour both set the bucket size"},
       {{"--per-second", "--bucket", "5s", "x"}, "--per-second and --bucket both set the bucket size"},
+      {{"--per-minute", "--overall", "x"}, "--per-minute and --overall both set the bucket size"},
+      {{"--overall", "--plot", "x"}, "--plot draws the counts over time: not with --overall"},
+      {{"--overall", "--follow", "x"}, "--follow prints each bucket when it is complete: --overall's one bucket"},
   };
   for (const auto& [args, message] : cases) {
     const ProcessResult r = logagg(args);

@@ -153,7 +153,10 @@ class DaskTest(unittest.TestCase):
                      ["--by-status-class", "status", "--sum", "bytes", "--quantiles", "latency_ms", "--percentiles",
                       "50,99.9", "--count-if", "status>=500", "--per-minute", "--format", "json"],
                      ["--sum", "latency_ms", "--quantiles", "latency_ms", "--unit", "latency_ms=ms", "--per-hour",
-                      "--stats"]):
+                      "--stats"],
+                     ["--overall", "--by", "method", "--sum", "bytes", "--quantiles", "latency_ms", "--count-if",
+                      "status>=500", "--format", "json"],
+                     ["--overall", "--by-status-class", "status", "--top", "2", "--stats"]):
             with self.subTest(args=args):
                 self.assert_same(*args, self.logs)
         self.assert_same("--format", "csv", big, gz)  # files named one by one

@@ -496,7 +496,8 @@ class Deterministic(unittest.TestCase):
         batch = json.loads(logs.batch("--by-app", "--format", "json"))
         self.assertGreater(len({row["app_id"] for row in batch["counts"]}), 2)
         self.assertEqual(state["counts"], batch["counts"])
-        for args in (["--format", "csv"], ["--format", "csv", "--per-minute"], ["--per-minute", "--top", "2"]):
+        for args in (["--format", "csv"], ["--format", "csv", "--per-minute"], ["--per-minute", "--top", "2"],
+                     ["--overall", "--format", "csv", "--fill-gaps"], ["--overall", "--top", "2"]):
             with self.subTest(args=args):
                 want = logs.batch("--by-app", *args)
                 self.assertGreater(want.count(b"\n"), 5, want)

@@ -11,15 +11,21 @@
 // - a keyed, filtered run gives the same csv, json and accounting for every
 //   thread count (1, 2, 3, 8) and segment size (from 1 byte up), through
 //   aggregate (the file) and aggregate_buffer, and that csv is the slow
-//   reference's (tests/reference/).
+//   reference's (tests/reference/);
+// - with --overall (one bucket for the whole input), each key's row is its
+//   rows of every second added up (counts, --count-if, sums exactly,
+//   sketches merged), busiest first, read back (merge) as written, and the
+//   same for every thread count and segment size.
 #include <gtest/gtest.h>
 
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "logagg/aggregate.h"
 #include "logagg/report.h"
+#include "logagg/result_document.h"
 #include "reference/reference.h"
 #include "support/generated_log.h"
 #include "support/hostile_lines.h"
@@ -192,6 +198,73 @@ TEST_F(Corpora, EveryThreadCountAndSegmentSizeGivesTheSameKeyedFilteredResult) {
         copy.summary = first.summary;
         EXPECT_EQ(format_report(copy, as(Format::kJson)), want_json) << where;
       }
+    }
+  }
+}
+
+TEST_F(Corpora, TheOverallRowOfAKeyIsItsRowsAddedUp) {
+  Options o;
+  o.by = {{"status", Kind::kStatusClass, 0}, {"method", Kind::kValue, 0}};
+  o.sum = {"bytes", "latency_ms"};
+  o.quantiles = {"latency_ms"};
+  o.count_if = {"status>=500"};
+  o.threads = 2;
+  o.segment_bytes = 64 * 1024;
+  const Result per_second = aggregate_buffer(*loggen_, o);
+  ASSERT_GT(per_second.apps.size(), 5u);
+  // Each key's rows of every second, added up.
+  std::map<std::string, MeasureCell> want;
+  MeasureCell cell;
+  for (size_t r = 0; r < per_second.app_counts.size(); ++r) {
+    per_second.cells.get(r, cell);
+    const std::string& key = per_second.apps[per_second.app_counts[r].app];
+    want.try_emplace(key, per_second.query.measures().empty_cell()).first->second.add(cell);
+  }
+  // What the document does not hold: the min and max of a field only summed,
+  // the precision of a sum past its range (null).
+  for (auto& [key, added] : want) {
+    FieldMeasure& bytes = added.fields[0];
+    bytes.min = FieldMeasure{}.min;
+    bytes.max = FieldMeasure{}.max;
+    for (FieldMeasure& f : added.fields) {
+      if (f.sum.overflowed()) f.digits = 0;
+    }
+  }
+  ReportOptions overall = as(Format::kJson);
+  overall.bucketing = Bucketing::whole();
+  const std::string json = format_report(per_second, overall);
+  const Result back = parse_partial(json).result;
+  ASSERT_EQ(back.apps.size(), want.size());
+  ASSERT_EQ(back.app_counts.size(), want.size());
+  for (size_t r = 0; r < back.app_counts.size(); ++r) {
+    const AppCount& row = back.app_counts[r];
+    EXPECT_EQ(row.second, kWholeRunStart);
+    back.cells.get(r, cell);
+    EXPECT_EQ(row.count, want.at(back.apps[row.app]).count) << "row " << r;
+    EXPECT_EQ(cell, want.at(back.apps[row.app])) << "row " << r;
+  }
+  // Busiest first: the csv's counts descend.
+  std::istringstream csv(format_report(per_second, as(overall, Format::kCsv)));
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_TRUE(line.starts_with("status_class(status),method,count,")) << line;
+  uint64_t previous = UINT64_MAX, rows = 0;
+  while (std::getline(csv, line)) {
+    const size_t second_comma = line.find(',', line.find(',') + 1);
+    const uint64_t count = std::stoull(line.substr(second_comma + 1));
+    EXPECT_LE(count, previous) << line;
+    previous = count;
+    ++rows;
+  }
+  EXPECT_EQ(rows, want.size());
+  for (const unsigned threads : {1u, 3u}) {
+    for (const size_t segment_bytes : {size_t{1}, size_t{4096}}) {
+      Options options = o;
+      options.threads = threads;
+      options.segment_bytes = segment_bytes;
+      Result got = aggregate_buffer(*loggen_, options);
+      got.summary.elapsed_seconds = per_second.summary.elapsed_seconds;
+      EXPECT_EQ(format_report(got, overall), json) << threads << " threads, segments of " << segment_bytes;
     }
   }
 }

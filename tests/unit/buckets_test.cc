@@ -130,6 +130,23 @@ TEST(Bucketing, BucketsOfEveryWidthLineUpWithTheCivilDay) {
   }
 }
 
+TEST(Bucketing, TheWholeInputIsOneBucketWithoutAZone) {
+  const Bucketing whole = Bucketing::whole();
+  EXPECT_TRUE(whole.is_whole());
+  EXPECT_FALSE(Bucketing{}.is_whole());
+  for (const int64_t second : {int64_t{-62167219200}, int64_t{-1}, int64_t{0}, int64_t{253402300799}}) {
+    EXPECT_EQ(whole.start_of(second), kWholeRunStart) << second;
+  }
+  EXPECT_EQ(whole.next(kWholeRunStart), INT64_MAX);
+  EXPECT_EQ(whole.count_between(kWholeRunStart, kWholeRunStart), 1u);
+  EXPECT_EQ(whole.name(), "overall");
+  EXPECT_EQ(parse_bucketing("overall"), whole);
+  EXPECT_EQ(whole.in_zone(find_time_zone("Europe/Madrid")), whole) << "one bucket has no boundaries to move";
+  char buf[kBucketStartMaxChars];
+  EXPECT_EQ(whole.format_start(kWholeRunStart, buf), 0);
+  EXPECT_EQ(rebucket({{-5, 1}, {0, 2}, {86400, 3}}, whole), (std::vector<SecondCount>{{kWholeRunStart, 6}}));
+}
+
 TEST(Rebucket, SumsSortedSecondsIntoBuckets) {
   const std::vector<SecondCount> seconds = {{-61, 1}, {-60, 2}, {-1, 3}, {0, 4}, {59, 5}, {60, 6}, {3600, 7}};
   EXPECT_EQ(rebucket(seconds, Bucketing::of_seconds(60)),
@@ -148,6 +165,18 @@ TEST(BucketReport, CsvHeaderNamesTheBucketAndRowsHoldItsStart) {
   EXPECT_EQ(format_report(r, as(bucketed("1d", false), Format::kCsv)), "day,count\n2023-11-14T00:00:00Z,6\n");
   EXPECT_EQ(format_report(r, as(bucketed("2m", false), Format::kCsv)),
             "bucket,count\n2023-11-14T22:12:00Z,2\n2023-11-14T22:14:00Z,3\n2023-11-14T22:16:00Z,1\n");
+}
+
+TEST(BucketReport, TheWholeInputsRowHasNoTimeColumnInEveryFormat) {
+  const int64_t t = at("2023-11-14T22:13:20Z");
+  const Result r = with_counts({{t, 2}, {t + 50, 3}, {t + 86400, 1}});
+  const ReportOptions whole = bucketed("overall", true);  // nothing to fill
+  EXPECT_EQ(format_report(r, as(whole, Format::kCsv)), "count\n6\n");
+  EXPECT_EQ(format_report(r, as(whole, Format::kTable)), "count\n    6\n") << "its one row is the total";
+  const std::string json = format_report(r, as(whole, Format::kJson));
+  EXPECT_NE(json.find("\"bucket\": \"overall\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"counts\": [\n    {\"count\": 6}\n  ]"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"first\": null"), std::string::npos) << "no series over time: " << json;
 }
 
 TEST(BucketReport, FillGapsAddsZeroRowsBetweenFirstAndLastInEveryFormat) {

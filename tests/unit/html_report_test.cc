@@ -1,7 +1,8 @@
 // Tests for the --format html writer (report/html/html_report.cc) with hostile
 // strings in every place input reaches the page: text escaping in the title,
 // notes and tables, the JSON strings of the data <script> (read back exactly),
-// and the Content-Security-Policy as the first element of <head>. That the
+// and the Content-Security-Policy as the first element of <head>; the rows
+// table of --overall's page, escaped alike. That the
 // page runs and shows the ids as text in a browser is html_hostile's.
 #include "report/html/html_report.h"
 
@@ -81,6 +82,26 @@ TEST(HtmlReport, TextIsEscapedWhereverInputIsShown) {
   }
   EXPECT_EQ(page.find('\0'), std::string::npos);
   EXPECT_EQ(page.find('\r'), std::string::npos);
+}
+
+TEST(HtmlReport, TheWholeInputsRowsAreATableOfEscapedTextWithoutScript) {
+  HtmlReport r = hostile_report();
+  r.rows_table.emplace();
+  r.rows_table->columns = {"host <b>", "count", "share"};
+  for (const std::string& id : kHostile) r.rows_table->rows.push_back({id, "1", "10.000%"});
+  const std::string page = page_of(r);
+  EXPECT_EQ(page.find("<script"), std::string::npos) << "no chart, no script";
+  EXPECT_EQ(page.find("<div id=\"chart\">"), std::string::npos);
+  for (const char* markup : {"<img", "<svg", "<b>", "<i>", "<!--"}) {
+    EXPECT_EQ(page.find(markup), std::string::npos) << markup;
+  }
+  for (const char* shown :
+       {"<p class=\"subtitle\">10 rows &middot; busiest first</p>",
+        "<table id=\"rows\">\n<tr><th>host &lt;b&gt;</th><th>count</th><th>share</th></tr>\n",
+        "<tr><td>&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;</td><td>1</td><td>10.000%</td></tr>",
+        "<td>nul&#xFFFD;byte</td>", "<table id=\"stats\">", "<table id=\"accounting\">"}) {
+    EXPECT_NE(page.find(shown), std::string::npos) << shown;
+  }
 }
 
 TEST(HtmlReport, DataScriptHoldsTheIdsExactlyAndNoMarkup) {

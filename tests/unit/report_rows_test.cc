@@ -119,6 +119,24 @@ TEST(ReportRows, TopKeepsTheBusiestInNameOrderAndFoldsTheRestIntoOther) {
             (std::vector<AppCount>{{0, 0, 1}, {0, 2, 4}, {0, 3, 1}, {1, 0, 2}, {1, 1, 4}, {2, 3, 1}}));
 }
 
+TEST(ReportRows, TheWholeInputsRowsAreBusiestFirstTiesInNameOrderOtherLast) {
+  // Lines: a 3, b 1, c 4, d 4, e 1.
+  const Result r =
+      app_result({"a", "b", "c", "d", "e"}, {{0, 0, 1}, {0, 1, 1}, {0, 3, 4}, {1, 0, 2}, {1, 2, 4}, {2, 4, 1}});
+  const ReportRows all(r, {"app_id"}, top(0, "overall"));
+  EXPECT_TRUE(all.by_count());
+  EXPECT_EQ(walk(all), (std::vector<Row>{{kWholeRunStart, "c", 4},
+                                         {kWholeRunStart, "d", 4},
+                                         {kWholeRunStart, "a", 3},
+                                         {kWholeRunStart, "b", 1},
+                                         {kWholeRunStart, "e", 1}}));
+  // --top 2: (other) has more lines than either, and is still last: it is no key.
+  const ReportRows two(r, {"app_id"}, top(2, "overall"));
+  EXPECT_EQ(walk(two),
+            (std::vector<Row>{{kWholeRunStart, "c", 4}, {kWholeRunStart, "d", 4}, {kWholeRunStart, "(other)", 5}}));
+  EXPECT_FALSE(ReportRows(r, {"app_id"}, top(0)).by_count());
+}
+
 TEST(ReportRows, TopFoldsTheResultsOwnOtherWithTheRest) {
   // A capped result already has kOtherApp last; it is never one of the top.
   const Result r = app_result({"a", "b", std::string(kOtherApp)}, {{0, 0, 2}, {0, 1, 1}, {0, 2, 9}, {5, 2, 1}});

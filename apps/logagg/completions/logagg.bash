@@ -46,9 +46,9 @@ _logagg() {
     elif [[ $command == detect ]]; then
       options="--format -h --help"
     elif [[ $command == merge ]]; then
-      options="--format --csv-safe --fill-gaps --stats --plot --top --unit --strict -h --help"
+      options="--format --csv-safe --fill-gaps --stats --plot --top --unit --overall --strict -h --help"
     else
-      options="--format --csv-safe --per-second --per-minute --per-hour --per-day --bucket --tz --fill-gaps --stats --plot
+      options="--format --csv-safe --per-second --per-minute --per-hour --per-day --bucket --overall --tz --fill-gaps --stats --plot
                --by-app --top --max-apps --by --by-status-class --by-path-prefix --where --sum --quantiles
                --percentiles --count-if --unit --since
                --until --include --exclude --list-inputs --piece-size --state --delta --delta-dir --follow --late --range --threads --app-field --time-field --app-pattern --time-format --input-tz --show-rejects

@@ -83,4 +83,5 @@ for cond in $main $merge
     complete -c logagg -n $cond -l plot -d 'A chart of the counts instead of rows'
     complete -c logagg -n $cond -l top -x -d 'Of counts per app: only the N busiest apps, the rest as (other)'
     complete -c logagg -n $cond -l unit -x -d "The table prints FIELD's durations (s, ms, us, ns) as 12.3 ms"
+    complete -c logagg -n $cond -l overall -d 'One row per key for the whole input, busiest first'
 end

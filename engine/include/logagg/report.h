@@ -72,6 +72,13 @@ struct ReportOptions {
 //                   "peak": {"bucket", "count"}, "mean", "median", "p95", "p99",
 //                   "max"}}
 //        NAME is ReportOptions::bucketing.name() ("second", "minute", "5m", ...).
+//        The whole input's one bucket (Bucketing::whole(), --overall, NAME
+//        "overall") has no COLUMN: its rows have no time in any format, go by
+//        count, busiest first (ties in key order, "(other)" last), the table
+//        ends with "rows: busiest first" after its total (none without keys:
+//        the one row is the total), and "stats" has null first, last, peak
+//        and per-bucket figures (there is no series); html is a table of the
+//        rows instead of a chart.
 //        The settings in force follow the fields, only when given: "tz": ZONE
 //        (a --tz zone's IANA name), then with Question::by_app "by_app": true
 //        (and "top": N with --top, "max_apps": N when the app table filled

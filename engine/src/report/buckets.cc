@@ -33,10 +33,13 @@ struct Unit {
   const char* name;  // the bucket named by one of this unit
 };
 constexpr Unit kUnits[] = {{'d', kSecondsPerDay, "day"}, {'h', 3600, "hour"}, {'m', 60, "minute"}, {'s', 1, "second"}};
+// The name of Bucketing::whole().
+constexpr std::string_view kWholeName = "overall";
 
 }  // namespace
 
 std::string Bucketing::name() const {
+  if (is_whole()) return std::string(kWholeName);
   for (const Unit& u : kUnits) {
     if (width_ == u.seconds) return u.name;
   }
@@ -59,6 +62,7 @@ Bucketing parse_bucketing(std::string_view text) {
   for (const Unit& u : kUnits) {
     if (text == u.name) return Bucketing::of_seconds(u.seconds);
   }
+  if (text == kWholeName) return Bucketing::whole();
   if (text.size() < 2) refuse(kForm);
   const Unit* unit = nullptr;
   for (const Unit& u : kUnits) {
@@ -140,6 +144,7 @@ uint64_t Bucketing::zoned_count_between(int64_t first, int64_t last) const noexc
 }
 
 int Bucketing::format_start(int64_t start, char* out) const noexcept {
+  if (is_whole()) return 0;
   if (zone_ == nullptr) return format_utc_second(start, out);
   const int64_t offset = zone_->period_at(start).offset;
   int len = format_utc_second(start + offset, out) - 1;  // without the 'Z'

@@ -22,7 +22,7 @@ using result_doc::append_key;
 void append_json_stats(std::string& out, const ReportStats& stats, const Query& query) {
   const bool by_app = query.keyed();
   const BucketStats& st = stats.buckets;
-  const bool any = st.buckets > 0;
+  const bool any = st.buckets > 0 && stats.over_time;
   const auto field = [&](std::string_view key, auto&& append_value, bool last = false) {
     append_key(out, "    ", key);
     if (any) {

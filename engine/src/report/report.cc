@@ -142,14 +142,18 @@ std::string format_stats(const Result& result, const ReportOptions& report) {
   const ReportRows rows(result, query.key_columns(), report);
   const ReportStats stats = report_stats(result, query.keyed(), rows.buckets(), rows.bucketing(), report.top);
   const BucketStats& st = stats.buckets;
-  std::string out = "logagg: stats per " + rows.bucketing().name();
+  std::string out = stats.over_time ? "logagg: stats per " + rows.bucketing().name() : "logagg: stats of the whole run";
   if (st.buckets == 0) return out + ": no counted lines\n";
-  out.append(": ");
-  append_number(out, st.buckets);
-  out.append(st.buckets == 1 ? " bucket, " : " buckets, ");
-  out.append(stats.first).append(" to ").append(stats.last).append(" (");
-  append_number(out, st.empty);
-  out.append(" empty)\n");
+  if (stats.over_time) {
+    out.append(": ");
+    append_number(out, st.buckets);
+    out.append(st.buckets == 1 ? " bucket, " : " buckets, ");
+    out.append(stats.first).append(" to ").append(stats.last).append(" (");
+    append_number(out, st.empty);
+    out.append(" empty)\n");
+  } else {
+    out.append(":\n");
+  }
   auto row = [&](std::string_view label, const std::string& value) {
     out.append("  ");
     append_padded(out, label, 28, false);
@@ -159,8 +163,10 @@ std::string format_stats(const Result& result, const ReportOptions& report) {
     out.push_back('\n');
   };
   row("total", std::to_string(st.total));
-  row("peak at " + stats.peak, std::to_string(st.max));
-  for (const auto& [name, value] : stats.figures) row(name, value);
+  if (stats.over_time) {
+    row("peak at " + stats.peak, std::to_string(st.max));
+    for (const auto& [name, value] : stats.figures) row(name, value);
+  }
   if (query.measured()) {
     out.append("  measures of all counted lines:\n");
     const MeasureText measures(query.measures(), report.units);

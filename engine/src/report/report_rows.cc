@@ -96,6 +96,19 @@ MeasureTable bucket_cells(const std::vector<SecondCount>& counts, const MeasureT
 
 }  // namespace
 
+void ReportRows::order_by_count() {
+  const std::vector<AppCount>& rows = *app_buckets_;
+  order_.resize(rows.size());
+  for (uint32_t r = 0; r < order_.size(); ++r) order_[r] = r;
+  // Apps are numbered in key order, so the index breaks ties; "(other)" of
+  // the keys not told apart is a remainder, not a key: last.
+  std::stable_sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) {
+    const bool a_other = is_other(rows[a].app), b_other = is_other(rows[b].app);
+    if (a_other != b_other) return b_other;
+    return rows[a].count > rows[b].count;
+  });
+}
+
 ReportRows::ReportRows(const Result& result, std::vector<std::string> key_columns, const ReportOptions& report)
     : bucketing_(report.bucketing),
       fill_gaps_(report.fill_gaps),
@@ -126,6 +139,7 @@ ReportRows::ReportRows(const Result& result, std::vector<std::string> key_column
     }
     other_shown_ = !apps_.empty() && apps_.back() == kOtherApp;
     if (other_shown_) apps_.back() = kOtherAppName;
+    if (bucketing_.is_whole()) order_by_count();
   }
 }
 

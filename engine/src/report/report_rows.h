@@ -3,7 +3,8 @@
 // cut to the --top N busiest (the rest summed as "(other)"). Walking them
 // yields the empty buckets between as zero rows when gaps are filled; those
 // are generated while walking, never stored, so filling a gap of years costs
-// no memory.
+// no memory. With one bucket for the whole input (--overall) the rows are
+// the keys', busiest first (ties in key order), "(other)" last.
 #pragma once
 
 #include <cstdint>
@@ -41,8 +42,13 @@ class ReportRows {
   std::string_view key(uint32_t app) const { return is_other(app) ? kOtherApp : std::string_view(apps_[app]); }
   const std::vector<AppCount>& app_buckets() const { return *app_buckets_; }
 
+  // Whether the rows go by count, busiest first (--overall with keys), not
+  // by start then key.
+  bool by_count() const { return !order_.empty(); }
+
   // Calls emit(bucket_start, app, count, cell) for every row, ascending by
-  // start then app; `app` is an index into apps(), 0 without --by-app;
+  // start then app (by_count(): busiest first); `app` is an index into
+  // apps(), 0 without --by-app;
   // `cell` the row's measures (nullptr without measures, and for the empty
   // rows of filled gaps). With gaps filled, every bucket from the first to
   // the last has a row (with --by-app: a row per app shown).
@@ -67,6 +73,13 @@ class ReportRows {
 
   template <typename Emit>
   void for_each_app(Emit& emit) const {
+    if (by_count()) {
+      for (const uint32_t r : order_) {
+        const AppCount& c = (*app_buckets_)[r];
+        emit(c.second, c.app, c.count, cell(r));
+      }
+      return;
+    }
     if (!fill_gaps_) {
       for (size_t r = 0; r < app_buckets_->size(); ++r) {
         const AppCount& c = (*app_buckets_)[r];
@@ -93,6 +106,9 @@ class ReportRows {
     }
   }
 
+  // Sets order_: the rows of one whole-run bucket, busiest first.
+  void order_by_count();
+
   static constexpr const MeasureCell* kNoCell = nullptr;
   // Row `row`'s cell, read into scratch_: good until the next call.
   const MeasureCell* cell(size_t row) const {
@@ -110,6 +126,7 @@ class ReportRows {
   bool other_shown_ = false;  // apps_.back() is kOtherApp's row
   const std::vector<AppCount>* app_buckets_ = nullptr;  // result.app_counts itself when nothing is summed
   std::vector<AppCount> owned_app_buckets_;
+  std::vector<uint32_t> order_;  // by_count(): the rows of app_buckets_, busiest first
   // With measures: the cells of the rows (of buckets_ without keys, of
   // app_buckets_ with them); result.cells itself when nothing is summed.
   const MeasureTable* cells_ = nullptr;

@@ -71,6 +71,12 @@ inline void append_padded(std::string& out, std::string_view text, size_t width,
   if (!right) out.append(pad, ' ');
 }
 
+// A key as rows show it: "(other)" for the keys not told apart, "(none)"
+// for a key field without a value.
+inline std::string_view shown_key(std::string_view key) {
+  return key == kOtherApp ? kOtherAppName : key == kNoKey ? kNoKeyName : key;
+}
+
 // A key tuple (logagg/result.h) of `parts` parts as one text, for the
 // statistics and a chart's series: its parts joined by ", ", a key without
 // a value as "(none)", the keys not told apart as "(other)". Not escaped.

@@ -213,13 +213,23 @@ bool row_key(const element& row, const std::vector<std::string>& columns, std::s
   return true;
 }
 
-// A "counts" row's bucket start (in `column`) and count, and with
+// A "counts" row's bucket start (in `column`; none in the whole run's rows
+// of an "overall" document, `column` empty) and count, and with
 // `key_columns` its key tuple; false if one of them is missing or of
 // another type.
 bool row_head(const element& row, const std::string& column, const std::vector<std::string>* key_columns,
               std::string_view& start, uint64_t& count, std::string& tuple) {
-  return row[column].get(start) == simdjson::SUCCESS && row[result_doc::kCount].get(count) == simdjson::SUCCESS &&
+  return (column.empty() || row[column].get(start) == simdjson::SUCCESS) &&
+         row[result_doc::kCount].get(count) == simdjson::SUCCESS &&
          (key_columns == nullptr || row_key(row, *key_columns, tuple));
+}
+
+// The rows' start column: none for the whole run's one bucket.
+std::string start_column(const Bucketing& bucketing) { return bucketing.is_whole() ? "" : bucketing.column(); }
+
+// A row's bucket start, read by row_head from `column`.
+int64_t row_start(std::string_view start, const std::string& column) {
+  return column.empty() ? kWholeRunStart : instant(start, column);
 }
 
 // A row's measures (measure_text.h's columns and json's sketches), checked:
@@ -287,7 +297,7 @@ MeasureCell read_cell(const element& row, const MeasureSpec& spec, uint64_t coun
 void read_measured_counts(const simdjson::dom::array& counts, Partial& p) {
   const bool keyed = p.result.query.keyed();
   const std::vector<std::string>& key_columns = p.result.query.key_columns();
-  const std::string column = p.report.bucketing.column();
+  const std::string column = start_column(p.report.bucketing);
   const MeasureSpec& spec = p.result.query.measures();
   std::vector<MeasuredRow> rows;
   std::string tuple;
@@ -295,10 +305,10 @@ void read_measured_counts(const simdjson::dom::array& counts, Partial& p) {
     std::string_view start;
     uint64_t count = 0;
     if (!row_head(row, column, keyed ? &key_columns : nullptr, start, count, tuple)) {
-      fail("a \"counts\" row has no " + column + ", count or key");
+      fail("a \"counts\" row has no " + (column.empty() ? "" : column + ", ") + "count or key");
     }
     if (count == 0) continue;  // rows of --fill-gaps add nothing
-    rows.push_back({instant(start, column), keyed ? tuple : std::string(), read_cell(row, spec, count)});
+    rows.push_back({row_start(start, column), keyed ? tuple : std::string(), read_cell(row, spec, count)});
   }
   set_measured_rows(std::move(rows), spec, keyed, p.result);
 }
@@ -311,14 +321,14 @@ void read_counts(const object& doc, Partial& p) {
   simdjson::dom::array counts;
   if (doc[result_doc::kCounts].get(counts) != simdjson::SUCCESS) fail("no \"counts\" array");
   if (query.measured()) return read_measured_counts(counts, p);
-  const std::string column = p.report.bucketing.column();
-  std::string row_shape = "{\"" + column + "\": TIME, ";
+  const std::string column = start_column(p.report.bucketing);
+  std::string row_shape = column.empty() ? "{" : "{\"" + column + "\": TIME, ";
   for (const std::string& key : key_columns) row_shape += "\"" + key + "\": KEY, ";
   row_shape += "\"count\": N}";
   std::vector<std::string> tuples;  // the rows' key tuples, which app_rows view
   tuples.reserve(counts.size());
   std::vector<std::pair<std::string_view, AppCount>> app_rows;  // with keys: (key tuple, row)
-  int64_t previous = INT64_MIN;
+  std::optional<int64_t> previous;
   std::string tuple;
   for (const element row : counts) {
     std::string_view start;
@@ -326,8 +336,10 @@ void read_counts(const object& doc, Partial& p) {
     if (!row_head(row, column, by_app ? &key_columns : nullptr, start, count, tuple)) {
       fail("a \"counts\" row is not " + row_shape);
     }
-    const int64_t second = instant(start, column);
-    if (second < previous || (second == previous && !by_app)) fail("\"counts\" rows are not in ascending order");
+    const int64_t second = row_start(start, column);
+    if (previous && (second < *previous || (second == *previous && !by_app))) {
+      fail("\"counts\" rows are not in ascending order");
+    }
     previous = second;
     if (count == 0) continue;  // rows of --fill-gaps add nothing
     if (by_app) {

@@ -14,12 +14,6 @@
 namespace logagg {
 namespace {
 
-// A key as rows show it: "(other)" for the keys not told apart, "(none)"
-// for a key field without a value.
-std::string_view shown_key(std::string_view key) {
-  return key == kOtherApp ? kOtherAppName : key == kNoKey ? kNoKeyName : key;
-}
-
 void append_cells(std::string& out, std::span<const KeyCell* const> cells) {
   for (const KeyCell* cell : cells) out.append(cell->text);
 }
@@ -34,12 +28,12 @@ class CsvRows final : public RowWriter {
     return cell;
   }
   void header(std::string& out) override {
-    out.append(s_.bucketing.column());
+    if (!s_.bucketing.is_whole()) out.append(s_.bucketing.column()).push_back(',');
     for (const std::string& column : s_.key_columns) {  // path_prefix(FIELD,N) and field names may hold commas
-      out.push_back(',');
       append_csv_field(out, column, false);
+      out.push_back(',');
     }
-    out.append(",count");
+    out.append("count");
     if (s_.measures != nullptr) {
       for (const std::string& column : s_.measures->columns()) {
         out.push_back(',');
@@ -50,8 +44,7 @@ class CsvRows final : public RowWriter {
   }
   void row(std::string& out, std::string_view start, std::span<const KeyCell* const> cells, uint64_t count,
            const MeasureCell* measures, bool) override {
-    out.append(start);
-    out.push_back(',');
+    if (!s_.bucketing.is_whole()) out.append(start).push_back(',');
     append_cells(out, cells);
     append_number(out, count);
     if (s_.measures != nullptr) {
@@ -69,14 +62,9 @@ class CsvRows final : public RowWriter {
 
 class JsonRows final : public RowWriter {
  public:
-  explicit JsonRows(const RowSettings& s) : s_(s) {
-    row_start_.push_back('{');
-    append_json_string(row_start_, s_.bucketing.column());
-    row_start_.append(": \"");
-  }
+  explicit JsonRows(const RowSettings& s) : s_(s) {}
   KeyCell key_cell(size_t column, std::string_view key) override {
     KeyCell cell;
-    cell.text.append(", ");
     append_json_string(cell.text, s_.key_columns[column]);
     cell.text.append(": ");
     if (key == kNoKey) {  // no value: null, which no key's text is
@@ -100,9 +88,13 @@ class JsonRows final : public RowWriter {
            const MeasureCell* measures, bool correction) override {
     if (!s_.stream) out.append(rows_ == 0 ? "\n    " : ",\n    ");
     ++rows_;
-    out.append(row_start_).append(start).push_back('"');
-    append_cells(out, cells);
-    result_doc::append_key(out, ", ", result_doc::kCount);
+    out.push_back('{');
+    if (!s_.bucketing.is_whole()) {  // the whole run's one bucket has no start to write
+      append_json_string(out, s_.bucketing.column());
+      out.append(": \"").append(start).append("\", ");
+    }
+    for (const KeyCell* cell : cells) out.append(cell->text).append(", ");
+    result_doc::append_key(out, "", result_doc::kCount);
     append_number(out, count);
     if (s_.measures != nullptr) append_measures(out, measures, count);
     if (correction) {
@@ -147,7 +139,6 @@ class JsonRows final : public RowWriter {
   }
 
   const RowSettings s_;
-  std::string row_start_;  // {"COLUMN": "
   uint64_t rows_ = 0;
   std::vector<MeasureText::Value> values_;
 };
@@ -159,6 +150,9 @@ class TableRows final : public RowWriter {
         start_width_(start_width(s.bucketing)),
         count_width_(s.stream ? kStreamCountWidth : std::max<size_t>(std::to_string(s.widest_count).size(), 5)) {
     for (const std::string& column : s_.key_columns) key_widths_.push_back(display_width(column));
+    // The whole run's rows have no start column: the total line's label
+    // takes the first key's.
+    if (whole() && !key_widths_.empty()) key_widths_[0] = std::max(key_widths_[0], kTotal.size());
   }
   KeyCell key_cell(size_t column, std::string_view key) override {
     KeyCell cell;
@@ -169,8 +163,10 @@ class TableRows final : public RowWriter {
     return cell;
   }
   void header(std::string& out) override {
-    append_padded(out, s_.bucketing.column(), start_width_, false);
-    out.append("  ");
+    if (!whole()) {
+      append_padded(out, s_.bucketing.column(), start_width_, false);
+      out.append("  ");
+    }
     if (!s_.stream) {
       for (size_t c = 0; c < key_widths_.size(); ++c) append_padded(out, s_.key_columns[c], key_widths_[c] + 2, false);
     }
@@ -188,8 +184,10 @@ class TableRows final : public RowWriter {
   }
   void row(std::string& out, std::string_view start, std::span<const KeyCell* const> cells, uint64_t count,
            const MeasureCell* measures, bool correction) override {
-    append_padded(out, start, start_width_, false);
-    out.append("  ");
+    if (!whole()) {
+      append_padded(out, start, start_width_, false);
+      out.append("  ");
+    }
     if (!s_.stream) {
       for (size_t c = 0; c < cells.size(); ++c) {
         out.append(cells[c]->text).append(key_widths_[c] + 2 - cells[c]->columns, ' ');
@@ -207,18 +205,22 @@ class TableRows final : public RowWriter {
     out.append(correction ? "  (correction)\n" : "\n");
   }
   void footer(std::string& out, uint64_t total) override {
+    if (whole() && key_widths_.empty()) return;  // its one row is the total
     size_t keys_width = 0;
     if (!s_.stream) {
       for (const size_t width : key_widths_) keys_width += width + 2;
     }
-    append_padded(out, "total", start_width_ + keys_width, false);
+    append_padded(out, kTotal, whole() ? keys_width - 2 : start_width_ + keys_width, false);
     out.append("  ");
     append_padded(out, std::to_string(total), count_width_, true);
-    out.push_back('\n');
+    out.append(whole() ? "\nrows: busiest first\n" : "\n");
   }
 
  private:
   static constexpr size_t kStreamCountWidth = 10;
+  static constexpr std::string_view kTotal = "total";
+
+  bool whole() const { return s_.bucketing.is_whole(); }
 
   const RowSettings s_;
   size_t start_width_;

@@ -59,7 +59,8 @@ ReportStats report_stats(const Result& result, bool by_app, const std::vector<Se
   stats.buckets = compute_stats(buckets, bucketing);
   const BucketStats& st = stats.buckets;
   stats.figures = {{"mean", ""}, {"median", ""}, {"p95", ""}, {"p99", ""}, {"max", ""}};
-  if (st.buckets > 0) {
+  stats.over_time = !bucketing.is_whole();
+  if (st.buckets > 0 && stats.over_time) {
     stats.first = start_text(bucketing, st.first);
     stats.last = start_text(bucketing, st.last);
     stats.peak = start_text(bucketing, st.peak);

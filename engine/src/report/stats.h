@@ -74,7 +74,9 @@ struct ReportStats {
   // The first, last and peak bucket starts as the bucketing writes them, and
   // the figures per bucket by name, in the order every format lists them:
   // mean (total / buckets, 3 decimals), median, p95, p99, max. The texts
-  // are empty when nothing was counted (buckets.buckets == 0).
+  // are empty when nothing was counted (buckets.buckets == 0) and for the
+  // whole run's one bucket (--overall), which is no series over time.
+  bool over_time = true;  // false for the whole run's one bucket
   std::string first, last, peak;
   std::vector<std::pair<std::string_view, std::string>> figures;
   struct RankedApp {

@@ -95,11 +95,37 @@ void fill_measures(const Result& result, const ReportOptions& report, const Buck
   }
 }
 
+// The rows of the whole input's one bucket, busiest first, as text.
+HtmlReport::RowsTable rows_table(const ReportRows& rows, const Result& result, const ReportOptions& report) {
+  HtmlReport::RowsTable table;
+  table.columns = rows.key_columns();
+  table.columns.insert(table.columns.end(), {"count", "share"});
+  std::optional<MeasureText> measures;
+  if (result.query.measured()) {
+    measures.emplace(result.query.measures(), report.units);
+    table.columns.insert(table.columns.end(), measures->columns().begin(), measures->columns().end());
+  }
+  const size_t parts = rows.key_columns().size();
+  std::vector<MeasureText::Value> values;
+  rows.for_each([&](int64_t, uint32_t app, uint64_t count, const MeasureCell* cell) {
+    std::vector<std::string>& row = table.rows.emplace_back();
+    if (parts > 0) {
+      for (const std::string_view part : key_parts(rows.key(app), parts)) row.emplace_back(shown_key(part));
+    }
+    row.push_back(std::to_string(count));
+    row.push_back(ratio_text(count * 100, result.summary.counted) + "%");
+    if (!measures) return;
+    measures->values(cell, count, values);
+    for (const MeasureText::Value& v : values) row.push_back(v.present ? v.text : "-");
+  });
+  return table;
+}
+
 void fill_stats(const ReportStats& stats, const Query& query, HtmlReport& page) {
   const BucketStats& st = stats.buckets;
   auto& out = page.stats;
   out.emplace_back("total", std::to_string(st.total));
-  if (st.buckets == 0) return;
+  if (st.buckets == 0 || !stats.over_time) return;
   out.emplace_back("buckets", std::to_string(st.buckets) + " (" + std::to_string(st.empty) + " empty)");
   out.emplace_back("first", stats.first);
   out.emplace_back("last", stats.last);
@@ -151,10 +177,31 @@ Result by_first_key(const Result& result, size_t parts) {
   return out;
 }
 
+// The page of the whole input's one bucket: its rows (every key, or the
+// --top N and "(other)") as a table, the measures and the accounting.
+HtmlReport make_whole_run_page(const Result& result, const ReportOptions& report) {
+  const Query& query = result.query;
+  const ReportRows rows(result, query.key_columns(), report);
+  HtmlReport page;
+  page.bucket_name = report.bucketing.name();
+  page.time_zone = "UTC";
+  page.title = "logagg: requests over the whole input";
+  for (size_t c = 0; c < rows.key_columns().size(); ++c) {
+    page.title.append(c == 0 ? " by " : ", ").append(query.by_keys() ? rows.key_columns()[c] : "app");
+  }
+  page.rows_table = rows_table(rows, result, report);
+  ReportStats stats = report_stats(result, query.keyed(), rows.buckets(), rows.bucketing(), report.top);
+  stats.ranked_apps.clear();  // the table above has them all
+  fill_stats(stats, query, page);
+  fill_accounting(result, page);
+  return page;
+}
+
 }  // namespace
 
 HtmlReport make_html_report(const Result& result, const ReportOptions& report) {
   const Query& query = result.query;
+  if (report.bucketing.is_whole()) return make_whole_run_page(result, report);
   ReportOptions chart = report;
   if (query.keyed() && chart.top == 0) chart.top = kDefaultChartApps;
   const std::vector<std::string>& columns = query.key_columns();

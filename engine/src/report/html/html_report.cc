@@ -4,7 +4,9 @@
 // head (the Content-Security-Policy, uPlot's and the page's style sheets),
 // body text and tables, the series as one JSON document in a
 // <script type="application/json">, uPlot's script and the page's own
-// (page.js), which parses the JSON and draws the chart.
+// (page.js), which parses the JSON and draws the chart. The page of the whole
+// input's one bucket (--overall) has a table of its rows instead of the chart,
+// and no script.
 // Bytes from the input (app ids, option values such as --app-pattern) reach
 // the page in two contexts only, each written by one function of PageWriter:
 // text (element content, also fit for quoted attribute values) and JSON
@@ -184,6 +186,52 @@ void write_data(PageWriter& out, const HtmlReport& report) {
   out.raw("}</script>\n");
 }
 
+// The notes above the chart (or the rows), if any.
+void write_notes(PageWriter& out, const HtmlReport& report) {
+  if (!report.notes.empty()) {
+    out.raw("<ul class=\"notes\" id=\"notes\">\n");
+    for (const std::string& note : report.notes) {
+      out.raw("<li>");
+      out.text(note);
+      out.raw("</li>\n");
+    }
+    out.raw("</ul>\n");
+  }
+}
+
+// The rest of the page of the whole input's one bucket (HtmlReport::rows_table),
+// after the title: its rows as a table, the statistics and the accounting;
+// no chart, so no script.
+void write_rows_page(PageWriter& out, const HtmlReport& report) {
+  const HtmlReport::RowsTable& table = *report.rows_table;
+  out.raw("</h1>\n<p class=\"subtitle\">");
+  out.text(grouped(table.rows.size()));
+  out.raw(table.rows.size() == 1 ? " row" : " rows");
+  out.raw(" &middot; busiest first</p>\n");
+  write_notes(out, report);
+  out.raw("<section><table id=\"rows\">\n<tr>");
+  for (const std::string& column : table.columns) {
+    out.raw("<th>");
+    out.text(column);
+    out.raw("</th>");
+  }
+  out.raw("</tr>\n");
+  for (const std::vector<std::string>& row : table.rows) {
+    out.raw("<tr>");
+    for (const std::string& cell : row) {
+      out.raw("<td>");
+      out.text(cell);
+      out.raw("</td>");
+    }
+    out.raw("</tr>\n");
+  }
+  out.raw("</table></section>\n<div class=\"tables\">\n");
+  write_table(out, "stats", "Statistics", report.stats);
+  write_table(out, "accounting", "Lines", report.accounting);
+  out.raw("</div>\n</body>\n</html>\n");
+  out.flush();
+}
+
 }  // namespace
 
 void write_html_report(const HtmlReport& report, const ReportSink& sink) {
@@ -203,6 +251,7 @@ void write_html_report(const HtmlReport& report, const ReportSink& sink) {
   out.raw(html_assets::kPageCss.text);
   out.raw("</style>\n</head>\n<body>\n<h1>");
   out.text(report.title);
+  if (report.rows_table) return write_rows_page(out, report);
   out.raw("</h1>\n<p class=\"subtitle\">");
   out.text(grouped(report.starts.size()));
   if (report.buckets_per_point > 1) {
@@ -217,15 +266,7 @@ void write_html_report(const HtmlReport& report, const ReportSink& sink) {
   out.raw(" &middot; times in ");
   out.text(report.time_zone);
   out.raw(" &middot; drag across the chart to zoom in, double-click to zoom out</p>\n");
-  if (!report.notes.empty()) {
-    out.raw("<ul class=\"notes\" id=\"notes\">\n");
-    for (const std::string& note : report.notes) {
-      out.raw("<li>");
-      out.text(note);
-      out.raw("</li>\n");
-    }
-    out.raw("</ul>\n");
-  }
+  write_notes(out, report);
   out.raw("<div id=\"chart\"></div>\n<div class=\"tables\">\n");
   write_table(out, "stats", "Statistics", report.stats);
   write_table(out, "accounting", "Lines", report.accounting);

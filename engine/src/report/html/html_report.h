@@ -1,12 +1,13 @@
 // The --format html page: one self-contained HTML file (the charting library
 // and its style sheet inlined, no network needed to open it) with an
 // interactive time-series chart of the report's buckets (zoom by dragging,
-// hover shows the bucket and its count), the summary statistics and the line
-// accounting. make_html_report (html_data.cc, declared below) fills an
+// hover shows the bucket and its count), or with --overall a table of its
+// rows, the summary statistics and the line accounting. make_html_report (html_data.cc, declared below) fills an
 // HtmlReport from a Result; write_html_report (html_report.cc) only draws it.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,6 +53,15 @@ struct HtmlReport {
   std::vector<std::pair<std::string, std::string>> accounting;
   // Sentences shown above the chart, e.g. why apps were folded into (other).
   std::vector<std::string> notes;
+  // The whole input's one bucket (--overall) is no series: the page shows
+  // its rows as a table instead of the chart, busiest first: the key
+  // columns, count, share of the counted lines and the measures' columns,
+  // as the table format writes them.
+  struct RowsTable {
+    std::vector<std::string> columns;
+    std::vector<std::vector<std::string>> rows;
+  };
+  std::optional<RowsTable> rows_table;
 };
 
 // Writes the page through `sink` in chunks (the data of a million points is
