@@ -4,6 +4,7 @@
 #include "detect_command.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -63,9 +64,11 @@ std::string percent(size_t part, size_t whole) {
   return buf;
 }
 
-void print_text(const DetectConfig& config, const Detection& d) {
+void print_text(const std::vector<std::string>& inputs, const Detection& d) {
   std::string out;
-  if (!d.not_json.empty()) {
+  if (d.lines == 0) {
+    out += "# no lines: the inputs are empty (or hold only blank lines)\n";
+  } else if (!d.not_json.empty()) {
     out += "# not JSON lines: " + std::to_string(d.objects) + " of " + std::to_string(d.lines) +
            " sampled lines are JSON objects; the first other line:\n# " + terminal_text(d.not_json) + "\n";
   } else if (d.suggestions.empty()) {
@@ -74,9 +77,25 @@ void print_text(const DetectConfig& config, const Detection& d) {
   for (const Suggestion& s : d.suggestions) {
     out += "# " + std::to_string(s.counted) + " of " + std::to_string(d.lines) + " sampled lines (" +
            percent(s.counted, d.lines) + "): " + terminal_text(s.what) + "\n";
-    out += terminal_text(command_line(config.inputs, s)) + "\n";
+    out += terminal_text(command_line(inputs, s)) + "\n";
   }
   std::fputs(out.c_str(), stdout);
+}
+
+// Files of different shapes: each group's files, then its commands.
+void print_groups(const Sample& sample, const std::vector<ShapeGroup>& groups) {
+  std::printf("# %zu shapes of lines in %zu files: the commands of each, for its files\n", groups.size(),
+              sample.files.size());
+  for (size_t g = 0; g < groups.size(); ++g) {
+    std::vector<std::string> files;
+    for (const size_t i : groups[g].files) files.push_back(sample.files[i]);
+    std::string heading = "# shape ";
+    heading.append(std::to_string(g + 1)).append(" of ").append(std::to_string(groups.size())).append(", ");
+    heading.append(std::to_string(files.size())).append(files.size() == 1 ? " file:" : " files:");
+    for (const std::string& file : files) heading.append(" ").append(shell_quoted(file));
+    std::fputs(("#\n" + terminal_text(heading) + "\n").c_str(), stdout);
+    print_text(files, groups[g].detection);
+  }
 }
 
 // A JSON array of strings.
@@ -89,9 +108,12 @@ void append_json_strings(std::string& out, const std::vector<std::string>& strin
   out += ']';
 }
 
-void print_json(const DetectConfig& config, const Sample& sample, const Detection& d) {
-  std::string out = "{\"files\":";
-  append_json_strings(out, sample.files);
+// A detection's fields of the JSON document: its files, what was sampled,
+// the measures and the suggestions, whose commands name `inputs`.
+void append_detection(std::string& out, const std::vector<std::string>& files, const std::vector<std::string>& inputs,
+                      const Detection& d) {
+  out += "\"files\":";
+  append_json_strings(out, files);
   out += ",\"sampled_lines\":" + std::to_string(d.lines) + ",\"json_objects\":" + std::to_string(d.objects) +
          ",\"not_json\":";
   if (d.not_json.empty()) {
@@ -120,14 +142,37 @@ void print_json(const DetectConfig& config, const Sample& sample, const Detectio
   for (size_t i = 0; i < d.suggestions.size(); ++i) {
     const Suggestion& s = d.suggestions[i];
     out += i > 0 ? ",{\"command\":" : "{\"command\":";
-    append_json_string(out, command_line(config.inputs, s));
+    append_json_string(out, command_line(inputs, s));
     out += ",\"flags\":";
     append_json_strings(out, s.flags);
     out += ",\"counted\":" + std::to_string(s.counted) + ",\"what\":";
     append_json_string(out, s.what);
     out += '}';
   }
-  out += "]}\n";
+  out += ']';
+}
+
+// One document: a detection's fields (its commands naming the inputs as
+// given); for files of several shapes, all the files and "groups", each
+// group's files and detection (its commands naming those files).
+void print_json(const std::vector<std::string>& inputs, const Sample& sample, const std::vector<ShapeGroup>& groups) {
+  std::string out = "{";
+  if (groups.size() == 1) {
+    append_detection(out, sample.files, inputs, groups[0].detection);
+  } else {
+    out += "\"files\":";
+    append_json_strings(out, sample.files);
+    out += ",\"groups\":[";
+    for (size_t g = 0; g < groups.size(); ++g) {
+      std::vector<std::string> files;
+      for (const size_t i : groups[g].files) files.push_back(sample.files[i]);
+      out += g == 0 ? "{" : ",{";
+      append_detection(out, files, files, groups[g].detection);
+      out += '}';
+    }
+    out += ']';
+  }
+  out += "}\n";
   std::fputs(out.c_str(), stdout);
 }
 
@@ -138,13 +183,17 @@ int run_detect(int argc, char** argv) {
   if (const int code = parse(argc, argv, config); code >= 0) return code;
   const Sample sample = sample_inputs(config.inputs);
   for (const InputError& e : sample.errors) print_error(e.path, e.message);
-  const Detection d = detect(sample.lines);
+  const std::vector<ShapeGroup> groups = detect_groups(sample);
   if (config.json) {
-    print_json(config, sample, d);
+    print_json(config.inputs, sample, groups);
+  } else if (groups.size() == 1) {
+    print_text(config.inputs, groups[0].detection);  // the inputs as given: a folder stays a folder
   } else {
-    print_text(config, d);
+    print_groups(sample, groups);
   }
-  return d.suggestions.empty() ? 1 : 0;
+  const bool any =
+      std::any_of(groups.begin(), groups.end(), [](const ShapeGroup& g) { return !g.detection.suggestions.empty(); });
+  return any ? 0 : 1;
 }
 
 }  // namespace logagg::cli

@@ -6,8 +6,10 @@
 // chains, a few malformed values left out), ids of requests (but a field
 // named like an id with a value per line, a host per line) and constant
 // fields not suggested, a status breakdown, the measures (status, duration
-// and its unit, the size sent), text that is not JSON, and
-// command lines quoted for a shell.
+// and its unit, the size sent), the fields an expert would pick (the time
+// of the request, a key that names who, the status by name, the request's
+// own duration), files of different shapes grouped, text that is not JSON,
+// and command lines quoted for a shell.
 #include "logagg/detect.h"
 
 #include <gtest/gtest.h>
@@ -88,19 +90,21 @@ TEST(Detect, AFieldNamedLikeAnIdIsOneEvenWithADifferentValueOnMostLines) {
   }
 }
 
-TEST(Detect, AFieldNamedLikeAnIdFirstWhenItCountsNineTenthsOfTheMost) {
+TEST(Detect, AFieldNamedForWhoFirstWhenItCountsTwoThirdsOfTheMost) {
   const auto lines = [](size_t without_host) {
     return lines_of(20, [without_host](size_t i) {
       const std::string host_field = i < without_host ? "" : R"("host":")" + host(i) + R"(",)";
       return "{" + host_field + R"("logger":"l)" + std::to_string(i % 2) + R"(","time":"2023-11-14T22:13:20Z"})";
     });
   };
-  const Detection named = detect(lines(2));  // host counts 18 of the 20 logger counts: 90%
+  // A host names the site asked, more closely than a logger: first when it
+  // counts two thirds of the most.
+  const Detection named = detect(lines(6));  // host counts 14 of the 20 logger counts: 70%
   ASSERT_GE(named.suggestions.size(), 2u);
   EXPECT_EQ(named.suggestions[0].flags[3], "host");
-  EXPECT_EQ(named.suggestions[0].counted, 18u);
+  EXPECT_EQ(named.suggestions[0].counted, 14u);
   EXPECT_EQ(named.suggestions[1].flags[3], "logger");
-  const Detection most = detect(lines(3));  // 17 of 20: by count
+  const Detection most = detect(lines(7));  // 13 of 20: by count
   ASSERT_GE(most.suggestions.size(), 2u);
   EXPECT_EQ(most.suggestions[0].flags[3], "logger");
   EXPECT_EQ(most.suggestions[0].counted, 20u);
@@ -161,8 +165,8 @@ TEST(Detect, MeasuresOfDurationWithItsUnitAndTheSizeSentDownstream) {
   ASSERT_FALSE(d.suggestions.empty());
   const Suggestion& red = d.suggestions.back();
   EXPECT_EQ(red.flags, (Flags{"--time-field", "time", "--app-field", "none", "--per-minute", "--by-status-class",
-                              "status", "--count-if", "status>=500", "--quantiles", "request_time_ms", "--sum",
-                              "body_bytes_sent"}));
+                              "status", "--count-if", "status>=500", "--quantiles", "request_time_ms", "--unit",
+                              "request_time_ms=ms", "--sum", "body_bytes_sent"}));
   EXPECT_EQ(red.counted, 10u);
   EXPECT_NE(red.what.find("quantiles of request_time_ms (milliseconds by its name)"), std::string::npos) << red.what;
 
@@ -252,6 +256,72 @@ TEST_F(SampleTest, CompressedFilesFromTheirStartAndErrors) {
   EXPECT_EQ(sample.lines, (std::vector<std::string>{"{\"a\":1}", "{\"a\":1}", "{\"a\":1}"}));
   ASSERT_EQ(sample.errors.size(), 1u);
   EXPECT_NE(sample.errors[0].message.find("No such file"), std::string::npos);
+}
+
+// The fields an expert would pick, whatever their order in the line: the
+// time of the request (ts over _write_ts, a start over an end), a key that
+// names who (never a level or a connection's id, even one that repeats), the
+// status by name and values (response), the request's own duration with its
+// unit, not a constant bound.
+TEST(Detect, PicksTheFieldsAnExpertWould) {
+  const auto lines = lines_of(40, [](size_t i) {
+    const std::string t = std::to_string(1700000000 + i);
+    return R"({"_write_ts":")" + std::string("2023-11-14T22:14:0") + std::to_string(i % 10) + R"(Z","end_ts":)" + t +
+           R"(.9,"level":")" + (i % 2 ? "info" : "warn") + R"(","uid":"C)" + std::to_string(i / 2) + R"(","ts":)" + t +
+           R"(.1,"response":)" + (i % 5 ? "200" : "503") + R"(,"target_duration_s":1,"db_duration_s":0.)" +
+           std::to_string(i) + R"(,"duration_s":0.)" + std::to_string(i + 1) + R"(,"server_name":")" +
+           (i % 3 ? "a.example" : "b.example") + R"("})";
+  });
+  const Detection d = detect(lines);
+  EXPECT_EQ(d.time_field, "ts");
+  EXPECT_EQ(d.time_format, "unix");
+  EXPECT_EQ(d.key_field, "server_name");
+  for (const Suggestion& s : d.suggestions) {
+    EXPECT_NE(s.key_field, "level");
+    EXPECT_NE(s.key_field, "uid") << "a connection's id, though its values repeat";
+  }
+  EXPECT_EQ(d.measures.status, "response");
+  EXPECT_EQ(d.measures.duration, "duration_s") << "the request's own, not a part's or a bound";
+  EXPECT_EQ(d.measures.duration_unit, "seconds") << "_s, not nanoseconds";
+  const Suggestion& red = d.suggestions.back();
+  EXPECT_NE(std::find(red.flags.begin(), red.flags.end(), "duration_s=s"), red.flags.end()) << red.what;
+}
+
+TEST(Detect, FilesOfDifferentShapesAreGroupedEachWithItsCommands) {
+  Sample sample;
+  const auto add = [&sample](const std::string& file, const std::vector<std::string>& lines) {
+    sample.files.push_back(file);
+    sample.first_line.push_back(sample.lines.size());
+    sample.lines.insert(sample.lines.end(), lines.begin(), lines.end());
+  };
+  const auto nginx = [](size_t i) {
+    return R"({"time_local":"14/Nov/2023:22:13:2)" + std::to_string(i % 10) + R"( +0000","host":")" + host(i) + R"("})";
+  };
+  const auto caddy = [](size_t i) {
+    return R"({"ts":)" + std::to_string(1700000000 + i) + R"(.5,"request":{"host":")" + host(i) + R"("}})";
+  };
+  add("a.log", lines_of(10, nginx));
+  add("b.log", lines_of(10, caddy));
+  add("c.log", lines_of(5, nginx));
+  add("d.txt", {"not json"});
+  const std::vector<ShapeGroup> groups = detect_groups(sample);
+  ASSERT_EQ(groups.size(), 3u);
+  EXPECT_EQ(groups[0].files, (std::vector<size_t>{0, 2}));
+  EXPECT_EQ(groups[0].detection.time_field, "time_local");
+  EXPECT_EQ(groups[0].detection.suggestions.front().counted, 15u) << "both files' lines";
+  EXPECT_EQ(groups[1].files, (std::vector<size_t>{1}));
+  EXPECT_EQ(groups[1].detection.key_field, "/request/host");
+  EXPECT_EQ(groups[2].files, (std::vector<size_t>{3}));
+  EXPECT_FALSE(groups[2].detection.not_json.empty());
+
+  Sample one;
+  one.files = {"a.log", "c.log"};
+  one.first_line = {0, 10};
+  one.lines = lines_of(15, nginx);
+  const std::vector<ShapeGroup> alike = detect_groups(one);
+  ASSERT_EQ(alike.size(), 1u);
+  EXPECT_EQ(alike[0].files, (std::vector<size_t>{0, 1}));
+  EXPECT_TRUE(detect_groups(Sample{}).front().detection.suggestions.empty()) << "nothing sampled";
 }
 
 }  // namespace

@@ -35,6 +35,7 @@ struct SampleLimits {
 struct Sample {
   std::vector<std::string> files;  // the inputs sampled, in order
   std::vector<std::string> lines;  // without LF and one CR before it
+  std::vector<size_t> first_line;  // for each of files, the index in lines of its first
   std::vector<InputError> errors;  // inputs that could not be read
 };
 
@@ -84,31 +85,41 @@ bool holds_http_statuses(const FieldValues& f);
 //
 // - Time fields: every field whose values (strings or numbers) read as
 //   instants in 2000..2099 in one of rfc3339, clf, unix, unix-ms, unix-us,
-//   unix-ns, or auto where that reads more of them (mixed or common forms).
+//   unix-ns, or auto where that reads more of them (mixed or common forms);
+//   of those reading at least 90% as many as the best, the one whose name
+//   says the request came in (start, received) over a plain one over an
+//   end, stage, write or expiry (detect/field_names.h, time_rank).
 // - Id fields: strings that are not a time, mostly (90%) at most 100 bytes
-//   long, in at least two distinct values and not one per line (an id of
-//   requests is no app), with the narrowest pattern of the bytes in at least
-//   2% of the values (so a few malformed ones are rejected, not let in): the
-//   default [A-Za-z0-9]+ when it fits, else a class of those bytes:
+//   long, never a name that says level, message, URI, agent, date, version
+//   or the id of one request (key_name), in at least two distinct values (one
+//   for a name that says who) and not one per line (an id of requests is no
+//   app), not only nginx's "-", with the narrowest pattern of the bytes in at
+//   least 2% of the values (so a few malformed ones are rejected, not let
+//   in): the default [A-Za-z0-9]+ when it fits, else a class of those bytes:
 //   `[a-z0-9.:-]+` for hosts with ports, `[a-z0-9 >@-]+` for router chains.
 // - Each id field with the best time field, by --by-app (the five best); the time field alone
-//   (--app-field none); and a status field (integers 100..599, a name with
-//   "status" or "code") as --by-status-class.
+//   (--app-field none); and the status field (numbers or strings 100..599,
+//   a 0 aside, a name with "status", "code" or "response"; what the client
+//   got over another hop's, status_rank) as --by-status-class.
 // - The measures (rate, errors, duration), per minute, where the lines have
 //   their fields: the status by class with --count-if 'F>=500'; a duration
 //   (numbers, a name with duration, latency, elapsed, response_time,
-//   request_time, took, ttfb or time_to_first_byte) as --quantiles, its unit
-//   told by the end of its name (ms, us, ns, sec...) if it says; a size
-//   (numbers, a name with bytes, size or length; what was sent or responded
-//   before others, what was received or requested last) as --sum.
-// Ranked by lines counted, except that an id field whose name says it names
-// a site, service or app (host, service, app, cluster, router, ...) comes
-// first when it counts at least 90% of the most any counts.
+//   request_time, took, ttfb or time_to_first_byte; not a bound, not
+//   constant, the request's own over a part's) as --quantiles, with --unit
+//   when its name's last word or its producer tells the unit; a size
+//   (numbers, a name with bytes, size or length, not a part's; what was
+//   sent or responded before others, what was received or requested last)
+//   as --sum.
+// Ranked by lines counted, except that an id field whose name says who was
+// asked or served comes first (the site asked, then what served it, then a
+// logger or user: who_rank) when it counts at least two thirds of the most
+// any counts.
 
 struct Suggestion {
   std::vector<std::string> flags;  // the command's arguments after its inputs
   size_t counted = 0;              // sampled lines the command counts
   std::string what;                // what it counts by, in a few words
+  std::string key_field;           // the --app-field of a suggestion by --by-app; "" for others
 };
 
 // The fields the measures' suggestion uses; "" for none found.
@@ -120,6 +131,9 @@ struct MeasureFields {
 struct Detection {
   size_t lines = 0;    // sampled lines, not blank
   size_t objects = 0;  // of those, JSON objects
+  // The time field and its format, and the key of the first suggestion
+  // ("" for none), as the suggestions use them; "" when no time was found.
+  std::string time_field, time_format, key_field;
   // Best first; the per-app ones, then --app-field none, the status
   // breakdown and the measures.
   std::vector<Suggestion> suggestions;
@@ -128,6 +142,17 @@ struct Detection {
 };
 
 Detection detect(const std::vector<std::string>& lines);
+
+// The sampled files grouped by shape: files whose own lines detect reads
+// alike (the same time field and format and the same first key; files of
+// no JSON lines, or with no time, are a group of their own), in the order
+// their first file was sampled, each with the detection of all its files'
+// lines. One group when the files are of one shape.
+struct ShapeGroup {
+  std::vector<size_t> files;  // indexes into Sample::files
+  Detection detection;
+};
+std::vector<ShapeGroup> detect_groups(const Sample& sample);
 
 // `arg` as a POSIX shell reads it back: as it is when it is made of safe
 // bytes only, else in single quotes.

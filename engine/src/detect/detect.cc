@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "detect/field_names.h"
 #include "detect/fields.h"
 #include "logagg/options.h"
 #include "logagg/query.h"
@@ -67,12 +68,6 @@ bool holds_any(std::string_view name, std::initializer_list<std::string_view> wo
                      [name](std::string_view w) { return name.find(w) != std::string_view::npos; });
 }
 
-// Whether a field's name says it names what requests are for.
-bool id_like_name(std::string_view name) {
-  return holds_any(folded(name), {"host", "service", "app", "cluster", "router", "authority", "site", "domain",
-                                  "tenant", "servername", "vhost", "username"});
-}
-
 // Whether byte `b` is in enough of `f`'s strings to be part of its ids: in
 // at least 2% of them, so that a few malformed values do not widen the
 // pattern (they are rejected as bad_app, as they should be).
@@ -114,30 +109,67 @@ bool numeric_field(const FieldValues& f) {
 }
 
 bool id_candidate(const FieldValues& f, const std::string& time_field) {
-  if (f.name == time_field || f.strings == 0 || f.long_strings * 10 > f.strings || f.distinct.size() < 2) return false;
+  const KeyName says = key_name(f.name);
+  if (says == KeyName::kNever) return false;  // a level, a message, a URI, a request's id
+  // One value is enough for a name that says who (a log of one service), not for any other (a constant).
+  const size_t fewest = says == KeyName::kNamesWho ? 1 : 2;
+  if (f.name == time_field || f.strings == 0 || f.long_strings * 10 > f.strings || f.distinct.size() < fewest) {
+    return false;
+  }
+  // nginx's "-" for a value it does not have names no one.
+  if (std::all_of(f.distinct.begin(), f.distinct.end(), [](const std::string& v) { return v == "-" || v.empty(); })) {
+    return false;
+  }
   if (time_candidate(f)) return false;  // another time (Cloudflare's EdgeEndTimestamp beside EdgeStartTimestamp)
   if (common_byte(f, '\n') || common_byte(f, '\t')) return false;
   // Not one value per line, unless the name says it is an id (and its values
   // are not numbers, as upstream_service_time's): a handful of Pino lines
   // from as many pods, a Caddy log of many sites.
-  return f.strings < 4 || f.distinct.size() * 2 <= f.strings || (id_like_name(f.name) && !numeric_field(f));
+  return f.strings < 4 || f.distinct.size() * 2 <= f.strings || (says == KeyName::kNamesWho && !numeric_field(f));
 }
 
 bool status_field(const FieldValues& f) {
-  return holds_any(folded(f.name), {"status", "code"}) && holds_http_statuses(f);
+  return holds_any(folded(f.name), {"status", "code", "response"}) && holds_http_statuses(f);
 }
 
-// The unit of a duration its name tells (its last letters), else "".
-std::string duration_unit(std::string_view name) {
-  const std::string n = folded(name);
-  const auto ends = [&n](std::initializer_list<std::string_view> tails) {
-    return std::any_of(tails.begin(), tails.end(), [&n](std::string_view t) { return n.ends_with(t); });
+// The status field: by its name and values (status_field), what the client
+// got (DownstreamStatus) over what another hop answered (OriginStatus); ""
+// if there is none.
+std::string best_status_field(const SampleShape& shape, const std::string& time_field) {
+  std::string best;
+  for (const FieldValues& f : shape.fields) {
+    if (f.name == time_field || !status_field(f)) continue;
+    if (best.empty() || status_rank(f.name) > status_rank(best)) best = f.name;
+  }
+  return best;
+}
+
+// Whether every kept value of `f` is the same (a bound, a version: no measurement).
+bool constant(const FieldValues& f) {
+  return std::all_of(f.values.begin(), f.values.end(), [&f](const std::string& v) { return v == f.values.front(); });
+}
+
+// A duration's unit where its name does not say it and its producer does:
+// Caddy's `duration` (beside `/request/host`) and nginx's `request_time` in
+// seconds, Envoy's `duration` (beside `upstream_cluster` or
+// `response_flags`) in milliseconds, Traefik's `Duration` (beside
+// `RouterName` or `DownstreamStatus`) in nanoseconds.
+std::string producer_duration_unit(const SampleShape& shape, std::string_view name) {
+  const auto has = [&shape](std::initializer_list<std::string_view> names) {
+    return std::any_of(shape.fields.begin(), shape.fields.end(), [names](const FieldValues& f) {
+      return std::find(names.begin(), names.end(), f.name) != names.end();
+    });
   };
-  if (ends({"ms", "msec", "millis", "milliseconds"})) return "milliseconds";
-  if (ends({"us", "usec", "micros", "microseconds"})) return "microseconds";
-  if (ends({"ns", "nsec", "nanos", "nanoseconds"})) return "nanoseconds";
-  if (ends({"sec", "secs", "seconds"})) return "seconds";
+  if (name == "request_time" || name == "upstream_response_time") return "seconds";
+  if (name == "duration" && has({"/request/host"})) return "seconds";
+  if (name == "duration" && has({"upstream_cluster", "response_flags"})) return "milliseconds";
+  if (name == "Duration" && has({"RouterName", "DownstreamStatus"})) return "nanoseconds";
   return "";
+}
+
+// The --unit of a duration unit's name ("milliseconds": "ms").
+std::string_view unit_flag(std::string_view unit) {
+  return unit == "seconds" ? "s" : unit == "milliseconds" ? "ms" : unit == "microseconds" ? "us" : "ns";
 }
 
 // How well a numeric field's name says it is the size of what clients were
@@ -148,6 +180,7 @@ std::string duration_unit(std::string_view name) {
 int size_rank(std::string_view name) {
   const std::string n = folded(name);
   if (!holds_any(n, {"bytes", "size", "length"})) return -1;
+  if (sub_part_name(name)) return -1;  // a process's memory, a store's traffic: not what clients got
   if (holds_any(n, {"sent", "downstream", "edge"})) return 3;
   if (holds_any(n, {"resp"})) return 2;
   if (holds_any(n, {"read", "received", "req", "upstream"})) return 0;
@@ -158,18 +191,21 @@ int size_rank(std::string_view name) {
 // named like a duration, the size that ranks best (the first of them).
 MeasureFields measure_fields(const SampleShape& shape, const std::string& time_field) {
   MeasureFields m;
+  m.status = best_status_field(shape, time_field);
   int best_size = -1;
   for (const FieldValues& f : shape.fields) {
-    if (f.name == time_field) continue;
-    if (m.status.empty() && status_field(f)) {
-      m.status = f.name;
-      continue;
-    }
+    if (f.name == time_field || status_field(f)) continue;
     if (!numeric_field(f)) continue;
-    if (m.duration.empty() && holds_any(folded(f.name), {"duration", "latency", "elapsed", "responsetime",
-                                                         "requesttime", "took", "ttfb", "timetofirstbyte"})) {
+    if (holds_any(folded(f.name), {"duration", "latency", "elapsed", "responsetime", "requesttime", "took", "ttfb",
+                                   "timetofirstbyte"})) {
+      // The first that measures the request: not a bound (GitLab's
+      // target_duration_s), not constant, the request's own over a part's
+      // (duration_s over redis_duration_s, wherever they are in the line).
+      if (limit_name(f.name) || constant(f)) continue;
+      if (!m.duration.empty() && (sub_part_name(f.name) || !sub_part_name(m.duration))) continue;
       m.duration = f.name;
-      m.duration_unit = duration_unit(f.name);
+      m.duration_unit = duration_unit_of_name(f.name);
+      if (m.duration_unit.empty()) m.duration_unit = producer_duration_unit(shape, f.name);
     } else if (const int rank = size_rank(f.name); rank > best_size) {
       best_size = rank;
       m.size = f.name;
@@ -222,8 +258,14 @@ std::optional<Suggestion> measured(const std::vector<std::string>& lines, const 
   if (!m.duration.empty()) {
     options.quantiles = {m.duration};
     s.flags.insert(s.flags.end(), {"--quantiles", m.duration});
+    if (!m.duration_unit.empty())
+      s.flags.insert(s.flags.end(), {"--unit", m.duration + "=" + std::string(unit_flag(m.duration_unit))});
+    const bool by_name = !duration_unit_of_name(m.duration).empty();
     parts.push_back("quantiles of " + m.duration + " (" +
-                    (m.duration_unit.empty() ? "its unit not in its name" : m.duration_unit + " by its name") + ")");
+                    (m.duration_unit.empty()
+                         ? "its unit not in its name"
+                         : m.duration_unit + (by_name ? " by its name" : " as its producer writes it")) +
+                    ")");
   }
   if (!m.size.empty()) {
     options.sum = {m.size};
@@ -244,11 +286,12 @@ std::optional<Suggestion> measured(const std::vector<std::string>& lines, const 
 }  // namespace
 
 bool holds_http_statuses(const FieldValues& f) {
-  size_t in_range = 0;
+  size_t in_range = 0, zeros = 0;
   for (const std::string& v : f.values) {
     in_range += v.size() == 3 && v >= "100" && v <= "599" && std::all_of(v.begin(), v.end(), ::isdigit);
+    zeros += v == "0";
   }
-  return !f.values.empty() && in_range * 10 >= f.values.size() * 9;
+  return in_range > 0 && in_range * 10 >= (f.values.size() - zeros) * 9;
 }
 
 std::string shell_quoted(const std::string& arg) {
@@ -276,14 +319,27 @@ Detection detect(const std::vector<std::string>& lines) {
     d.not_json = shape.first_other;
     return d;
   }
-  std::optional<TimeCandidate> time;
+  // The time of the request: of the fields that read (nearly) as many
+  // instants as the best, the one whose name says start or receipt over an
+  // end, stage or write time; then the most read, the first.
+  std::vector<TimeCandidate> times;
+  size_t most_read = 0;
   for (const FieldValues& f : shape.fields) {
-    const std::optional<TimeCandidate> t = time_candidate(f);
-    if (t && (!time || t->values > time->values)) time = t;
+    if (std::optional<TimeCandidate> t = time_candidate(f)) {
+      most_read = std::max(most_read, t->values);
+      times.push_back(std::move(*t));
+    }
+  }
+  std::optional<TimeCandidate> time;
+  for (const TimeCandidate& t : times) {
+    if (t.values * 10 < most_read * 9) continue;
+    if (!time || std::pair(time_rank(t.field), t.values) > std::pair(time_rank(time->field), time->values)) time = t;
   }
   if (!time) return d;
+  d.time_field = time->field;
+  d.time_format = time->format;
 
-  std::vector<std::pair<Suggestion, bool>> by_app;  // and whether the field's name says it is an id
+  std::vector<std::pair<Suggestion, int>> by_app;  // and how closely the field's name says who (who_rank)
   for (const FieldValues& f : shape.fields) {
     if (!id_candidate(f, time->field)) continue;
     Suggestion s;
@@ -302,17 +358,22 @@ Detection detect(const std::vector<std::string>& lines) {
       continue;  // fields that overlap, a pattern RE2 refuses: not a command that runs
     }
     s.what = "per " + f.name + ", time " + time->field + " (" + time->format + ")";
-    if (s.counted > 0) by_app.emplace_back(std::move(s), id_like_name(f.name));
+    s.key_field = f.name;
+    if (s.counted > 0) by_app.emplace_back(std::move(s), who_rank(f.name));
   }
+  // A field whose name says who comes first (the closest first) when it
+  // counts at least two thirds of the most any counts (a Caddy log's
+  // runtime lines have a logger and no host); then by lines counted.
   size_t most = 0;
-  for (const auto& [s, named] : by_app) most = std::max(most, s.counted);
+  for (const auto& [s, who] : by_app) most = std::max(most, s.counted);
   std::stable_sort(by_app.begin(), by_app.end(), [most](const auto& a, const auto& b) {
-    const bool a_first = a.second && a.first.counted * 10 >= most * 9;
-    const bool b_first = b.second && b.first.counted * 10 >= most * 9;
-    if (a_first != b_first) return a_first;
+    const int a_who = a.first.counted * 3 >= most * 2 ? a.second : 0;
+    const int b_who = b.first.counted * 3 >= most * 2 ? b.second : 0;
+    if (a_who != b_who) return a_who > b_who;
     return a.first.counted > b.first.counted;
   });
   if (by_app.size() > kMostById) by_app.resize(kMostById);
+  if (!by_app.empty()) d.key_field = by_app.front().first.key_field;
   for (auto& [s, named] : by_app) d.suggestions.push_back(std::move(s));
 
   Suggestion all;
@@ -323,19 +384,50 @@ Detection detect(const std::vector<std::string>& lines) {
   all.counted = counted(lines, options);
   all.what = "every line with a time, time " + time->field + " (" + time->format + ")";
   d.suggestions.push_back(all);
-  for (const FieldValues& f : shape.fields) {
-    if (f.name == time->field || !status_field(f)) continue;
+  d.measures = measure_fields(shape, time->field);
+  if (const std::string& field = d.measures.status; !field.empty()) {
     Suggestion status = all;
-    status.flags.insert(status.flags.end(), {"--by-status-class", f.name});
-    status.what = "by status class of " + f.name + ", time " + time->field + " (" + time->format + ")";
-    options.by = {{f.name, KeyField::Kind::kStatusClass}};
+    status.flags.insert(status.flags.end(), {"--by-status-class", field});
+    status.what = "by status class of " + field + ", time " + time->field + " (" + time->format + ")";
+    options.by = {{field, KeyField::Kind::kStatusClass}};
     status.counted = counted(lines, options);
     d.suggestions.push_back(std::move(status));
-    break;
   }
-  d.measures = measure_fields(shape, time->field);
   if (std::optional<Suggestion> red = measured(lines, *time, d.measures)) d.suggestions.push_back(std::move(*red));
   return d;
+}
+
+std::vector<ShapeGroup> detect_groups(const Sample& sample) {
+  // The sampled lines of file `i`, appended to `out`.
+  const auto add_lines_of = [&sample](size_t i, std::vector<std::string>& out) {
+    const size_t end = i + 1 < sample.first_line.size() ? sample.first_line[i + 1] : sample.lines.size();
+    out.insert(out.end(), sample.lines.begin() + static_cast<ptrdiff_t>(sample.first_line[i]),
+               sample.lines.begin() + static_cast<ptrdiff_t>(end));
+  };
+  // Each file's shape: what detect reads in its own lines.
+  std::vector<ShapeGroup> groups;
+  std::vector<std::string> shapes;
+  for (size_t i = 0; i < sample.files.size(); ++i) {
+    std::vector<std::string> lines;
+    add_lines_of(i, lines);
+    const Detection own = detect(lines);
+    const std::string shape = !own.not_json.empty()
+                                  ? std::string("\x01not json")
+                                  : own.time_field + '\x01' + own.time_format + '\x01' + own.key_field;
+    const size_t g = static_cast<size_t>(std::find(shapes.begin(), shapes.end(), shape) - shapes.begin());
+    if (g == shapes.size()) {
+      shapes.push_back(shape);
+      groups.emplace_back();
+    }
+    groups[g].files.push_back(i);
+  }
+  if (groups.size() <= 1) return {{groups.empty() ? std::vector<size_t>{} : groups[0].files, detect(sample.lines)}};
+  for (ShapeGroup& group : groups) {
+    std::vector<std::string> lines;
+    for (const size_t i : group.files) add_lines_of(i, lines);
+    group.detection = detect(lines);
+  }
+  return groups;
 }
 
 }  // namespace logagg

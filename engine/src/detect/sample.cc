@@ -110,8 +110,10 @@ Sample sample_inputs(const std::vector<std::string>& paths, const SampleLimits& 
     const std::string& path = inputs[i * inputs.size() / n];  // spread through the list
     const size_t budget = sample.lines.size() + std::max<size_t>(limits.max_lines / n, 1);
     std::string error;
+    const size_t first = sample.lines.size();
     if (sample_file(path, limits, std::min(budget, limits.max_lines), sample.lines, error)) {
       sample.files.push_back(path);
+      sample.first_line.push_back(first);
     } else {
       sample.errors.push_back({path == "-" ? std::string(kStdinName) : path, error});
     }
