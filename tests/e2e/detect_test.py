@@ -96,6 +96,7 @@ expert = {
     "data/recipes/captured/traefik.log": ("StartLocal", "RequestHost", "DownstreamStatus"),
     "data/recipes/captured/zap.log": ("ts", "logger", None),
     "data/recipes/captured/zeek.log": ("ts", "proto", None),
+    "data/recipes/captured/zeek-dns.log": ("ts", "id.resp_h", None),
 }
 for path, want in expert.items():
     doc = json.loads(detect("--format", "json", path).stdout)

@@ -268,7 +268,7 @@ TEST(Detect, PicksTheFieldsAnExpertWould) {
     const std::string t = std::to_string(1700000000 + i);
     return R"({"_write_ts":")" + std::string("2023-11-14T22:14:0") + std::to_string(i % 10) + R"(Z","end_ts":)" + t +
            R"(.9,"level":")" + (i % 2 ? "info" : "warn") + R"(","uid":"C)" + std::to_string(i / 2) + R"(","ts":)" + t +
-           R"(.1,"response":)" + (i % 5 ? "200" : "503") + R"(,"target_duration_s":1,"db_duration_s":0.)" +
+           R"(.1,"response":)" + (i % 5 ? "200" : "503") + R"(,"target_duration_s":)" + (i % 2 ? "1" : "5") + R"(,"db_duration_s":0.)" +
            std::to_string(i) + R"(,"duration_s":0.)" + std::to_string(i + 1) + R"(,"server_name":")" +
            (i % 3 ? "a.example" : "b.example") + R"("})";
   });
