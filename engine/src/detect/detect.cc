@@ -283,6 +283,26 @@ std::optional<Suggestion> measured(const std::vector<std::string>& lines, const 
   return s;
 }
 
+// The time of the request: of the fields that read (nearly: 90%) as many
+// instants as the best, the one whose name says start or receipt over an
+// end, stage or write time (time_rank); then the most read, the first.
+std::optional<TimeCandidate> request_time(const SampleShape& shape) {
+  std::vector<TimeCandidate> times;
+  size_t most_read = 0;
+  for (const FieldValues& f : shape.fields) {
+    if (std::optional<TimeCandidate> t = time_candidate(f)) {
+      most_read = std::max(most_read, t->values);
+      times.push_back(std::move(*t));
+    }
+  }
+  std::optional<TimeCandidate> time;
+  for (const TimeCandidate& t : times) {
+    if (t.values * 10 < most_read * 9) continue;
+    if (!time || std::pair(time_rank(t.field), t.values) > std::pair(time_rank(time->field), time->values)) time = t;
+  }
+  return time;
+}
+
 }  // namespace
 
 bool holds_http_statuses(const FieldValues& f) {
@@ -319,22 +339,7 @@ Detection detect(const std::vector<std::string>& lines) {
     d.not_json = shape.first_other;
     return d;
   }
-  // The time of the request: of the fields that read (nearly) as many
-  // instants as the best, the one whose name says start or receipt over an
-  // end, stage or write time; then the most read, the first.
-  std::vector<TimeCandidate> times;
-  size_t most_read = 0;
-  for (const FieldValues& f : shape.fields) {
-    if (std::optional<TimeCandidate> t = time_candidate(f)) {
-      most_read = std::max(most_read, t->values);
-      times.push_back(std::move(*t));
-    }
-  }
-  std::optional<TimeCandidate> time;
-  for (const TimeCandidate& t : times) {
-    if (t.values * 10 < most_read * 9) continue;
-    if (!time || std::pair(time_rank(t.field), t.values) > std::pair(time_rank(time->field), time->values)) time = t;
-  }
+  const std::optional<TimeCandidate> time = request_time(shape);
   if (!time) return d;
   d.time_field = time->field;
   d.time_format = time->format;
