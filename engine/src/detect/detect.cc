@@ -409,13 +409,15 @@ std::vector<ShapeGroup> detect_groups(const Sample& sample) {
     out.insert(out.end(), sample.lines.begin() + static_cast<ptrdiff_t>(sample.first_line[i]),
                sample.lines.begin() + static_cast<ptrdiff_t>(end));
   };
-  // Each file's shape: what detect reads in its own lines.
+  // Each file's shape: what detect reads in its own lines (a group of one
+  // file keeps that detection: its lines are not read twice).
   std::vector<ShapeGroup> groups;
   std::vector<std::string> shapes;
+  std::vector<Detection> own_detections;
   for (size_t i = 0; i < sample.files.size(); ++i) {
     std::vector<std::string> lines;
     add_lines_of(i, lines);
-    const Detection own = detect(lines);
+    const Detection& own = own_detections.emplace_back(detect(lines));
     const std::string shape = !own.not_json.empty()
                                   ? std::string("\x01not json")
                                   : own.time_field + '\x01' + own.time_format + '\x01' + own.key_field;
@@ -426,8 +428,12 @@ std::vector<ShapeGroup> detect_groups(const Sample& sample) {
     }
     groups[g].files.push_back(i);
   }
-  if (groups.size() <= 1) return {{groups.empty() ? std::vector<size_t>{} : groups[0].files, detect(sample.lines)}};
+  if (groups.empty()) return {{{}, detect(sample.lines)}};
   for (ShapeGroup& group : groups) {
+    if (group.files.size() == 1) {
+      group.detection = std::move(own_detections[group.files[0]]);
+      continue;
+    }
     std::vector<std::string> lines;
     for (const size_t i : group.files) add_lines_of(i, lines);
     group.detection = detect(lines);

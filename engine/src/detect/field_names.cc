@@ -14,13 +14,14 @@ bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
 
 using Words = std::initializer_list<std::string_view>;
 
+bool is_one_of(std::string_view word, Words any) { return std::find(any.begin(), any.end(), word) != any.end(); }
+
 bool has_word(const std::vector<std::string>& words, Words any) {
-  return std::any_of(words.begin(), words.end(),
-                     [any](const std::string& w) { return std::find(any.begin(), any.end(), w) != any.end(); });
+  return std::any_of(words.begin(), words.end(), [any](const std::string& w) { return is_one_of(w, any); });
 }
 
 bool last_word_is(const std::vector<std::string>& words, Words any) {
-  return !words.empty() && std::find(any.begin(), any.end(), words.back()) != any.end();
+  return !words.empty() && is_one_of(words.back(), any);
 }
 
 }  // namespace
@@ -64,7 +65,7 @@ int who_rank(std::string_view name) {
   if (words.size() > 1 && (words.back() == "name" || words.back() == "id")) words.pop_back();
   // The client's own host or address is who asked, not who was asked
   // (Traefik's ClientHost; Cloudflare's ClientRequestHost is the host asked).
-  if (words.size() > 1 && has_word({words[words.size() - 2]}, {"client", "remote", "peer", "src", "source"})) return 0;
+  if (words.size() > 1 && is_one_of(words[words.size() - 2], {"client", "remote", "peer", "src", "source"})) return 0;
   if (last_word_is(words, {"host", "hostname", "authority", "servername", "vhost", "domain", "site"})) return 3;
   if (last_word_is(words, {"service", "app", "application", "cluster", "router", "route", "backend", "frontend",
                            "tenant", "controller", "handler", "endpoint"})) {
