@@ -17,7 +17,8 @@
 //   read yet, a file created and renamed within one round, the folder's
 //   other files and its rotations from before not counted (nor their
 //   compressed copies later), a truncation before a read told with its
-//   range, 12 files read with 3 descriptors, each counted once, a closed
+//   range (an unfinished line's too), content written again after a
+//   copytruncate before a plan took it no loss, 12 files read with 3 descriptors, each counted once, a closed
 //   file renamed away between the discovery and the plan no error; and a
 //   writer rotating on another thread while rounds run, each line counted
 //   once and a loss told in at most 3 of the schedules.
@@ -329,6 +330,40 @@ TEST_F(Rounds, OneFileThroughCopytruncateWithBytesNotReadYet) {
   EXPECT_EQ(round(/*stopping=*/true), 0u);
   EXPECT_TRUE(errors_.empty()) << errors_[0].path << ": " << errors_[0].message;
   EXPECT_EQ(follower_->lost_bytes(), 0u);
+}
+
+TEST_F(Rounds, ContentWrittenAfterACopytruncateIsNotTakenForTheOldBytes) {
+  // The file is copied and truncated, then written again past where counting
+  // stood before a plan can take the new bytes (here: a first line not
+  // finished yet; in a busy run, a second copytruncate during the plan).
+  // Those bytes are the new content's, not the old content's unread rest.
+  write("access.log", lines(1, 2));
+  follow({path("access.log")});
+  EXPECT_EQ(round(), 2u);
+  fs::copy_file(path("access.log"), path("access.log.1"));
+  fs::resize_file(path("access.log"), 0);
+  const std::string next = "{\"app_id\":\"b\",\"pad\":\"" + std::string(200, 'x') + "\",";
+  write("access.log", next, /*append=*/true);
+  EXPECT_EQ(round(), 0u);
+  write("access.log", "\"timestamp\":\"2024-01-02T03:04:09Z\"}\n", /*append=*/true);
+  EXPECT_EQ(round(), 1u);
+  EXPECT_EQ(round(/*stopping=*/true), 0u);
+  EXPECT_TRUE(errors_.empty()) << errors_[0].path << ": " << errors_[0].message;
+  EXPECT_EQ(follower_->lost_bytes(), 0u);
+}
+
+TEST_F(Rounds, AnUnfinishedLineTruncatedByHandIsTold) {
+  write("access.log", lines(1, 2));
+  follow({path("access.log")});
+  EXPECT_EQ(round(), 2u);
+  write("access.log", "{\"app_id\":\"b\",", /*append=*/true);  // seen, not a line yet
+  EXPECT_EQ(round(), 0u);
+  fs::resize_file(path("access.log"), 0);
+  EXPECT_EQ(round(/*stopping=*/true), 0u);
+  ASSERT_EQ(errors_.size(), 1u);
+  EXPECT_NE(errors_[0].message.find("bytes " + std::to_string(lines(1, 2).size()) + " to "), std::string::npos)
+      << errors_[0].message;
+  EXPECT_EQ(follower_->lost_bytes(), 14u);
 }
 
 TEST_F(Rounds, AFileCreatedAndRenamedWithinOneRound) {

@@ -243,7 +243,11 @@ void Follower::watch_for_losses(const RoundPlan& rp, const RoundReads& rr, Follo
       h.counted_to = 0;
     }
     if (p != nullptr) h.counted_to = p->next.offset;
-    h.seen = size;
+    // Bytes past that are its own unread rest only if the plan knew them
+    // for the record's (a span, or a line not finished yet): a file
+    // truncated and written again before a plan could take it holds
+    // another content's bytes there.
+    if (p != nullptr || size <= h.seen || tracker_.unfinished_bytes(rp.files[j].st) > 0) h.seen = size;
   }
   for (size_t k = 0; k < rp.plans.size(); ++k) {
     const SpanPlan& p = rp.plans[k];

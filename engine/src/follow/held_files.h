@@ -36,7 +36,7 @@ struct Held {
   int64_t size = -1;             // at the last round
   FollowClock::time_point grew;  // when its size last changed
   uint64_t counted_to = 0;       // where the record of its own bytes stood after the last round
-  uint64_t seen = 0;             // its size at the last round
+  uint64_t seen = 0;             // its size when a round last knew its bytes for its own (follower.cc)
   bool rotated() const { return !at_path || file.name != first_name; }
   bool idle() const { return at_path && !unread && !fresh; }
 };
