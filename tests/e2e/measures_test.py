@@ -7,7 +7,8 @@ Writes a log of status codes, latencies (numbers, numeric strings, a string with
 sizes, and computes here, with Python's exact decimals and every value kept and sorted, what each row
 must say: counts, the --count-if count and ratio, n(F), the exact sum (same digits), min and max, and
 each quantile within 1 % of the nearest-rank value. Then the real binary: csv rows per second and
-status and per minute; json with sums as strings and sketches that `logagg merge` adds up from
+status and per minute; min and max as the lines wrote them, however many digits; json with sums,
+min and max as strings and sketches that `logagg merge` adds up from
 --range pieces into the whole run's bytes; --state running totals and --delta equal to batch runs;
 --follow rows whose last values are the batch run's, and its live --plot with the measures' lines; the summary's lines without a number; usage
 errors exit 2.
@@ -182,6 +183,39 @@ class Measures(unittest.TestCase):
         r = run("merge", pieces[0], other, check=False)
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("different --sum", r.stderr.decode())
+
+    def test_min_and_max_are_the_values_as_written(self):
+        """Values of more digits than a double holds, some rounding to the same double: min and max
+        are their exact decimals in csv, as strings in json, and through merge of --range pieces."""
+        log = self.path("long.log")
+        values = ["0.100000000000000002", '"0.100000000000000001"', "0.1000000000000000015", "1e-1",
+                  "123456789012345678901234567890", "1.23456789012345678901234567891e29"]
+        with open(log, "w", encoding="utf-8") as f:
+            for v in values:
+                f.write(f'{{"app_id":"web","timestamp":"2024-03-01T10:00:00Z","latency_ms":{v}}}\n')
+        args = ["--quantiles", "latency_ms", "--percentiles", "0,100", "-q"]
+        header, rows = csv_rows(run(log, *args, "--format", "csv").stdout.decode())
+        col = {name: i for i, name in enumerate(header)}
+        want_min, want_max = "0.1", "123456789012345678901234567891.0"
+        self.assertEqual([rows[0][col["min(latency_ms)"]], rows[0][col["max(latency_ms)"]]], [want_min, want_max])
+        self.assertEqual([rows[0][col["p0(latency_ms)"]], rows[0][col["p100(latency_ms)"]]], [want_min, want_max])
+        doc = json.loads(run(log, *args, "--format", "json").stdout)
+        row = doc["counts"][0]
+        self.assertEqual([row["min(latency_ms)"], row["max(latency_ms)"]], [want_min, want_max])
+        size = os.path.getsize(log)
+        pieces = []
+        for i, (a, b) in enumerate([(0, size // 2), (size // 2, "")]):
+            pieces.append(self.path(f"long{i}.json"))
+            with open(pieces[-1], "wb") as f:
+                f.write(run("--range", f"{a}:{b}", log, *args, "--format", "json").stdout)
+        self.assertEqual(json.loads(run("merge", *pieces, "--format", "json").stdout)["counts"], doc["counts"])
+        # Three values that round to the same double as 0.1, without it: told apart by their digits.
+        with open(log, "w", encoding="utf-8") as f:
+            for v in values[:3]:
+                f.write(f'{{"app_id":"web","timestamp":"2024-03-01T10:00:00Z","latency_ms":{v}}}\n')
+        row = json.loads(run(log, *args, "--format", "json").stdout)["counts"][0]
+        self.assertEqual([row["min(latency_ms)"], row["max(latency_ms)"]],
+                         ["0.100000000000000001", "0.100000000000000002"])
 
     def test_stats_give_the_measures_of_every_counted_line(self):
         doc = json.loads(run(self.log, *ARGS, "--stats", "--format", "json", "-q").stdout)

@@ -4,7 +4,7 @@
 # - the README's list (the table after the line `<!-- recipes-test: commands -->`,
 #   one command per row in a code span) and docs/recipes.md (every fenced block
 #   whose first line is `$ logagg ...`) hold the same commands, in order;
-# - every producer the recipes cover (`producers` below: issue 14's list) has
+# - every producer the recipes cover (`producers` below: issue 14's list, and issue 40's GitLab and OpenSearch web logs) has
 #   exactly one recipe, which reads data/recipes/<producer>.log; that file
 #   exists, and every data/recipes/*.log has a recipe; the producers that log
 #   a status (`with_status`) have one status breakdown too (a command with
@@ -37,8 +37,8 @@ failures=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
 producers=(nginx-iso8601 nginx-msec nginx-local caddy envoy traefik pino zap ecs kubernetes-audit
-  cloudflare-rfc3339 cloudflare-unixnano zeek)
-with_status=(nginx-iso8601 caddy envoy traefik cloudflare-rfc3339)
+  cloudflare-rfc3339 cloudflare-unixnano gitlab opensearch-web zeek)
+with_status=(nginx-iso8601 caddy envoy traefik cloudflare-rfc3339 gitlab opensearch-web)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

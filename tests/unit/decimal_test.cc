@@ -1,10 +1,12 @@
-// Tests of Decimal (parse/decimal.h), the exact comparison of JSON numbers
+// Tests of Decimal (text/decimal.h), the exact comparison of JSON numbers
 // that --where uses: equal values in any spelling compare equal (1e3 and
 // 1000, -0 and 0, 2e2 and 200.0), close values are never rounded together
 // (0.1 and 0.10000000000000001), huge and tiny exponents stay exact, and
 // the order is the order of the real numbers, negatives included. The
 // ordering is checked against a sorted table pairwise, both ways round.
-#include "parse/decimal.h"
+// And the plain decimal written back (min and max of --quantiles): every
+// spelling of a value gives the same digits, which read back as it.
+#include "text/decimal.h"
 
 #include <gtest/gtest.h>
 
@@ -79,6 +81,32 @@ TEST(DecimalTest, OnlyJsonNumbersAreRead) {
   }
   for (const std::string_view number : {"0", "-0", "1", "-1.25e-7", "1E+400", "12345678901234567890123"}) {
     EXPECT_TRUE(Decimal::parse(number).has_value()) << number;
+  }
+}
+
+TEST(DecimalTest, PlainDecimalIsTheValueWithoutExponentOrNeedlessZeros) {
+  const std::vector<std::pair<std::string_view, std::string_view>> plain = {
+      {"0", "0"},
+      {"-0", "0"},
+      {"-0.000e5", "0"},
+      {"150", "150"},
+      {"1.50e2", "150"},
+      {"-1.5e-3", "-0.0015"},
+      {"12.3400", "12.34"},
+      {"0.5", "0.5"},
+      {"1e21", "1000000000000000000000"},
+      {"123456789012345678901234567890", "123456789012345678901234567890"},
+      {"0.10000000000000000001", "0.10000000000000000001"},
+      {"1234567890.12345678901E-5", "12345.6789012345678901"},
+      {"-98765432109876543210.5e+2", "-9876543210987654321050"},
+  };
+  for (const auto& [text, want] : plain) {
+    const auto d = Decimal::parse(text);
+    ASSERT_TRUE(d.has_value()) << text;
+    std::string out = "[";
+    d->append_plain(out);
+    EXPECT_EQ(out, "[" + std::string(want)) << text;
+    EXPECT_EQ(order(out.substr(1), text), 0) << text;
   }
 }
 

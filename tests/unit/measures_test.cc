@@ -2,12 +2,15 @@
 // at the edges (1e308, 4.9e-324, -0, 40-digit integers, 30 fraction digits,
 // 1E+2, numeric strings with spaces), the exact fixed-point sum and its
 // carry and overflow, the sketch's bucket keys, accuracy and merge, the
-// nearest-rank rule, the --percentiles spelling, and MeasureTable's rows.
+// nearest-rank rule, the --percentiles spelling, MeasureTable's rows, and
+// min and max exact for values a double does not write back.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -364,6 +367,77 @@ TEST(MeasureText, UnitsApplyToTheirFieldOnly) {
             (std::vector<std::string>{"2", "2512.5 ms", "12.5 ms", "2.5 s", "12.5 ms", "2", "12.5", "2500", "12.5"}));
 }
 
+// Values of over 15 digits, some of which round to the same double: min
+// and max are their exact decimals whatever the order they come in, through
+// cells added up and a MeasureTable's rows, and printed as such (p0 and p100
+// too); values a double writes back keep no text.
+TEST(ExactExtremes, ValuesTheirDoublesDoNotWriteBack) {
+  const std::vector<std::string_view> values = {"0.1000000000000000000002", "0.1", "1e-1",
+                                                "0.10000000000000000001", "0.0999999999999999999999",
+                                                "123456789012345678901234567890", "1.23456789012345678901234567891e29"};
+  Options o;
+  o.quantiles = {"x"};
+  o.percentiles = {"0", "100"};
+  const MeasureSpec spec = MeasureSpec::of(o);
+  std::vector<size_t> order(values.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 20; ++round) {
+    std::shuffle(order.begin(), order.end(), rng);
+    MeasureCell one = spec.empty_cell(), left = spec.empty_cell(), right = spec.empty_cell();
+    for (size_t k = 0; k < order.size(); ++k) {
+      const std::optional<MeasureValue> v = read_measure(values[order[k]]);
+      ASSERT_TRUE(v.has_value());
+      for (MeasureCell* c : {&one, k % 2 == 0 ? &left : &right}) {
+        c->fields[0].n++;
+        c->fields[0].take_min(v->real, v->written);
+        c->fields[0].take_max(v->real, v->written);
+      }
+    }
+    EXPECT_EQ(one.fields[0].min_text, "0.0999999999999999999999");
+    EXPECT_EQ(one.fields[0].max_text, "123456789012345678901234567891");
+    MeasureCell added = spec.empty_cell();
+    added.add(right);
+    added.add(left);
+    EXPECT_EQ(added.fields[0].min_text, one.fields[0].min_text);
+    EXPECT_EQ(added.fields[0].max_text, one.fields[0].max_text);
+    MeasureTable table(spec);
+    table.push_back(spec.empty_cell());
+    table.add(0, left);
+    table.add(0, right);
+    EXPECT_EQ(table[0].fields[0].min_text, one.fields[0].min_text);
+    EXPECT_EQ(table[0].fields[0].max_text, one.fields[0].max_text);
+  }
+  // The text of a value of over 15 digits, on both ways of reading it.
+  EXPECT_EQ(read_measure("0.100000000000000002")->written, "0.100000000000000002");
+  EXPECT_EQ(read_measure("1000000000000000000.5e1")->written, "1000000000000000000.5e1");
+  EXPECT_EQ(read_measure("0.125")->written, "");
+  EXPECT_EQ(read_measure("1.25e-3")->written, "");
+  EXPECT_EQ(extreme_text(0.1, "1.000000000000000000e-1"), "");  // the double's own digits: no text
+  MeasureCell cell = spec.empty_cell();
+  for (const std::string_view text : {"0.1", "0.25"}) {  // a double writes both back: no text kept
+    const std::optional<MeasureValue> v = read_measure(text);
+    cell.fields[0].take_min(v->real, v->written);
+    cell.fields[0].take_max(v->real, v->written);
+    cell.fields[0].n++;
+  }
+  EXPECT_EQ(cell.fields[0].min_text, "");
+  EXPECT_EQ(cell.fields[0].max_text, "");
+  const std::optional<MeasureValue> big = read_measure("123456789012345678901234567890");
+  cell.fields[0].take_max(big->real, big->written);
+  cell.fields[0].n++;
+  MeasureTable table(spec);
+  table.push_back(cell);
+  EXPECT_EQ(table[0], cell);
+  EXPECT_GT(table.bytes(), MeasureTable(spec).bytes() + 8 * 8);  // the text is counted
+  std::vector<MeasureText::Value> shown;
+  MeasureText(spec).values(&cell, 3, shown);
+  std::vector<std::string> texts;
+  for (const MeasureText::Value& v : shown) texts.push_back(v.text);
+  EXPECT_EQ(texts, (std::vector<std::string>{"3", "0.1", "123456789012345678901234567890.0", "0.1",
+                                             "123456789012345678901234567890.0"}));
+}
+
 TEST(MeasureText, ColumnsAndAbsentValues) {
   Options o;
   o.sum = {"bytes"};
@@ -380,7 +454,9 @@ TEST(MeasureText, ColumnsAndAbsentValues) {
   EXPECT_EQ(values[0].text, "0");
   EXPECT_FALSE(values[1].present);  // no ratio of no lines
   EXPECT_EQ(values[3].text, "0");
-  EXPECT_TRUE(values[3].sum);
+  EXPECT_TRUE(values[3].exact);
+  EXPECT_TRUE(values[4].exact);  // min: json writes it as a string too
+  EXPECT_FALSE(values[6].exact);  // p50: a number
   EXPECT_FALSE(values[4].present);
 }
 

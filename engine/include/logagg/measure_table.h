@@ -5,6 +5,9 @@
 //   count | a count per --count-if | per field: n (and the sum's digits),
 //   with --sum the 128-bit sum, with --quantiles min, max and the sketch
 //
+// The text of an extreme a double does not write back (FieldMeasure's
+// min_text, max_text: values of over 15 digits) is kept beside the rows.
+//
 // A sketch keeps up to kInlineBuckets buckets in its row (a second of a
 // quiet key holds a few values); a sketch with more moves to a list of its
 // own. Rows live in blocks of a fixed size, so a growing table never holds
@@ -15,6 +18,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "logagg/measures.h"
@@ -79,6 +85,12 @@ class MeasureTable {
   const uint64_t* row_words(size_t row) const;
   size_t physical(size_t row) const { return order_.empty() ? row : order_[row]; }
   void add_sketch(uint64_t* words, const std::vector<uint64_t>& buckets);
+  // An extreme's word and text (key: exact_key) take value v, written `text`, if it is beyond them.
+  void take_extreme(uint64_t& word, uint64_t key, double v, const std::string& text, bool is_min);
+  uint64_t exact_key(size_t row, size_t field, bool is_min) const {
+    return (physical(row) * fields_.size() + field) * 2 + (is_min ? 0 : 1);
+  }
+  std::string_view exact_text(uint64_t key) const;
   std::vector<uint64_t> sketch_of(const uint64_t* words) const;
 
   uint32_t matched_ = 0;  // --count-if predicates
@@ -89,6 +101,7 @@ class MeasureTable {
   size_t rows_ = 0;
   std::vector<uint32_t> order_;  // after reorder: row -> where it is stored
   std::vector<std::vector<uint64_t>> spilled_;  // the sketches past kInlineBuckets buckets
+  std::unordered_map<uint64_t, std::string> exact_;  // by exact_key: the extremes that have a text
 };
 
 }  // namespace logagg

@@ -174,17 +174,52 @@ class LogSketch {
   uint32_t lists_filled_ = 0;
 };
 
+// Whether value a is below value b, exactly: each is a double and, when
+// the double may not write it back, its decimal text (a JSON number; empty:
+// the double's shortest digits are the value). By the doubles, and where
+// they tie, by the decimals.
+bool exactly_below(double a, std::string_view a_text, double b, std::string_view b_text);
+
+// The text kept for an extreme `v` written `written` (a JSON number, or
+// empty): its plain decimal (Decimal::append_plain) when that is not the
+// double's shortest digits, else empty, so that a value has one text.
+std::string extreme_text(double v, std::string_view written);
+
 // One measured field in one row.
 struct FieldMeasure {
   uint64_t n = 0;      // lines with a usable value
   uint8_t digits = 0;  // --sum: the most fraction digits a value had (the sum's precision)
   FixedSum sum;        // --sum
+  // --quantiles: the extremes, exactly. The double orders them; the text is
+  // extreme_text's: the plain decimal of one its double does not write back.
   double min = std::numeric_limits<double>::infinity();
   double max = -std::numeric_limits<double>::infinity();
+  std::string min_text, max_text;
   LogSketch sketch;  // --quantiles
 
+  // A value into min and max: `text` as MeasureValue::written (or a plain
+  // decimal). Inline for the common case, doubles that differ.
+  void take_min(double v, std::string_view text) {
+    if (v > min || (v == min && text.empty() && min_text.empty())) return;
+    if (text.empty() && min_text.empty()) {
+      min = v;
+      return;
+    }
+    take_exactly(v, text, /*is_min=*/true);
+  }
+  void take_max(double v, std::string_view text) {
+    if (v < max || (v == max && text.empty() && max_text.empty())) return;
+    if (text.empty() && max_text.empty()) {
+      max = v;
+      return;
+    }
+    take_exactly(v, text, /*is_min=*/false);
+  }
   void add(const FieldMeasure& other);
   friend bool operator==(const FieldMeasure&, const FieldMeasure&) = default;
+
+ private:
+  void take_exactly(double v, std::string_view text, bool is_min);
 };
 
 // A percentile of --percentiles: p = numerator / 10^scale percent.

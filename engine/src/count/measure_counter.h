@@ -117,8 +117,8 @@ class MeasureCounter {
       f.digits = std::max(f.digits, static_cast<uint8_t>(v.digits));
     }
     if (how.quantiled) {
-      f.min = std::min(f.min, v.real);
-      f.max = std::max(f.max, v.real);
+      f.take_min(v.real, v.written);
+      f.take_max(v.real, v.written);
       f.sketch.add_key(LogSketch::key_of(v.real));
     }
   }

@@ -26,6 +26,9 @@ struct MeasureValue {
   double real;     // the nearest double: for the quantiles, min and max
   FixedSum fixed;  // exact to 18 fraction digits, rounded half to even past them; overflowed past +-1.7e20
   int digits;      // fraction digits as written, after the exponent (1.5e-3: 4), at most 18
+  // Its text in the line when it has more than 15 digits (then the double
+  // may not write it back: min and max keep its exact decimal), else empty.
+  std::string_view written;
 };
 
 // What the measures read from one counted line: each measured field's value

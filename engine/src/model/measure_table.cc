@@ -58,7 +58,8 @@ MeasureTable::MeasureTable(const MeasureTable& other)
       empty_row_(other.empty_row_),
       rows_(other.rows_),
       order_(other.order_),
-      spilled_(other.spilled_) {
+      spilled_(other.spilled_),
+      exact_(other.exact_) {
   for (const std::unique_ptr<uint64_t[]>& block : other.blocks_) {
     blocks_.push_back(std::make_unique_for_overwrite<uint64_t[]>(kBlockRows * stride_));
     std::memcpy(blocks_.back().get(), block.get(), kBlockRows * stride_ * sizeof(uint64_t));
@@ -111,6 +112,10 @@ void MeasureTable::get(size_t row, MeasureCell& out) const {
     if (f.quantiled) {
       m.min = std::bit_cast<double>(w[f.min_at]);
       m.max = std::bit_cast<double>(w[f.min_at + 1]);
+      if (!exact_.empty()) {
+        m.min_text = exact_text(exact_key(row, i, true));
+        m.max_text = exact_text(exact_key(row, i, false));
+      }
       m.sketch = LogSketch::of_packed(sketch_of(w + f.sketch_at()));
     }
   }
@@ -165,12 +170,30 @@ void MeasureTable::add(size_t row, const MeasureCell& cell) {
       store_sum(w + f.sum_at, sum);
     }
     if (f.quantiled) {
-      uint64_t* const at = w + f.min_at;
-      at[0] = std::bit_cast<uint64_t>(std::min(std::bit_cast<double>(at[0]), m.min));
-      at[1] = std::bit_cast<uint64_t>(std::max(std::bit_cast<double>(at[1]), m.max));
+      take_extreme(w[f.min_at], exact_key(row, i, true), m.min, m.min_text, true);
+      take_extreme(w[f.min_at + 1], exact_key(row, i, false), m.max, m.max_text, false);
       add_sketch(w + f.sketch_at(), m.sketch.packed());
     }
   }
+}
+
+void MeasureTable::take_extreme(uint64_t& word, uint64_t key, double v, const std::string& text, bool is_min) {
+  const double current = std::bit_cast<double>(word);
+  if (is_min ? v > current : v < current) return;
+  const std::string_view current_text = exact_text(key);
+  if (is_min ? !exactly_below(v, text, current, current_text) : !exactly_below(current, current_text, v, text)) return;
+  word = std::bit_cast<uint64_t>(v);
+  if (!text.empty()) {
+    exact_[key] = text;
+  } else if (!current_text.empty()) {
+    exact_.erase(key);
+  }
+}
+
+std::string_view MeasureTable::exact_text(uint64_t key) const {
+  if (exact_.empty()) return {};
+  const auto it = exact_.find(key);
+  return it == exact_.end() ? std::string_view() : std::string_view(it->second);
 }
 
 void MeasureTable::clear() {
@@ -178,6 +201,7 @@ void MeasureTable::clear() {
   rows_ = 0;
   order_.clear();
   spilled_.clear();
+  exact_.clear();
 }
 
 void MeasureTable::reorder(std::vector<uint32_t> order) {
@@ -207,7 +231,9 @@ uint64_t MeasureTable::sketch_buckets() const {
 size_t MeasureTable::bytes() const {
   size_t buckets = 0;
   for (const std::vector<uint64_t>& s : spilled_) buckets += s.size();
-  return (rows_ * stride_ + buckets) * sizeof(uint64_t);
+  size_t texts = 0;
+  for (const auto& [key, text] : exact_) texts += sizeof key + text.size();
+  return (rows_ * stride_ + buckets) * sizeof(uint64_t) + texts;
 }
 
 }  // namespace logagg

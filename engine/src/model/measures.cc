@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "text/ascii.h"
+#include "text/decimal.h"
 
 namespace logagg {
 
@@ -238,12 +241,51 @@ std::vector<LogSketch::Bucket> LogSketch::buckets() const {
   return out;
 }
 
+namespace {
+
+// The shortest digits that read back as `v`, in fixed notation (0 for -0).
+using DoubleText = std::array<char, 400>;  // the longest fixed-notation double fits (measure_text.cc)
+std::string_view shortest_text(double v, DoubleText& buf) {
+  if (v == 0) return "0";
+  return std::string_view(buf.data(), std::to_chars(buf.begin(), buf.end(), v, std::chars_format::fixed).ptr);
+}
+
+}  // namespace
+
+bool exactly_below(double a, std::string_view a_text, double b, std::string_view b_text) {
+  // Rounding to the nearest double never reverses an order, so doubles that
+  // differ are ordered as the decimals they round.
+  if (a != b || (a_text.empty() && b_text.empty())) return a < b;
+  DoubleText a_buf, b_buf;
+  const std::optional<Decimal> x = Decimal::parse(a_text.empty() ? shortest_text(a, a_buf) : a_text);
+  const std::optional<Decimal> y = Decimal::parse(b_text.empty() ? shortest_text(b, b_buf) : b_text);
+  return x && y && compare(*x, *y) < 0;
+}
+
+std::string extreme_text(double v, std::string_view written) {
+  std::string plain;
+  const std::optional<Decimal> d = written.empty() ? std::nullopt : Decimal::parse(written);
+  if (!d) return plain;
+  d->append_plain(plain);
+  DoubleText buf;
+  if (plain == shortest_text(v, buf)) plain.clear();  // one text for one value: none when the double writes it
+  return plain;
+}
+
+void FieldMeasure::take_exactly(double v, std::string_view text, bool is_min) {
+  double& extreme = is_min ? min : max;
+  std::string& kept = is_min ? min_text : max_text;
+  if (is_min ? !exactly_below(v, text, extreme, kept) : !exactly_below(extreme, kept, v, text)) return;
+  extreme = v;
+  kept = extreme_text(v, text);  // made before the assignment: `text` may view `kept`
+}
+
 void FieldMeasure::add(const FieldMeasure& other) {
   n += other.n;
   digits = std::max(digits, other.digits);
   sum.add(other.sum);
-  min = std::min(min, other.min);
-  max = std::max(max, other.max);
+  take_min(other.min, other.min_text);
+  take_max(other.max, other.max_text);
   sketch.add(other.sketch);
 }
 

@@ -5,14 +5,19 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
 
-#include "parse/json_tokens.h"
+#include "text/json_tokens.h"
 #include "text/ascii.h"
 
 namespace logagg {
 namespace {
 
 constexpr int64_t kExponentLimit = 1'000'000'000;  // past it a value is zero or beyond any range
+
+// A decimal of at most 15 significant digits is the shortest text of its
+// nearest double (10^15 < 2^53): printing the double writes it back.
+constexpr ptrdiff_t kDoubleDigits = 15;
 
 // The exponent's digits as a number, saturated at kExponentLimit.
 int64_t exponent_of(std::string_view digits) noexcept {
@@ -95,6 +100,7 @@ std::optional<MeasureValue> read_short(std::string_view text) noexcept {
   const FixedUnits units = static_cast<FixedUnits>(m) * kPowers[FixedSum::kFractionDigits - frac_digits];
   v.fixed = FixedSum::of_units(negative ? -units : units);
   v.digits = static_cast<int>(frac_digits);
+  if (int_digits + frac_digits > kDoubleDigits) v.written = text;
   if (m <= (uint64_t{1} << 53)) {  // both exact: their quotient is rounded once, correctly
     // An integer (bytes) needs no division; the same double either way.
     v.real = frac_digits == 0 ? static_cast<double>(m) : static_cast<double>(m) / kExactPowers[frac_digits];
@@ -140,6 +146,7 @@ std::optional<MeasureValue> read_measure(std::string_view text) noexcept {
   }
   v.fixed = FixedSum::of_units(units_of(d, FixedSum::kFractionDigits - scale, negative));
   v.digits = static_cast<int>(std::clamp<int64_t>(scale, 0, FixedSum::kFractionDigits));
+  if (static_cast<ptrdiff_t>(d.size()) > kDoubleDigits) v.written = text;
   return v;
 }
 

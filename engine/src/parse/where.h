@@ -34,7 +34,7 @@
 #include <string_view>
 
 #include "parse/app_pattern.h"
-#include "parse/decimal.h"
+#include "text/decimal.h"
 #include "parse/field_targets.h"
 
 namespace logagg {

@@ -89,11 +89,11 @@ MeasureText::MeasureText(MeasureSpec spec, const std::vector<std::pair<std::stri
 void MeasureText::values(const MeasureCell* cell, uint64_t count, std::vector<Value>& out) const {
   out.resize(columns_.size());
   size_t c = 0;
-  const auto next = [&](bool present, bool sum = false) -> std::string& {
+  const auto next = [&](bool present, bool exact = false) -> std::string& {
     Value& v = out[c++];
     v.text.clear();
     v.present = present;
-    v.sum = sum;
+    v.exact = exact;
     return v.text;
   };
   for (size_t i = 0; i < spec_.count_if.size(); ++i) {
@@ -119,24 +119,28 @@ void MeasureText::values(const MeasureCell* cell, uint64_t count, std::vector<Va
     }
     if (!field.quantiled) continue;
     const bool any = f.n > 0;
-    // min, max and the least and greatest rank exactly; other ranks rounded.
-    const auto value = [&](double v, bool exact) {
-      std::string& text = next(any);
+    // min, max and the least and greatest rank exactly (with the decimal
+    // of a value its double does not write back); other ranks rounded.
+    const auto value = [&](double v, const std::string* exact, bool quoted) {
+      std::string& text = next(any, quoted);
       if (!any) return;
       if (unit) {
         append_duration(text, v, *unit);
-      } else if (exact) {
+      } else if (exact != nullptr && !exact->empty()) {
+        text.append(*exact);
+        mark_big_integer(text, 0, v);
+      } else if (exact != nullptr) {
         append_plain_double(text, v);
       } else {
         append_rounded_double(text, v, kQuantileDigits);
       }
     };
-    value(f.min, true);
-    value(f.max, true);
+    value(f.min, &f.min_text, true);
+    value(f.max, &f.max_text, true);
     for (const Percentile& p : spec_.percentiles) {
       bool exact = true;
       const double q = any ? quantile_of(f, p, &exact) : 0;
-      value(q, exact);
+      value(q, !exact ? nullptr : p.rank(f.n) == 1 ? &f.min_text : &f.max_text, false);
     }
   }
 }
@@ -190,7 +194,7 @@ void append_duration(std::string& out, double v, DurationUnit unit) {
 void MeasureText::append_json(std::string& out, const Value& v) {
   if (!v.present) {
     out.append("null");
-  } else if (v.sum) {
+  } else if (v.exact) {
     out.append("\"").append(v.text).push_back('"');
   } else {
     out.append(v.text);

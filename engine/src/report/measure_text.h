@@ -40,12 +40,12 @@ class MeasureText {
   struct Value {
     std::string text;
     bool present = false;
-    bool sum = false;  // an exact sum: json writes it as a string, which no reader rounds
+    bool exact = false;  // a sum, min or max: json writes its exact decimal as a string, which no reader rounds
   };
   // The values of a row of `count` lines whose measures are `cell` (nullptr:
   // an empty bucket of --fill-gaps), one per column, in `out` (resized).
   void values(const MeasureCell* cell, uint64_t count, std::vector<Value>& out) const;
-  // `v` as a json value: null when absent, a sum as a string, others as numbers.
+  // `v` as a json value: null when absent, an exact one as a string, others as numbers.
   static void append_json(std::string& out, const Value& v);
 
  private:

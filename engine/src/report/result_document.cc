@@ -232,10 +232,23 @@ int64_t row_start(std::string_view start, const std::string& column) {
   return column.empty() ? kWholeRunStart : instant(start, column);
 }
 
+// A min or max: its exact decimal in a string (a number, as documents
+// before them wrote it, is taken as its double), into `v` and, when the
+// double does not write it back, `text`.
+bool read_extreme(const simdjson::simdjson_result<element>& value, double& v, std::string& text) {
+  std::string_view written;
+  if (value.get(written) != simdjson::SUCCESS) return value.get(v) == simdjson::SUCCESS;
+  const std::optional<MeasureValue> read = read_measure(written);
+  if (!read) return false;
+  v = read->real;
+  text = extreme_text(v, read->written);
+  return true;
+}
+
 // A row's measures (measure_text.h's columns and json's sketches), checked:
 // a sum an exact decimal (null: overflowed, or 0 for a row without a
-// number, n = 0), min and max present when n is not 0, a sketch's buckets
-// ascending and adding up to n.
+// number, n = 0), min and max present when n is not 0 and in order, a
+// sketch's buckets ascending and adding up to n.
 MeasureCell read_cell(const element& row, const MeasureSpec& spec, uint64_t count) {
   MeasureCell cell;
   cell.count = count;
@@ -268,8 +281,9 @@ MeasureCell read_cell(const element& row, const MeasureSpec& spec, uint64_t coun
     }
     if (!field.quantiled || f.n == 0) continue;
     const std::string min = MeasureSpec::column("min", field.name), max = MeasureSpec::column("max", field.name);
-    if (row[min].get(f.min) != simdjson::SUCCESS || row[max].get(f.max) != simdjson::SUCCESS || f.min > f.max) {
-      fail("a \"counts\" row has no " + min + " and " + max);
+    if (!read_extreme(row[min], f.min, f.min_text) || !read_extreme(row[max], f.max, f.max_text) ||
+        exactly_below(f.max, f.max_text, f.min, f.min_text)) {
+      fail("a \"counts\" row has no " + min + " and " + max + " (decimals in strings)");
     }
     simdjson::dom::array buckets;
     const std::string sketch = MeasureSpec::column(result_doc::kSketch, field.name);

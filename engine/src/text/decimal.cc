@@ -1,7 +1,7 @@
 // Reading and comparing decimal numbers exactly (see decimal.h).
-#include "parse/decimal.h"
+#include "text/decimal.h"
 
-#include "parse/json_tokens.h"
+#include "text/json_tokens.h"
 #include "text/ascii.h"
 
 namespace logagg {
@@ -74,6 +74,21 @@ int compare(const Decimal& a, const Decimal& b) noexcept {
     }
   }
   return sign_a * magnitude;
+}
+
+void Decimal::append_plain(std::string& out) const {
+  if (count_ == 0) {
+    out.push_back('0');
+    return;
+  }
+  if (negative_) out.push_back('-');
+  const auto count = static_cast<int64_t>(count_);
+  if (point_ <= 0) out.append("0.").append(static_cast<size_t>(-point_), '0');
+  for (int64_t k = 0; k < count; ++k) {
+    if (k == point_ && point_ > 0) out.push_back('.');
+    out.push_back(digit(static_cast<size_t>(k)));
+  }
+  if (point_ > count) out.append(static_cast<size_t>(point_ - count), '0');
 }
 
 }  // namespace logagg

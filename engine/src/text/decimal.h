@@ -1,7 +1,8 @@
 // Exact comparison of numbers written in decimal (JSON's number grammar), for
-// --where: from their text, never through a double, so 1e3 equals 1000, -0
-// equals 0, 0.1 stays below 0.10000000000000001, and 1e400 is a number like
-// any other. No allocation: a Decimal views the text it was read from.
+// --where and for the min and max of --quantiles: from their text, never
+// through a double, so 1e3 equals 1000, -0 equals 0, 0.1 stays below
+// 0.10000000000000001, and 1e400 is a number like any other. No allocation:
+// a Decimal views the text it was read from.
 //
 // Exponents are exact within +-4e18 (written exponents beyond that compare
 // as +-4e18: only numbers with over 18-digit exponents are affected).
@@ -9,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace logagg {
@@ -21,6 +23,13 @@ class Decimal {
 
   // <0, 0, >0 as a is below, equal to, above b.
   friend int compare(const Decimal& a, const Decimal& b) noexcept;
+
+  // The number as a plain decimal, exactly: a "-" if below zero, the integer
+  // digits ("0" if none), then "." and the fraction digits if any; no
+  // exponent, no leading or trailing zeros (-1.50e2 is -150, -0 is 0). For
+  // numbers a double can hold: the digits and the exponent's zeros are
+  // written out.
+  void append_plain(std::string& out) const;
 
  private:
   // value = (-1 if negative) 0.D * 10^point, D the significant digits: the

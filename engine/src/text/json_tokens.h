@@ -1,6 +1,7 @@
 // Checks of JSON tokens that simdjson's stage 1 leaves to a parser, shared by
-// the per-line parser (line_parser.cc) and the block parser (block_parser.cc):
-// the number grammar, and the text of a token. Header-only.
+// the per-line parser (parse/line_parser.cc), the block parser
+// (parse/block_parser.cc) and Decimal: the number grammar, and the text of a
+// token. Header-only.
 #pragma once
 
 #include <cstring>
