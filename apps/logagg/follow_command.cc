@@ -1,6 +1,7 @@
-// Following logs from the command line (see follow_command.h). SIGINT and
-// SIGTERM are blocked and read from a signalfd, which the engine polls as its
-// stop descriptor: a signal ends the loop between rounds, never in a write.
+// Following logs from the command line (see follow_command.h). SIGINT,
+// SIGTERM and SIGHUP (a closed terminal, a dropped ssh session) are blocked
+// and read from a signalfd, which the engine polls as its stop descriptor: a
+// signal ends the loop between rounds, never in a write.
 #include "follow_command.h"
 
 #include <signal.h>
@@ -70,6 +71,7 @@ int run_follow(const Config& config) {
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGHUP);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);  // before any thread starts: all inherit it
   const int stop_fd = ::signalfd(-1, &stop_signals, SFD_CLOEXEC);
   if (stop_fd < 0) {

@@ -1,5 +1,5 @@
 // `logagg --follow PATH...`: the logs followed as they grow (logagg/follow.h),
-// rows on stdout as their buckets complete, until SIGINT or SIGTERM (or a
+// rows on stdout as their buckets complete, until SIGINT, SIGTERM or SIGHUP (or a
 // closed stdout); then the open buckets, and the summary on stderr.
 #pragma once
 

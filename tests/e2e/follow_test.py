@@ -34,7 +34,7 @@ last row that is the bucket's total over every complete line ever written, and e
   --late); newer times complete a bucket without waiting for the idle --late.
 - --by-app, --per-minute and both (json and csv) in follow mode: the last rows equal the batch
   counts with the same options.
-- SIGINT and SIGTERM print the open buckets and the summary, exit 0, also while 300 MB of files
+- SIGINT, SIGTERM and SIGHUP print the open buckets and the summary, exit 0, also while 300 MB of files
   are being read (sooner than twice a batch run over one 150 MB file; each file not counted whole
   named on stderr with the bytes not read); a reader that closes the pipe
   after one row ends logagg within a couple of seconds, status 0, no error message (nothing at all
@@ -831,7 +831,7 @@ class LateAndIdle(Case):
         self.assertEqual(rc, 0, err)
         self.assertEqual(summary_of(err)["late"], 1, f"late (corrected rows): {err}")
         self.assertEqual(summary_of(err)["counted"], 6)
-        rc, out, err = cs.stop(signal.SIGINT)
+        rc, out, err = cs.stop(signal.SIGHUP)  # a closed terminal: a stop like the others
         self.assertEqual(rc, 0, err)
         self.assertEqual(out, f"second,count\n{s0},3\n{s1},2\n{s0},4\n", "csv: the corrected row again")
         self.assertEqual(summary_of(err)["late"], 1)

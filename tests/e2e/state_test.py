@@ -12,7 +12,8 @@ exactly once, whatever logrotate does between the runs and whenever a run is kil
   writer may still append to access.log.1), the newest rotated file is compressed (gzip, or zstd if
   the `zstd` command exists; the original removed, or left beside it for one run), copytruncate'd,
   the oldest rotated file deleted once a completed run has counted it, and logagg is run with
-  --threads 1 or 2, with and without --delta, or killed with SIGKILL 0-30 ms after it starts. Every
+  --threads 1 or 2, with and without --delta, or killed with SIGKILL or SIGHUP (a crash, a closed
+  terminal) 0-30 ms after it starts. Every
   run's output is compared with what the lines written so far must give: the cumulative result
   always, the delta against what the state held (the last completed run, or a killed run whose
   state file changed; a killed run must leave the old state or a complete new one). At the end the
@@ -42,6 +43,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -219,10 +221,11 @@ class Scenario:
         threads = str(self.rng.choice([1, 2]))
         before = self.state_bytes()
         wait = self.rng.uniform(0, 0.030)
+        sig = self.rng.choice([signal.SIGKILL, signal.SIGHUP])  # a crash, or a closed terminal
         p = subprocess.Popen([LOGAGG, "--state", self.state, "--threads", threads, "--delta", "--format", "json",
                               "-q", self.dir], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(wait)
-        p.kill()
+        p.send_signal(sig)
         p.wait()
         after = self.state_bytes()
         if after != before:  # the run saved: the state must be whole, and what it holds is all there is
@@ -233,10 +236,10 @@ class Scenario:
             self.test.assertEqual(saved.get("logagg_state"), 1, "a killed run's new state")
             self.test.assertIn("result", saved)
             self.base = +self.model
-        self.stats["interrupted" if p.returncode == -9 else "finished"] += 1
+        self.stats["interrupted" if p.returncode == -sig else "finished"] += 1
         self.stats["saved" if after != before else "not saved"] += 1
-        return f"run --threads {threads} killed after {wait * 1000:.1f} ms: " + \
-            ("interrupted" if p.returncode == -9 else f"status {p.returncode}") + \
+        return f"run --threads {threads} sent {sig.name} after {wait * 1000:.1f} ms: " + \
+            ("interrupted" if p.returncode == -sig else f"status {p.returncode}") + \
             (", state saved" if after != before else ", state unchanged")
 
     def state_bytes(self):
