@@ -189,10 +189,12 @@ std::optional<std::string_view> key_text(const KeyRules::Key& key, const FieldTa
 // How a line held a field (a FieldKind, as its two bits): a number is a JSON
 // number token; a key on its path there twice is something else, as a
 // container is. As FieldSeen::value() decides, without making the optional.
+// On every valid line with fields: a scalar's token is never empty (the walk
+// checked it), and a digit, not '-', starts most numbers.
 uint32_t kind_of(const FieldSeen& seen) {
   if (seen.count == 1 && !seen.step_twice) [[likely]] {
     if (seen.is_string) return static_cast<uint32_t>(FieldKind::kString);
-    const bool number = seen.is_scalar && !seen.text.empty() && (seen.text[0] == '-' || is_digit(seen.text[0]));
+    const bool number = seen.is_scalar && (is_digit(seen.text.front()) || seen.text.front() == '-');
     return static_cast<uint32_t>(number ? FieldKind::kNumber : FieldKind::kOther);
   }
   return static_cast<uint32_t>(seen.count == 0 && !seen.step_twice ? FieldKind::kAbsent : FieldKind::kOther);
