@@ -135,7 +135,9 @@ run_tests() {  # BUILD REGEX LOG: 0 if they all pass
 # the worker with the least so far: rowsW.tsv for worker W. A row costs one
 # per source file its mutation recompiles (its own, or every .cc that
 # includes it, directly or not: a public header is most of the engine), plus
-# five for its links and tests (a fit of CI's row times: docs/testing.md).
+# five for its links and tests (a fit of CI's row times: docs/testing.md); a
+# row whose targets are all tests linked without the engine (HEADERS_ONLY in
+# tests/CMakeLists.txt) recompiles only them.
 workers=$(python3 -c '
 import re, subprocess, sys
 scratch, workers = sys.argv[1], int(sys.argv[2])
@@ -152,13 +154,17 @@ def compiled_in(file):  # the .cc files that compile FILE: itself, or those that
                 reached.add(path)
                 todo.append(path)
     return sum(path.endswith(".cc") for path in reached)
-cost = {file: 5 + compiled_in(file) for file in {row.split("\t")[1] for row in rows}}
+headers_only = set(re.findall(r"logagg_add_test\(\w+ (\w+)[^)]*\bHEADERS_ONLY\b", open("tests/CMakeLists.txt").read()))
+compiled = {file: compiled_in(file) for file in {row.split("\t")[1] for row in rows}}
+def cost(row):
+    file, targets = row.split("\t")[1], row.split("\t")[4].split()
+    return 5 + (len(targets) if set(targets) <= headers_only else compiled[file])
 dealt = [[] for _ in range(max(1, min(workers, len(rows))))]
 load = [0] * len(dealt)
-for row in sorted(rows, key=lambda row: cost[row.split("\t")[1]], reverse=True):
+for row in sorted(rows, key=cost, reverse=True):
     w = load.index(min(load))
     dealt[w].append(row)
-    load[w] += cost[row.split("\t")[1]]
+    load[w] += cost(row)
 for w, rows in enumerate(dealt):
     open(f"{scratch}/rows{w}.tsv", "w", encoding="utf-8").write("".join(r + "\n" for r in rows))
 print(len(dealt))

@@ -123,7 +123,7 @@ TEST_F(Folder, HeldFilesFoundAgainHistoryAndDescriptors) {
   FollowedPaths paths({path("access.log")}, {}, {});
   HeldFiles held(3);
   std::vector<InputError> errors;
-  held.take(paths.discover(), /*first=*/true);
+  held.take(paths.discover(), /*first=*/true, errors);
   held.open_new(errors);
   EXPECT_TRUE(errors.empty());
   ASSERT_EQ(held.files().size(), 2u);  // the compressed rotation of before is never read
@@ -136,7 +136,7 @@ TEST_F(Folder, HeldFilesFoundAgainHistoryAndDescriptors) {
   fs::rename(path("access.log.1"), path("access.log.2"));
   fs::rename(path("access.log"), path("access.log.1"));
   write("access.log", line(4));
-  held.take(paths.discover(), /*first=*/false);
+  held.take(paths.discover(), /*first=*/false, errors);
   held.open_new(errors);
   ASSERT_EQ(held.files().size(), 3u);
   EXPECT_EQ(held.files()[0].file.name, path("access.log.1"));
@@ -145,7 +145,7 @@ TEST_F(Folder, HeldFilesFoundAgainHistoryAndDescriptors) {
   EXPECT_EQ(held.open_count(), 3u);
   // No descriptor free and none idle (each is still to be read): a new rotation waits...
   write("access.log-20261203", line(5));
-  held.take(paths.discover(), /*first=*/false);
+  held.take(paths.discover(), /*first=*/false, errors);
   held.open_new(errors);
   ASSERT_EQ(held.files().size(), 4u);
   EXPECT_EQ(held.waiting(), 1u);
@@ -163,8 +163,86 @@ TEST_F(Folder, HeldFilesFoundAgainHistoryAndDescriptors) {
   EXPECT_EQ(held.files_read(), 3u);  // access.log, the new one and the new rotation, each once
   // A closed file that changes wants a descriptor again.
   write("access.log.2", line(6), /*append=*/true);
-  held.take(paths.discover(), /*first=*/false);
+  held.take(paths.discover(), /*first=*/false, errors);
   EXPECT_EQ(held.waiting(), 1u);
+}
+
+TEST_F(Folder, AFileGoneBeforeItCouldBeOpenedIsToldLost) {
+  write("a.log", line(1));
+  write("b.log", line(2));
+  FollowedPaths paths({dir_.string()}, {}, {});
+  HeldFiles held(1);
+  std::vector<InputError> errors;
+  held.take(paths.discover(), /*first=*/false, errors);
+  held.open_new(errors);
+  EXPECT_EQ(held.waiting(), 1u);  // b.log: no descriptor for it (a.log is still to be read)
+  EXPECT_EQ(held.most_open(), 1u);
+  // Renamed while it waits: found again under its new name, no loss.
+  fs::rename(path("b.log"), path("c.log"));
+  held.take(paths.discover(), /*first=*/false, errors);
+  EXPECT_TRUE(errors.empty());
+  ASSERT_EQ(held.files().size(), 2u);
+  EXPECT_EQ(held.files()[1].file.name, path("c.log"));
+  // Removed while it waits: told, with its size when last found.
+  fs::remove(path("c.log"));
+  held.take(paths.discover(), /*first=*/false, errors);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].path, path("c.log"));
+  EXPECT_NE(errors[0].message.find("before it could be opened: its lines are lost, not counted ("), std::string::npos)
+      << errors[0].message;
+  EXPECT_NE(errors[0].message.find(std::to_string(line(2).size()) + " bytes when last found"), std::string::npos);
+  EXPECT_EQ(held.files_lost(), 1u);
+  EXPECT_EQ(held.files().size(), 1u);
+}
+
+TEST_F(Folder, AClosedFilesInodeUnderAnotherNameIsANewFile) {
+  write("a.log", line(1));
+  write("b.log", line(2));
+  FollowedPaths paths({dir_.string()}, {}, {});
+  HeldFiles held(1);
+  std::vector<InputError> errors;
+  held.take(paths.discover(), /*first=*/false, errors);
+  held.open_new(errors);
+  held.files()[0].fresh = false;  // a.log read by a round: idle
+  held.open_new(errors);          // closed for b.log
+  ASSERT_EQ(held.files()[0].file.fd, -1);
+  ASSERT_GE(held.files()[1].file.fd, 0);
+  // a.log removed, and its inode, free, given to a new c.log (as a file
+  // system may at once): not a.log renamed.
+  Found found;
+  found.files.push_back({path("b.log"), held.files()[1].found, false});
+  found.files.push_back({path("c.log"), held.files()[0].found, false});
+  held.take(found, /*first=*/false, errors);
+  ASSERT_EQ(held.files().size(), 3u);
+  EXPECT_EQ(held.files()[0].file.name, path("a.log"));
+  EXPECT_FALSE(held.files()[0].at_path);
+  EXPECT_EQ(held.files()[2].file.name, path("c.log"));
+  EXPECT_FALSE(held.files()[2].opened);
+  EXPECT_TRUE(errors.empty());
+}
+
+TEST_F(Folder, AFileNotThereWhenOpenedIsFoundAgainOrToldLost) {
+  FollowedPaths paths({dir_.string()}, {}, {});
+  HeldFiles held(5);
+  std::vector<InputError> errors;
+  write("d.log", line(1));
+  write("e.log", line(2));
+  const Found before = paths.discover();
+  fs::rename(path("d.log"), path("f.log"));  // between the discovery and the open
+  fs::remove(path("e.log"));
+  held.take(before, /*first=*/false, errors);
+  held.open_new(errors);
+  EXPECT_TRUE(errors.empty());  // neither told yet: the next discovery says which is which
+  EXPECT_EQ(held.open_count(), 0u);
+  held.take(paths.discover(), /*first=*/false, errors);
+  held.open_new(errors);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].path, path("e.log"));
+  ASSERT_EQ(held.files().size(), 1u);
+  EXPECT_EQ(held.files()[0].file.name, path("f.log"));
+  EXPECT_GE(held.files()[0].file.fd, 0);
+  EXPECT_EQ(held.files_read(), 1u);
+  EXPECT_EQ(held.files_lost(), 1u);
 }
 
 TEST(ReadingOrder, LeastRecentlyModifiedFirst) {
@@ -364,6 +442,72 @@ TEST_F(Rounds, AnUnfinishedLineTruncatedByHandIsTold) {
   EXPECT_NE(errors_[0].message.find("bytes " + std::to_string(lines(1, 2).size()) + " to "), std::string::npos)
       << errors_[0].message;
   EXPECT_EQ(follower_->lost_bytes(), 14u);
+}
+
+TEST_F(Rounds, NamesCreatedAreOpenedAtOnceAndThoseGoneFirstAreTold) {
+  follow({dir_.string()});
+  EXPECT_EQ(round(), 0u);
+  using Name = Watcher::NameEvent;
+  // Created, written and removed between two rounds: opened by its event, read.
+  write("a.log", lines(1, 3));
+  follower_->note({{path("a.log"), Name::kCreated}}, errors_);
+  fs::remove(path("a.log"));
+  follower_->note({{path("a.log"), Name::kRemoved}}, errors_);
+  EXPECT_EQ(round(), 3u);
+  EXPECT_TRUE(errors_.empty());
+  // Removed before its event was taken: told lost.
+  write("b.log", lines(2, 2));
+  fs::remove(path("b.log"));
+  follower_->note({{path("b.log"), Name::kCreated}, {path("b.log"), Name::kRemoved}}, errors_);
+  ASSERT_EQ(errors_.size(), 1u);
+  EXPECT_EQ(errors_[0].path, path("b.log"));
+  EXPECT_NE(errors_[0].message.find("created and removed before it could be opened"), std::string::npos);
+  EXPECT_EQ(follower_->lost_files(), 1u);
+  // Renamed before its event was taken: found under its new name, no loss;
+  // a name the folder does not select, and one found meanwhile, neither.
+  write("d.log", lines(3, 1));
+  fs::remove(path("d.log"));
+  follower_->note({{path("c.log"), Name::kCreated}, {path("c.log"), Name::kMovedOut}, {path("c.log"), Name::kRemoved},
+                   {path(".hidden"), Name::kCreated}, {path(".hidden"), Name::kRemoved}},
+                  errors_);
+  EXPECT_EQ(errors_.size(), 1u);
+  EXPECT_EQ(round(true), 0u);
+  EXPECT_EQ(follower_->inputs(), 1u);
+}
+
+TEST_F(Rounds, AFileClosedForWantOfADescriptorThatChangesAndGoesIsTold) {
+  write("a.log", lines(1, 2));
+  write("empty.log", "");
+  follow({dir_.string()}, /*max_open=*/2);
+  EXPECT_EQ(round(), 2u);
+  follower_->held().files()[1].grew -= std::chrono::seconds(10);  // empty.log: the least recently grown
+  write("b.log", lines(2, 1));  // wants a descriptor: a.log, read to its end, is closed; empty.log is not
+  EXPECT_EQ(round(), 1u);
+  const std::vector<Held>& held = follower_->held().files();
+  ASSERT_EQ(held.size(), 3u);
+  EXPECT_EQ(held[0].file.fd, -1);
+  EXPECT_GE(held[1].file.fd, 0) << "an empty file is about to be written: not closed";
+  write("a.log", lines(3, 4), /*append=*/true);
+  follower_->discover(errors_);  // sees it changed...
+  fs::remove(path("a.log"));     // ...and gone before a round could open it again
+  round();
+  ASSERT_EQ(errors_.size(), 1u) << errors_[0].message;
+  EXPECT_EQ(errors_[0].path, path("a.log"));
+  EXPECT_NE(errors_[0].message.find("changed while it was closed"), std::string::npos) << errors_[0].message;
+  EXPECT_EQ(follower_->lost_files(), 1u);
+}
+
+TEST_F(Rounds, FilesGoneFromSightAreReadToTheirEndAtOnceWhenANewOneWaits) {
+  write("a.log", lines(1, 2));
+  follow({dir_.string()}, /*max_open=*/1);
+  EXPECT_EQ(round(), 2u);
+  write("a.log", lines(2, 1), /*append=*/true);
+  fs::remove(path("a.log"));  // held open: still read, to its end
+  write("b.log", lines(3, 4));
+  EXPECT_EQ(round(), 1u);  // a.log let go at once (not after its quiet second), b.log opened
+  EXPECT_EQ(round(), 4u);
+  EXPECT_TRUE(errors_.empty());
+  EXPECT_EQ(follower_->held().most_open(), 1u);
 }
 
 TEST_F(Rounds, AFileCreatedAndRenamedWithinOneRound) {

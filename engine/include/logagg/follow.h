@@ -75,6 +75,12 @@ struct FollowResult {
   // Bytes truncated away before they were read, no copy holding them (each
   // range also told through FollowOptions::on_error, as an error).
   uint64_t lost_bytes = 0;
+  // Files gone (removed, or renamed out of the followed paths) before they
+  // could be opened: their lines are lost (each also told, as an error).
+  uint64_t lost_files = 0;
+  // The most files held open at once (at most the soft descriptor limit
+  // less a reserve for the engine and the watcher).
+  size_t most_open = 0;
   // Why following ended before a stop: a file could get no descriptor
   // (EMFILE) while none was held to close, so lines were left unread. Else
   // empty.

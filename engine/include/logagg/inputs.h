@@ -26,6 +26,12 @@ std::vector<std::string> expand_paths(const std::vector<std::string>& paths, std
                                       const std::vector<std::string>& include = {},
                                       const std::vector<std::string>& exclude = {});
 
+// Whether expand_paths takes the file at `relative` (its path relative to a
+// followed folder): no name in it starts with '.', and it passes `include`
+// and `exclude`.
+bool selected_in_folder(const std::string& relative, const std::vector<std::string>& include,
+                        const std::vector<std::string>& exclude);
+
 // Where a stream's bytes come from: a file descriptor read as is, or a gzip
 // or zstd stream decompressed on the fly. Compression is recognised by the
 // first bytes (the magic numbers), never by the file name.

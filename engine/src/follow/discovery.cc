@@ -11,6 +11,7 @@
 
 #include "follow/rotation_names.h"
 #include "input/input.h"
+#include "logagg/inputs.h"
 
 namespace logagg {
 namespace {
@@ -41,6 +42,26 @@ std::vector<std::string> names_in(const std::string& folder) {
 }
 
 }  // namespace
+
+bool FollowedPaths::follows(const std::string& path) const {
+  const std::string wanted = fs::path(path).lexically_normal().string();
+  const std::string_view prefix = folder_prefix(wanted);
+  for (const std::string& followed : paths_) {
+    const std::string normal = fs::path(followed).lexically_normal().string();
+    std::error_code ec;
+    if (fs::is_directory(followed, ec)) {
+      const std::string folder = normal.ends_with('/') ? normal : normal + "/";
+      if (wanted.starts_with(folder) && selected_in_folder(wanted.substr(folder.size()), include_, exclude_)) {
+        return true;
+      }
+    } else if (wanted == normal || (prefix == folder_prefix(normal) &&
+                                    is_rotation_name(std::string_view(wanted).substr(prefix.size()),
+                                                     std::string_view(normal).substr(prefix.size())))) {
+      return true;
+    }
+  }
+  return false;
+}
 
 Found FollowedPaths::discover() const {
   Found out;

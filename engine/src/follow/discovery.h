@@ -36,6 +36,10 @@ class FollowedPaths {
       : paths_(std::move(paths)), include_(std::move(include)), exclude_(std::move(exclude)) {}
 
   Found discover() const;
+  // Whether a file at `path` (a path as a watched folder's name joined to
+  // an entry's: found.folders) would be found by discover(): the file
+  // followed, one of its rotations, or a file a followed folder selects.
+  bool follows(const std::string& path) const;
   bool empty() const { return paths_.empty(); }
 
  private:

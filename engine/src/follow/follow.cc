@@ -54,6 +54,23 @@ class Errors {
   std::set<std::pair<std::string, std::string>> told_;
 };
 
+// The totals and what following left, into `out`, once it has stopped.
+void gather(FollowResult& out, Follower& follower, BucketStream& stream) {
+  out.unfinished = follower.unfinished();
+  Result totals = stream.totals();
+  out.result.counts = std::move(totals.counts);
+  out.result.cells = std::move(totals.cells);
+  if (out.result.query.keyed()) {
+    out.result.apps = std::move(totals.apps);
+    out.result.app_counts = std::move(totals.app_counts);
+  }
+  out.result.summary.files = follower.inputs();
+  out.late = stream.late();
+  out.lost_bytes = follower.lost_bytes();
+  out.lost_files = follower.lost_files();
+  out.most_open = follower.held().most_open();
+}
+
 }  // namespace
 
 FollowResult follow(const std::vector<std::string>& paths, const Options& options, const FollowOptions& fo,
@@ -77,6 +94,7 @@ FollowResult follow(const std::vector<std::string>& paths, const Query& query, c
   for (;;) {
     const bool stopping = watcher.stopped();
     const auto now = Clock::now();
+    follower.note(watcher.take_names(), found);
     Follower::Round round = follower.round(now, stopping, found);
     for (const std::string& folder : follower.folders()) watcher.watch(folder);
     Result& counted = round.counted;
@@ -116,26 +134,20 @@ FollowResult follow(const std::vector<std::string>& paths, const Query& query, c
       const Watcher::Wake w = watcher.wait(std::chrono::ceil<milliseconds>((pausing ? pause_end : wait_end) - t),
                                            /*changes=*/!pausing, follower.stream_fds());
       if (w.created) {  // open it before it can go
+        follower.note(watcher.take_names(), found);
         follower.discover(found);
         errors.tell(found);
+        // No descriptor for it: a round now reads the files that can be
+        // let go to their end, and opens it.
+        if (follower.held().waiting() > 0 && follower.held().free_descriptors() == 0) break;
       }
       if (w.streams) follower.read_streams();
       wake = wake || w.changed || w.streams || (!pausing && w.created);
     }
   }
 
-  out.unfinished = follower.unfinished();
-  Result totals = stream.totals();
-  out.result.counts = std::move(totals.counts);
-  out.result.cells = std::move(totals.cells);
-  if (query.keyed()) {
-    out.result.apps = std::move(totals.apps);
-    out.result.app_counts = std::move(totals.app_counts);
-  }
-  summary.files = follower.inputs();
   summary.elapsed_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  out.late = stream.late();
-  out.lost_bytes = follower.lost_bytes();
+  gather(out, follower, stream);
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <set>
 #include <stdexcept>
 #include <utility>
@@ -27,6 +28,8 @@ bool is_stream(const struct stat& st) { return S_ISFIFO(st.st_mode) || S_ISCHR(s
 bool lack_of_descriptors(const InputError& e) {
   return e.message == std::strerror(EMFILE) || e.message == std::strerror(ENFILE);
 }
+
+std::string normal_path(const std::string& path) { return std::filesystem::path(path).lexically_normal().string(); }
 
 // A span that counts nothing (its plan's record still moves to `next`).
 void count_nothing(SpanPlan& p) {
@@ -102,15 +105,37 @@ void Follower::open_streams(const std::vector<std::string>& paths, std::vector<s
 void Follower::discover(std::vector<InputError>& errors) {
   Found found = paths_->discover();
   errors.insert(errors.end(), found.errors.begin(), found.errors.end());
-  held_.take(found, first_);
+  held_.take(found, first_, errors);
   held_.open_new(errors);
+  if (!announced_.empty()) {
+    for (const Held& h : held_.files()) announced_.erase(normal_path(h.file.name));
+  }
   first_ = false;
   folders_ = std::move(found.folders);
+}
+
+void Follower::note(const std::vector<Watcher::NameEvent>& names, std::vector<InputError>& errors) {
+  for (const Watcher::NameEvent& e : names) {
+    std::string path = normal_path(e.path);
+    if (e.kind == Watcher::NameEvent::kCreated) {
+      if (paths_->follows(path) && !held_.open_created(path)) announced_.insert(std::move(path));
+    } else if (e.kind == Watcher::NameEvent::kMovedOut) {
+      announced_.erase(path);  // under another name: found there, or renamed out of sight
+    } else if (e.kind == Watcher::NameEvent::kRemoved && announced_.erase(path) != 0) {
+      ++unseen_lost_;  // found by no discovery, so never held
+      errors.push_back({std::move(path), "created and removed before it could be opened: its lines, if any, are lost, "
+                                         "not counted"});
+    }
+  }
 }
 
 RoundPlan Follower::plan(FollowClock::time_point now, bool stopping, std::vector<InputError>& errors) {
   RoundPlan rp;
   held_.close_idle(held_.waiting());  // room for the closed files that changed
+  // Files that wait for a descriptor still: those held that no name leads
+  // to any more (removed, or renamed out of sight: none can be opened again)
+  // are read to their end now and let go, not after their quiet time.
+  const bool short_of_descriptors = held_.free_descriptors() < held_.waiting();
   std::vector<Held>& held = held_.files();
   for (size_t i = 0; i < held.size(); ++i) {
     Held& h = held[i];
@@ -126,7 +151,8 @@ RoundPlan Follower::plan(FollowClock::time_point now, bool stopping, std::vector
       h.size = f.st.st_size;
       h.grew = now;
     }
-    f.to_end = h.file.to_end = h.history || (h.rotated() && (stopping || now - h.grew >= kQuiet));
+    f.to_end = h.file.to_end =
+        h.history || (h.rotated() && (stopping || now - h.grew >= kQuiet || (short_of_descriptors && !h.at_path)));
     rp.files.push_back(f);
     rp.held.push_back(i);
   }
@@ -220,9 +246,9 @@ void Follower::commit(RoundPlan& rp, RoundReads& rr, FollowClock::time_point now
   for (size_t i = held.size(); i-- > 0;) {
     const Held& h = held[i];
     if (h.opened && !h.at_path && h.file.to_end && !h.unread && tracker_.unfinished_bytes(h.file.st) == 0) {
-      held_.drop(i);
+      held_.drop(i, errors);
     } else if (h.opened && !h.at_path && h.file.fd < 0) {
-      held_.drop(i);  // closed while idle, then gone from sight
+      held_.drop(i, errors);  // closed while idle, then gone from sight
     }
   }
 }
@@ -274,6 +300,7 @@ Follower::Round Follower::round(FollowClock::time_point now, bool stopping, std:
   Round out;
   out.counted = count(rr);
   commit(rp, rr, now, stopping, errors);
+  held_.open_new(errors);  // into the descriptors the files let go freed
   out.more = std::find(rr.left.begin(), rr.left.end(), true) != rr.left.end();
   for (const StreamInput& s : streams_) {
     if (!s.error().empty()) errors.push_back({s.name(), s.error()});

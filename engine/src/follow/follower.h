@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@
 #include "follow/span_reader.h"
 #include "follow/stream_input.h"
 #include "follow/truncation_losses.h"
+#include "follow/watcher.h"
 #include "logagg/follow.h"
 #include "logagg/options.h"
 #include "run/spans.h"
@@ -73,6 +75,11 @@ class Follower {
   // discover: takes what the paths name now and opens what is new. Also
   // between rounds, as soon as inotify tells of a new name.
   void discover(std::vector<InputError>& errors);
+  // Takes the names inotify told of (Watcher::take_names), before the
+  // discovery that may find them: a followed name created and removed
+  // before any discovery found it goes to `errors` as a loss (one renamed
+  // first is not told: it may be found under its new name).
+  void note(const std::vector<Watcher::NameEvent>& names, std::vector<InputError>& errors);
   RoundPlan plan(FollowClock::time_point now, bool stopping, std::vector<InputError>& errors);
   RoundReads read(RoundPlan& plan);
   Result count(RoundReads& reads);
@@ -102,6 +109,8 @@ class Follower {
   std::vector<FollowResult::Unfinished> unfinished() const;
   uint64_t inputs() const { return held_.files_read() + streams_.size(); }
   uint64_t lost_bytes() const { return lost_bytes_; }
+  // Files gone before they could be opened (each told as an error).
+  uint64_t lost_files() const { return held_.files_lost() + unseen_lost_; }
 
  private:
   void open_streams(const std::vector<std::string>& paths, std::vector<std::string>& files);
@@ -119,6 +128,8 @@ class Follower {
   std::vector<ReadBuffer> buffers_;        // one for each span of a round
   TruncationLosses losses_{2 * kQuiet};
   uint64_t lost_bytes_ = 0;
+  std::set<std::string> announced_;  // followed names created that no discovery has found yet
+  uint64_t unseen_lost_ = 0;
   bool first_ = true;  // no discovery yet: rotations found are history
 };
 

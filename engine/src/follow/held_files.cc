@@ -34,13 +34,20 @@ HeldFiles::~HeldFiles() {
   }
 }
 
-void HeldFiles::take(const Found& found, bool first) {
+void HeldFiles::take(const Found& found, bool first, std::vector<InputError>& errors) {
   for (Held& h : held_) h.at_path = false;
   for (const FoundFile& f : found.files) {
     if (history_.count(stat_of(f.st)) != 0) continue;
-    const auto same = [&](const Held& h) { return id_of(h.found) == id_of(f.st); };
+    // A file held open keeps its inode; a closed one's inode may be a new
+    // file's by now (removed, and another created): found again only under
+    // its own name (under another, it is taken as new, and the tracker
+    // knows it by its content if it is the same).
+    const auto same = [&](const Held& h) {
+      return id_of(h.found) == id_of(f.st) && (h.file.fd >= 0 || !h.opened || h.file.name == f.path);
+    };
     if (const auto it = std::find_if(held_.begin(), held_.end(), same); it != held_.end()) {
       it->at_path = true;
+      it->missed = false;
       it->file.name = f.path;
       it->found = f.st;
       continue;
@@ -52,26 +59,36 @@ void HeldFiles::take(const Found& found, bool first) {
     h.at_path = true;
     h.history = first && f.rotation;
   }
+  for (const Held& h : held_) {
+    if (!h.opened && !h.at_path && !h.history) {
+      lose(h, "gone (removed, or renamed out of the followed paths) before it could be opened: its lines are lost, "
+              "not counted (" + std::to_string(h.found.st_size) + " bytes when last found)", errors);
+    }
+  }
   std::erase_if(held_, [](const Held& h) { return !h.opened && !h.at_path; });
+}
+
+void HeldFiles::lose(const Held& h, const std::string& why, std::vector<InputError>& errors) {
+  ++files_lost_;
+  errors.push_back({h.file.name, why});
 }
 
 void HeldFiles::open_new(std::vector<InputError>& errors) {
   for (size_t i = 0; i < held_.size();) {
     Held& h = held_[i];
-    if (h.opened) {
-      ++i;
-    } else if (open_one(h, errors)) {
-      if (h.file.fd < 0) return;  // no descriptor to be had: the rest wait too
-      ++i;
-    } else {
+    const Opening opening = h.opened || h.missed ? Opening::kOpened : open_one(h, errors);
+    if (opening == Opening::kNoDescriptor) return;  // the rest wait too
+    if (opening == Opening::kDropped) {
       held_.erase(held_.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
     }
   }
 }
 
-bool HeldFiles::open_one(Held& h, std::vector<InputError>& errors) {
+HeldFiles::Opening HeldFiles::open_one(Held& h, std::vector<InputError>& errors) {
   if (free_descriptors() == 0) close_idle(1);
-  if (free_descriptors() == 0) return true;
+  if (free_descriptors() == 0) return Opening::kNoDescriptor;
   // O_NONBLOCK: should the path have become a FIFO since it was found,
   // opening it does not wait for a writer; fstat() then tells.
   int fd = ::open(h.file.name.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -82,30 +99,70 @@ bool HeldFiles::open_one(Held& h, std::vector<InputError>& errors) {
     const int error = errno;
     if (lack_of_descriptors(error)) {
       if (error == EMFILE && open_ == 0) out_of_descriptors_ = h.file.name + ": " + std::strerror(error);
-      return true;
+      return Opening::kNoDescriptor;
     }
-    if (error != ENOENT) errors.push_back({h.file.name, std::strerror(error)});  // gone: nothing to say
-    return false;
+    if (error != ENOENT) {
+      errors.push_back({h.file.name, std::strerror(error)});
+      return Opening::kDropped;
+    }
+    h.missed = true;  // renamed (found again under its new name) or removed (lost): the next discovery tells
+    return Opening::kMissed;
   }
   out_of_descriptors_.clear();
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || id_of(st) != id_of(h.found)) {
-    ::close(fd);  // another file under the name by now: the next discovery finds it
-    return false;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Opening::kDropped;
+  }
+  if (id_of(st) != id_of(h.found)) {
+    ::close(fd);  // another file under the name by now: the next discovery finds both
+    h.missed = true;
+    return Opening::kMissed;
   }
   if (h.history && file_compression(fd, static_cast<uint64_t>(st.st_size)).value_or(Compression::kNone) !=
                        Compression::kNone) {
     history_.insert(stat_of(st));  // a compressed rotation of before: never read, under any name
     ::close(fd);
+    return Opening::kDropped;
+  }
+  hold_open(h, fd, st);
+  return Opening::kOpened;
+}
+
+bool HeldFiles::open_created(const std::string& path) {
+  if (free_descriptors() == 0) close_idle(1);
+  if (free_descriptors() == 0) return false;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
     return false;
   }
+  const auto same = std::find_if(held_.begin(), held_.end(), [&](const Held& h) {
+    return id_of(h.found) == id_of(st) && (h.file.fd >= 0 || !h.opened);
+  });
+  if (same != held_.end() && same->opened) {
+    ::close(fd);  // held already
+  } else if (same != held_.end()) {
+    hold_open(*same, fd, st);  // found already, waiting for a descriptor
+  } else {
+    Held& h = held_.emplace_back();
+    h.file.name = h.first_name = path;
+    h.found = st;
+    h.at_path = true;
+    hold_open(h, fd, st);
+  }
+  return true;
+}
+
+void HeldFiles::hold_open(Held& h, int fd, const struct stat& st) {
   h.file.fd = fd;
   h.file.st = st;
   h.opened = true;
   h.fresh = true;
-  ++open_;
+  most_open_ = std::max(most_open_, ++open_);
   if (!h.history) ++files_read_;
-  return true;
 }
 
 void HeldFiles::close_idle(size_t wanted) {
@@ -129,10 +186,16 @@ void HeldFiles::adopt(size_t index, int fd) {
   Held& h = held_[index];
   if (fd < 0 || h.file.fd == fd) return;
   h.file.fd = fd;
-  ++open_;
+  most_open_ = std::max(most_open_, ++open_);
 }
 
-void HeldFiles::drop(size_t index) {
+void HeldFiles::drop(size_t index, std::vector<InputError>& errors) {
+  const Held& h = held_[index];
+  if (h.changed_while_closed()) {
+    lose(h, "changed while it was closed (descriptors were short), then gone before it could be opened again: "
+            "what it gained is lost, not counted (" + std::to_string(h.file.st.st_size) + " bytes read, " +
+            std::to_string(h.found.st_size) + " when last found)", errors);
+  }
   if (held_[index].file.fd >= 0) {
     ::close(held_[index].file.fd);
     --open_;
@@ -140,9 +203,11 @@ void HeldFiles::drop(size_t index) {
   held_.erase(held_.begin() + static_cast<std::ptrdiff_t>(index));
 }
 
+bool Held::changed_while_closed() const { return opened && file.fd < 0 && !same_stat(found, file.st); }
+
 size_t HeldFiles::waiting() const {
   return static_cast<size_t>(std::count_if(held_.begin(), held_.end(), [](const Held& h) {
-    return !h.opened || (h.file.fd < 0 && h.at_path && !same_stat(h.found, h.file.st));
+    return !h.opened || (h.at_path && h.changed_while_closed());
   }));
 }
 

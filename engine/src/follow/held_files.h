@@ -3,7 +3,8 @@
 // read through the descriptor held; opened as soon as they are found; and,
 // where descriptors run short (a low `ulimit -n`), closed while idle and
 // opened again when they change, so that every file is read in turn and
-// none is dropped.
+// none is dropped. A file that goes before it could be opened is told as a
+// loss, never dropped in silence.
 #pragma once
 
 #include <sys/stat.h>
@@ -33,12 +34,18 @@ struct Held {
   bool opened = false;     // opened at least once
   bool unread = false;     // the last round left bytes of it to read, or could not read it
   bool fresh = false;      // opened since the last round: not idle before a round has read it
+  bool missed = false;     // not there when it was to be opened: found again under another name, or lost
   int64_t size = -1;             // at the last round
   FollowClock::time_point grew;  // when its size last changed
   uint64_t counted_to = 0;       // where the record of its own bytes stood after the last round
   uint64_t seen = 0;             // its size when a round last knew its bytes for its own (follower.cc)
   bool rotated() const { return !at_path || file.name != first_name; }
-  bool idle() const { return at_path && !unread && !fresh; }
+  // Closable: read to its end by the last round, and not empty (an empty
+  // file has just been created: its writer is about to write it, and should
+  // it then go before it is opened again, its lines would go unseen).
+  bool idle() const { return at_path && !unread && !fresh && file.st.st_size > 0; }
+  // Closed, and changed (at the last discovery) since it was.
+  bool changed_while_closed() const;
 };
 
 class HeldFiles {
@@ -50,44 +57,61 @@ class HeldFiles {
   HeldFiles& operator=(const HeldFiles&) = delete;
 
   // Takes a discovery: the files found are found again among those held (a
-  // renamed file under its new name) or held from now on; a file never
-  // opened that is not found any more is dropped. With `first` (the start),
-  // the rotations found are history: their content is not counted, and a
-  // compressed one is never read.
-  void take(const Found& found, bool first);
+  // renamed file under its new name) or held from now on. A file never
+  // opened that is not found any more (removed, or renamed out of the
+  // followed paths, while it waited for a descriptor) is dropped and goes
+  // to `errors` as a loss (history, not counted anyway, goes in silence).
+  // With `first` (the start), the rotations found are history: their
+  // content is not counted, and a compressed one is never read.
+  void take(const Found& found, bool first, std::vector<InputError>& errors);
   // Opens the files never opened yet, in the order found, while descriptors
   // allow (closing idle files to make room); a file that cannot be opened
   // for another reason goes to `errors` and is dropped (found again, tried
-  // again).
+  // again); one gone from its name waits for the next discovery (take).
   void open_new(std::vector<InputError>& errors);
+  // Opens a file at `path` as soon as it was created (Follower::note: before
+  // a discovery finds it, and before it can go) and holds it, if a
+  // descriptor is to be had. True if it is held now (or was already).
+  bool open_created(const std::string& path);
   // Closes idle files (found at a path, read to their end by the last
   // round), the least recently grown first, until `wanted` descriptors are
   // free or none is idle.
   void close_idle(size_t wanted);
   // Adopts descriptors the tracker opened for closed files (plan()).
   void adopt(size_t index, int fd);
-  // Lets go of file `index` (closed, no longer held).
-  void drop(size_t index);
+  // Lets go of file `index` (closed, no longer held). One closed while
+  // idle that changed since (as the last discovery found it) goes to
+  // `errors` as a loss: the bytes it gained are not counted.
+  void drop(size_t index, std::vector<InputError>& errors);
 
   std::vector<Held>& files() { return held_; }
   const std::vector<Held>& files() const { return held_; }
   size_t open_count() const { return open_; }
+  size_t most_open() const { return most_open_; }  // the most held open at once
   size_t free_descriptors() const { return open_ < max_open_ ? max_open_ - open_ : 0; }
   // Files that want a descriptor: never opened, or closed and changed since.
   size_t waiting() const;
   // Files opened to be read, each once (not history).
   uint64_t files_read() const { return files_read_; }
+  // Files gone before they could be opened (their lines are lost; each
+  // also told through take's errors).
+  uint64_t files_lost() const { return files_lost_; }
   // Why the last file that wanted a descriptor got none while none was held
   // to close (EMFILE with nothing open): following cannot go on. Else empty.
   const std::string& out_of_descriptors() const { return out_of_descriptors_; }
 
  private:
-  bool open_one(Held& h, std::vector<InputError>& errors);  // false: to drop
+  enum class Opening { kOpened, kNoDescriptor, kMissed, kDropped };
+  Opening open_one(Held& h, std::vector<InputError>& errors);
+  void lose(const Held& h, const std::string& why, std::vector<InputError>& errors);
+  void hold_open(Held& h, int fd, const struct stat& st);  // h opened: holds fd from now on
   bool close_oldest_idle();  // false: none is idle
 
   size_t max_open_;
   size_t open_ = 0;
+  size_t most_open_ = 0;
   uint64_t files_read_ = 0;
+  uint64_t files_lost_ = 0;
   std::vector<Held> held_;
   // The compressed rotations there at the start, by device, inode, size and
   // mtime (an inode freed when one is removed may be a new file's soon).

@@ -84,6 +84,12 @@ bool selected(const std::string& relative, const std::vector<std::string>& inclu
 
 }  // namespace
 
+bool selected_in_folder(const std::string& relative, const std::vector<std::string>& include,
+                        const std::vector<std::string>& exclude) {
+  const fs::path path(relative);
+  return std::none_of(path.begin(), path.end(), is_hidden) && selected(relative, include, exclude);
+}
+
 std::vector<std::string> expand_paths(const std::vector<std::string>& paths, std::vector<InputError>& errors,
                                       const std::vector<std::string>& include,
                                       const std::vector<std::string>& exclude) {
