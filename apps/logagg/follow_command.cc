@@ -107,6 +107,9 @@ int run_follow(const Config& config) {
   if (!config.quiet) {
     std::vector<SummaryRow> more = {{"late (corrected rows)", followed.late}};
     if (followed.lost_bytes != 0) more.push_back({"lost bytes (truncated before read)", followed.lost_bytes});
+    if (followed.truncations_without_copy != 0) {
+      more.push_back({"truncations without a copy", followed.truncations_without_copy});
+    }
     if (followed.lost_files != 0) more.push_back({"lost files (never opened)", followed.lost_files});
     if (followed.most_open != 0) more.push_back({"files held open at most", followed.most_open});
     write_err(format_summary(r.summary, r.query, more));

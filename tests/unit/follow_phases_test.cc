@@ -330,26 +330,42 @@ TEST(TruncationLosses, ACopyTakesThemOverOrTheyAreLost) {
   struct stat st {};
   st.st_dev = 1;
   st.st_ino = 7;
-  losses.truncated("a.log", st, 100, 100, t0);  // everything seen was counted
-  EXPECT_FALSE(losses.next_due());
+  const auto copy = [](uint64_t offset, uint64_t bytes) { return FileTracker::Copy{1, 7, offset, bytes}; };
+  // Everything seen was counted, and no copy: told all the same (what came
+  // after the last look is lost), with an empty range.
+  losses.truncated("a.log", st, 100, 100, t0);
+  EXPECT_TRUE(losses.next_due());
+  std::vector<TruncationLoss> lost = losses.due(t0 + milliseconds(100), false);
+  ASSERT_EQ(lost.size(), 1u);
+  EXPECT_EQ(lost[0].begin, lost[0].end);
+  EXPECT_FALSE(lost[0].copied);
+  // A copy of what was counted, with nothing new, found after or before: nothing lost.
+  losses.truncated("a.log", st, 100, 100, t0);
+  losses.continued(copy(100, 100), t0);
+  losses.continued(copy(100, 120), t0);
+  losses.truncated("a.log", st, 100, 100, t0);
+  EXPECT_TRUE(losses.due(t0 + milliseconds(500), true).empty());
+  // A copy that does not hold what was counted, or found when counting stood
+  // elsewhere (an earlier rotation's), is not one.
+  losses.truncated("a.log", st, 100, 100, t0);
+  losses.continued(copy(100, 60), t0);
+  losses.continued(copy(40, 300), t0);
+  EXPECT_EQ(losses.due(t0 + milliseconds(500), true).size(), 1u);
   losses.truncated("a.log", st, 100, 300, t0);
   EXPECT_TRUE(losses.due(t0 + milliseconds(50), false).empty());  // within the grace time
-  SpanPlan copy;
-  copy.previous.device = 1;
-  copy.previous.inode = 7;
-  copy.previous.offset = 100;
-  losses.continued(copy, 400, t0);  // the copy holds them all
+  losses.continued(copy(100, 400), t0);  // the copy holds them all
   EXPECT_TRUE(losses.due(t0 + milliseconds(500), true).empty());
   losses.truncated("a.log", st, 100, 300, t0);
-  losses.continued(copy, 250, t0);  // a copy made before the last 50 bytes came
-  std::vector<TruncationLoss> lost = losses.due(t0, false);
+  losses.continued(copy(100, 250), t0);  // a copy made before the last 50 bytes came
+  lost = losses.due(t0, false);
   ASSERT_EQ(lost.size(), 1u);
   EXPECT_EQ(lost[0].begin, 250u);
   EXPECT_EQ(lost[0].end, 300u);
+  EXPECT_TRUE(lost[0].copied);
   // The copy read first, the truncation seen a round later: nothing lost,
   // within the grace time; after it, a truncation from there is a loss.
   const auto t1 = t0 + milliseconds(1000);
-  losses.continued(copy, 400, t1);
+  losses.continued(copy(100, 400), t1);
   losses.truncated("a.log", st, 100, 300, t1 + milliseconds(50));
   EXPECT_TRUE(losses.due(t1 + milliseconds(60), true).empty());
   losses.truncated("a.log", st, 100, 300, t1 + milliseconds(200));
@@ -358,10 +374,10 @@ TEST(TruncationLosses, ACopyTakesThemOverOrTheyAreLost) {
   // both times: each copy takes over its own truncation, the first one's
   // used up by the first.
   const auto t2 = t1 + milliseconds(1000);
-  losses.continued(copy, 224, t2);
+  losses.continued(copy(100, 224), t2);
   losses.truncated("a.log", st, 100, 217, t2);
   losses.truncated("a.log", st, 100, 452, t2 + milliseconds(10));
-  losses.continued(copy, 452, t2 + milliseconds(20));
+  losses.continued(copy(100, 452), t2 + milliseconds(20));
   EXPECT_TRUE(losses.due(t2 + milliseconds(30), true).empty());
   losses.truncated("b.log", st, 0, 80, t0);
   EXPECT_TRUE(losses.due(t0 + milliseconds(50), false).empty());
@@ -430,6 +446,38 @@ TEST_F(Rounds, ContentWrittenAfterACopytruncateIsNotTakenForTheOldBytes) {
   EXPECT_EQ(follower_->lost_bytes(), 0u);
 }
 
+TEST_F(Rounds, ACopySeenBeforeTheTruncationWhileTheFileGrewTakesItOver) {
+  write("access.log", lines(1, 2));
+  follow({dir_.string()});
+  EXPECT_EQ(round(), 2u);
+  write("access.log", lines(2, 1), /*append=*/true);
+  fs::copy_file(path("access.log"), path("access.log.1"));  // the copy, found in the round that reads the new line
+  EXPECT_EQ(round(), 1u);
+  fs::resize_file(path("access.log"), 0);  // the truncation, seen a round later
+  EXPECT_EQ(round(), 0u);
+  EXPECT_EQ(round(/*stopping=*/true), 0u);
+  EXPECT_TRUE(errors_.empty()) << errors_[0].path << ": " << errors_[0].message;
+  EXPECT_EQ(follower_->truncations_without_copy(), 0u);
+}
+
+TEST_F(Rounds, ATruncationByHandIsToldOnceAFile) {
+  write("access.log", lines(1, 2));
+  follow({path("access.log")});
+  EXPECT_EQ(round(), 2u);
+  for (int i = 0; i < 3; ++i) {
+    fs::resize_file(path("access.log"), 0);  // every byte seen was counted: no copy, no range
+    EXPECT_EQ(round(), 0u);
+    write("access.log", lines(3 + i, 1), /*append=*/true);
+    EXPECT_EQ(round(), 1u);
+  }
+  EXPECT_EQ(round(/*stopping=*/true), 0u);
+  ASSERT_EQ(errors_.size(), 3u);
+  EXPECT_NE(errors_[0].message.find("truncated with no copy holding its bytes"), std::string::npos)
+      << errors_[0].message;
+  EXPECT_EQ(follower_->truncations_without_copy(), 3u);
+  EXPECT_EQ(follower_->lost_bytes(), 0u);
+}
+
 TEST_F(Rounds, AnUnfinishedLineTruncatedByHandIsTold) {
   write("access.log", lines(1, 2));
   follow({path("access.log")});
@@ -471,8 +519,15 @@ TEST_F(Rounds, NamesCreatedAreOpenedAtOnceAndThoseGoneFirstAreTold) {
                    {path(".hidden"), Name::kCreated}, {path(".hidden"), Name::kRemoved}},
                   errors_);
   EXPECT_EQ(errors_.size(), 1u);
+  // Found by a discovery before its event was taken, then removed: held, read.
+  write("e.log", lines(4, 2));
+  follower_->discover(errors_);
+  fs::remove(path("e.log"));
+  follower_->note({{path("e.log"), Name::kCreated}, {path("e.log"), Name::kRemoved}}, errors_);
+  EXPECT_EQ(errors_.size(), 1u);
+  EXPECT_EQ(round(), 2u);
   EXPECT_EQ(round(true), 0u);
-  EXPECT_EQ(follower_->inputs(), 1u);
+  EXPECT_EQ(follower_->inputs(), 2u);
 }
 
 TEST_F(Rounds, AFileClosedForWantOfADescriptorThatChangesAndGoesIsTold) {

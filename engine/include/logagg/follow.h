@@ -51,7 +51,11 @@ struct FollowOptions {
   Bucketing bucketing;                       // the buckets handed out (ReportOptions::bucketing)
   std::chrono::milliseconds late{5000};      // --late
   std::chrono::milliseconds rescan{1000};    // look at every file at least this often
-  std::chrono::milliseconds min_pause{100};  // at most one round of reading per pause
+  // At most one round of reading per pause: this long, or ten times what
+  // the last round took if more. A file is read this soon after it changes,
+  // so that bytes truncated away by hand (no copy) are at risk only if
+  // written within it.
+  std::chrono::milliseconds min_pause{5};
   // With Question::by_app: each bucket shows its `top` busiest apps, chosen
   // when its row is first handed out, the rest as kOtherApp (--top); 0: all.
   size_t top = 0;
@@ -75,6 +79,11 @@ struct FollowResult {
   // Bytes truncated away before they were read, no copy holding them (each
   // range also told through FollowOptions::on_error, as an error).
   uint64_t lost_bytes = 0;
+  // Truncations that no copy took over (a truncation by hand, a copy removed
+  // or put out of sight before it was read): the bytes written after the
+  // last look at the file could not be counted. Each file told once, as an
+  // error.
+  uint64_t truncations_without_copy = 0;
   // Files gone (removed, or renamed out of the followed paths) before they
   // could be opened: their lines are lost (each also told, as an error).
   uint64_t lost_files = 0;

@@ -67,6 +67,7 @@ void gather(FollowResult& out, Follower& follower, BucketStream& stream) {
   out.result.summary.files = follower.inputs();
   out.late = stream.late();
   out.lost_bytes = follower.lost_bytes();
+  out.truncations_without_copy = follower.truncations_without_copy();
   out.lost_files = follower.lost_files();
   out.most_open = follower.held().most_open();
 }
@@ -125,7 +126,10 @@ FollowResult follow(const std::vector<std::string>& paths, const Query& query, c
     }
     const milliseconds timeout =
         next_wait(now, fo.rescan, fo.late, open_buckets, last_line, follower.next_due());
-    const auto pause_end = now + std::min(fo.min_pause, timeout), wait_end = now + timeout;
+    // The pause: fo.min_pause, or ten times what this round took if more,
+    // so that rounds take at most a tenth of a core however much is held.
+    const auto pause = std::max<Clock::duration>(fo.min_pause, 10 * (Clock::now() - now));
+    const auto pause_end = now + std::min<Clock::duration>(pause, timeout), wait_end = now + timeout;
     bool wake = false;
     while (!watcher.stopped()) {
       const auto t = Clock::now();

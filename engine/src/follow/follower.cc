@@ -107,11 +107,16 @@ void Follower::discover(std::vector<InputError>& errors) {
   errors.insert(errors.end(), found.errors.begin(), found.errors.end());
   held_.take(found, first_, errors);
   held_.open_new(errors);
-  if (!announced_.empty()) {
-    for (const Held& h : held_.files()) announced_.erase(normal_path(h.file.name));
-  }
+  std::erase_if(announced_, [&](const std::string& path) { return holds(path); });
   first_ = false;
   folders_ = std::move(found.folders);
+}
+
+bool Follower::holds(const std::string& path) const {
+  const std::string_view name = std::string_view(path).substr(path.rfind('/') + 1);  // npos + 1: all of it
+  return std::any_of(held_.files().begin(), held_.files().end(), [&](const Held& h) {
+    return h.file.name.ends_with(name) && normal_path(h.file.name) == path;  // the name first: cheap
+  });
 }
 
 void Follower::note(const std::vector<Watcher::NameEvent>& names, std::vector<InputError>& errors) {
@@ -121,7 +126,7 @@ void Follower::note(const std::vector<Watcher::NameEvent>& names, std::vector<In
       if (paths_->follows(path) && !held_.open_created(path)) announced_.insert(std::move(path));
     } else if (e.kind == Watcher::NameEvent::kMovedOut) {
       announced_.erase(path);  // under another name: found there, or renamed out of sight
-    } else if (e.kind == Watcher::NameEvent::kRemoved && announced_.erase(path) != 0) {
+    } else if (e.kind == Watcher::NameEvent::kRemoved && announced_.erase(path) != 0 && !holds(path)) {
       ++unseen_lost_;  // found by no discovery, so never held
       errors.push_back({std::move(path), "created and removed before it could be opened: its lines, if any, are lost, "
                                          "not counted"});
@@ -239,7 +244,7 @@ void Follower::commit(RoundPlan& rp, RoundReads& rr, FollowClock::time_point now
   }
   tracker_.commit(rp.plans, std::vector<SpanRead>(rr.reads.begin(), rr.reads.begin() + rp.plans.size()));
   for (size_t s = 0; s < rr.streams.size(); ++s) streams_[rr.streams[s]].counted(rr.reads[rp.plans.size() + s].lines);
-  watch_for_losses(rp, rr, now, stopping, errors);
+  watch_for_losses(rp, now, stopping, errors);
   for (const size_t i : rp.held) held[i].history = false;  // planned once: what it holds from now on counts
   // Files renamed away and read to their end are let go (not one whose
   // read was capped or stopped short: its rest is still to read).
@@ -253,7 +258,7 @@ void Follower::commit(RoundPlan& rp, RoundReads& rr, FollowClock::time_point now
   }
 }
 
-void Follower::watch_for_losses(const RoundPlan& rp, const RoundReads& rr, FollowClock::time_point now, bool stopping,
+void Follower::watch_for_losses(const RoundPlan& rp, FollowClock::time_point now, bool stopping,
                                 std::vector<InputError>& errors) {
   std::vector<Held>& held = held_.files();
   std::vector<const SpanPlan*> plan_of(rp.files.size(), nullptr);
@@ -275,18 +280,20 @@ void Follower::watch_for_losses(const RoundPlan& rp, const RoundReads& rr, Follo
     // another content's bytes there.
     if (p != nullptr || size <= h.seen || tracker_.unfinished_bytes(rp.files[j].st) > 0) h.seen = size;
   }
-  for (size_t k = 0; k < rp.plans.size(); ++k) {
-    const SpanPlan& p = rp.plans[k];
-    if (p.previous.offset == 0 || !rr.reads[k].complete || p.span.end == p.span.begin) continue;
-    const struct stat& st = rp.files[p.file].st;
-    const bool own = p.previous.device == static_cast<uint64_t>(st.st_dev) &&
-                     p.previous.inode == static_cast<uint64_t>(st.st_ino);
-    if (!own) losses_.continued(p, p.next.compressed ? p.span.end : static_cast<uint64_t>(st.st_size), now);
-  }
+  for (const FileTracker::Copy& copy : tracker_.copies()) losses_.continued(copy, now);
   for (TruncationLoss& loss : losses_.due(now, stopping)) {
     lost_bytes_ += loss.end - loss.begin;
-    errors.push_back({std::move(loss.path), "bytes " + std::to_string(loss.begin) + " to " + std::to_string(loss.end) +
-                                                " were truncated before they were read: lost, not counted"});
+    truncations_without_copy_ += loss.copied ? 0 : 1;
+    std::string what;
+    if (loss.begin < loss.end) {
+      what = "bytes " + std::to_string(loss.begin) + " to " + std::to_string(loss.end) +
+             " were truncated before they were read: lost, not counted";
+      if (!loss.copied) what += "; no copy holds them, and bytes written after the last look cannot be counted either";
+    } else {
+      what = "truncated with no copy holding its bytes: every byte seen was counted, but bytes written after the last "
+             "look at it cannot be counted (lines may be missing)";
+    }
+    errors.push_back({std::move(loss.path), std::move(what)});
   }
 }
 

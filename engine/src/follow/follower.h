@@ -109,12 +109,15 @@ class Follower {
   std::vector<FollowResult::Unfinished> unfinished() const;
   uint64_t inputs() const { return held_.files_read() + streams_.size(); }
   uint64_t lost_bytes() const { return lost_bytes_; }
+  // Truncations no copy took over (each told as an error, once a file).
+  uint64_t truncations_without_copy() const { return truncations_without_copy_; }
   // Files gone before they could be opened (each told as an error).
   uint64_t lost_files() const { return held_.files_lost() + unseen_lost_; }
 
  private:
+  bool holds(const std::string& path) const;  // a file found under `path` (normal) is held
   void open_streams(const std::vector<std::string>& paths, std::vector<std::string>& files);
-  void watch_for_losses(const RoundPlan& plan, const RoundReads& reads, FollowClock::time_point now, bool stopping,
+  void watch_for_losses(const RoundPlan& plan, FollowClock::time_point now, bool stopping,
                         std::vector<InputError>& errors);
 
   Query query_;  // built once for the whole run
@@ -128,6 +131,7 @@ class Follower {
   std::vector<ReadBuffer> buffers_;        // one for each span of a round
   TruncationLosses losses_{2 * kQuiet};
   uint64_t lost_bytes_ = 0;
+  uint64_t truncations_without_copy_ = 0;
   std::set<std::string> announced_;  // followed names created that no discovery has found yet
   uint64_t unseen_lost_ = 0;
   bool first_ = true;  // no discovery yet: rotations found are history

@@ -1,10 +1,11 @@
-// Bytes of a followed file truncated away before they were read (follower.h):
-// a file found shorter than where counting stood, or started again, while
-// bytes past that point had been seen. Most often logrotate's copytruncate
-// copied them first, and the copy, known by its content, goes on from where
-// counting stood: then nothing is lost. When no copy takes them over within
-// a grace time (the copy removed before it was read, a truncation by hand),
-// they are a loss, told with the file and the byte range, never silent.
+// A followed file truncated (follower.h): found shorter than where counting
+// stood, or started again. Most often logrotate's copytruncate copied it
+// first, and the copy, known by its content, goes on from where counting
+// stood: then nothing is lost. When no copy takes it over within a grace
+// time (the copy removed before it was read, or put out of sight, a
+// truncation by hand), it is told, never silent: the bytes seen past where
+// counting stood as a loss with their range, and in any case that bytes
+// written after the last look at the file could not be counted.
 #pragma once
 
 #include <sys/stat.h>
@@ -21,7 +22,8 @@ namespace logagg {
 
 struct TruncationLoss {
   std::string path;
-  uint64_t begin = 0, end = 0;  // the bytes lost: [begin, end) of the file as it was
+  uint64_t begin = 0, end = 0;  // the bytes seen and lost: [begin, end) of the file as it was (may be empty)
+  bool copied = false;          // a copy holds what was counted: bytes written after the last look are in it
 };
 
 class TruncationLosses {
@@ -33,13 +35,13 @@ class TruncationLosses {
   // `counted_to`, and it had been seen `seen` bytes long.
   void truncated(const std::string& path, const struct stat& st, uint64_t counted_to, uint64_t seen,
                  Clock::time_point now);
-  // A span that was read continues a record (`p.previous`) in another file
-  // (a copy) holding `copy_bytes` of content: the truncated bytes it holds
-  // are not lost, whether the truncation was seen already or is seen within
-  // the grace time (a round that found the copy before the file shorter).
-  void continued(const SpanPlan& p, uint64_t copy_bytes, Clock::time_point now);
-  // The losses no copy took over within the grace time (with `all`: every
-  // one still open), each told once.
+  // A plan found a copy of a file's record (FileTracker::copies): the
+  // truncated bytes it holds are not lost, whether the truncation was seen
+  // already or is seen within the grace time (a round that found the copy
+  // before the file shorter).
+  void continued(const FileTracker::Copy& copy, Clock::time_point now);
+  // The truncations no copy took over within the grace time (with `all`:
+  // every one still open), each told once.
   std::vector<TruncationLoss> due(Clock::time_point now, bool all);
   // When the next one falls due, if any is open.
   std::optional<Clock::time_point> next_due() const;
@@ -49,10 +51,11 @@ class TruncationLosses {
     TruncationLoss loss;
     uint64_t device = 0, inode = 0;
     Clock::time_point since;
+    bool copied = false;  // a copy holds what was counted: only what it does not hold of the range is lost
   };
-  // A copy that continued a file from `offset`, holding `copy_bytes`.
+  // A copy of a file, found at `since`.
   struct Taken {
-    uint64_t device = 0, inode = 0, offset = 0, copy_bytes = 0;
+    FileTracker::Copy copy;
     Clock::time_point since;
   };
   // What the copies in `taken_` (within the grace time at `now`) hold of

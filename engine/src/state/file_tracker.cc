@@ -20,6 +20,7 @@ namespace logagg {
 std::vector<SpanPlan> FileTracker::plan(std::vector<TrackedFile>& files, int64_t now, std::vector<InputError>& errors,
                                         size_t keep_open) {
   claimed_.assign(records_.size(), false);
+  copies_.clear();
   index_.build(records_);
   std::vector<bool> unchanged(files.size(), false);
   for (size_t j = 0; j < files.size(); ++j) {
@@ -94,6 +95,8 @@ void FileTracker::plan_file(const TrackedFile& f, size_t index, int64_t now, std
       classify(f.fd, f.st, content, records_, claimed_, recognise(index_, records_, content.head.bytes, f.st));
   if (found.kind == FileKind::kPartialCopy) return;
   if (found.kind == FileKind::kCopyOfClaimed) {  // a copy of a file this plan reads already
+    // (Not a copy taking the record over yet: once the file is truncated,
+    // the record is no longer claimed, and the copy continues it.)
     note_stat(passed_.emplace_back(Passed{{}, found.record}).stat, f.name, f.st, now);
     return;
   }
@@ -101,7 +104,13 @@ void FileTracker::plan_file(const TrackedFile& f, size_t index, int64_t now, std
   std::optional<SpanPlan> decided = decide(f, index, content, continues ? &records_[found.record] : nullptr, now);
   if (!decided) return;  // truncated meanwhile: planned again next time, from what it holds then
   SpanPlan& plan = *decided;
-  if (continues) claimed_[found.record] = true;
+  if (continues) {
+    claimed_[found.record] = true;
+    const FileRecord& r = records_[found.record];
+    if (r.device != static_cast<uint64_t>(f.st.st_dev) || r.inode != static_cast<uint64_t>(f.st.st_ino)) {
+      copies_.push_back({r.device, r.inode, r.offset, content.length});
+    }
+  }
   if (plan.span.end == plan.span.begin) {  // nothing new: only the record moves
     if (continues) records_[found.record] = plan.next;
     return;

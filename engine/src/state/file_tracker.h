@@ -76,6 +76,15 @@ class FileTracker {
   // plan found).
   uint64_t unfinished_bytes(const struct stat& st) const;
 
+  // A copy the last plan found: a file that continues a record of another
+  // file (with or without new bytes).
+  struct Copy {
+    uint64_t device = 0, inode = 0;  // the record's own file
+    uint64_t offset = 0;             // where counting stood in it
+    uint64_t bytes = 0;              // the content bytes the copy holds
+  };
+  const std::vector<Copy>& copies() const { return copies_; }
+
   // How many records the last plan claimed: the known files it found.
   uint64_t found() const;
   // The records to keep: those claimed by the last plan, and those seen less
@@ -101,6 +110,7 @@ class FileTracker {
     std::optional<size_t> record;
   };
   std::vector<Passed> passed_;
+  std::vector<Copy> copies_;
 };
 
 // Whether a plain file still holds, after its span was read, the bytes it
