@@ -103,6 +103,7 @@ int run_follow(const Config& config) {
 
   Result& r = followed.result;
   add_field_warnings(r, config.paths);
+  print_cap_warning(r);
   write_err(format_rejects(r));
   if (!config.quiet) {
     std::vector<SummaryRow> more = {{"late (corrected rows)", followed.late}};

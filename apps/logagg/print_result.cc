@@ -70,6 +70,18 @@ void add_field_warnings(Result& result, const std::vector<std::string>& inputs) 
   result.warnings = check_fields(result.query, result.summary, fields);
 }
 
+void print_cap_warning(const Result& result) {
+  if (!result.apps_capped) return;
+  const Query& query = result.query;
+  const char* what = query.by_keys() ? "keys" : "ids";  // --by: key tuples
+  const size_t cap = query.question().max_apps;
+  std::fprintf(stderr,
+               "logagg: warning: a run met more than %zu distinct %s%s (--max-apps); the lines of the %s "
+               "it met after its first %zu are counted as %s, and which %s those are can change from run to "
+               "run\n",
+               cap, query.by_keys() ? "" : "app ", what, what, cap, std::string(kOtherAppName).c_str(), what);
+}
+
 void print_warnings(const Result& result) {
   for (const FieldWarning& w : result.warnings) write_stderr("logagg: warning: " + terminal_text(w.message) + "\n");
 }
@@ -125,15 +137,7 @@ int print_result(Result& result, const ReportOptions& report, const PrintSetting
   if (written != nullptr) *written = out.error == 0;
 
   print_input_errors(result.errors);
-  if (result.apps_capped) {
-    const char* what = query.by_keys() ? "keys" : "ids";  // --by: key tuples
-    const size_t cap = query.question().max_apps;
-    std::fprintf(stderr,
-                 "logagg: warning: a run met more than %zu distinct %s%s (--max-apps); the lines of the %s "
-                 "it met after its first %zu are counted as %s, and which %s those are can change from run to "
-                 "run\n",
-                 cap, query.by_keys() ? "" : "app ", what, what, cap, std::string(kOtherAppName).c_str(), what);
-  }
+  print_cap_warning(result);
   print_sum_overflows(result);
   write_stderr(format_rejects(result));
   if (settings.summary) {

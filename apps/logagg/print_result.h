@@ -45,6 +45,8 @@ PlotSize plot_size();
 void add_field_warnings(Result& result, const std::vector<std::string>& inputs);
 // "logagg: warning: MESSAGE" on stderr for each of them.
 void print_warnings(const Result& result);
+// The warning that the run met more apps or keys than --max-apps, if it did.
+void print_cap_warning(const Result& result);
 
 // print_error for each input that could not be read.
 void print_input_errors(const std::vector<InputError>& errors);

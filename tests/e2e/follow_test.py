@@ -731,6 +731,21 @@ class Top(Case):
         same_counts(dict(totals), batch_counts(doc), "the last rows of each bucket, added up")
 
 
+    def test_max_apps_caps_the_whole_run_and_says_so(self):
+        log = self.path("access.log")
+        append(log, self.make(BASE, 2, "web1") + self.make(BASE, 1, "web2"))
+        f = self.follow("--late", "1s", "--by-app", "--max-apps", "2", "--format", "json", log)
+        time.sleep(0.8)
+        append(log, self.make(BASE + 1, 3, "api") + self.make(BASE + 1, 1, "web2"))  # a round later: api is a third
+        time.sleep(1.8)
+        rc, out, err = f.stop()
+        self.assertEqual(rc, 0, err)
+        self.assertIn("logagg: warning: a run met more than 2 distinct app ids (--max-apps)", err)
+        rows = {(r["second"], r["app_id"]): r["count"] for r in json_rows(out)}
+        self.assertEqual(rows, {(second_of(BASE), "web1"): 2, (second_of(BASE), "web2"): 1,
+                                (second_of(BASE + 1), "web2"): 1, (second_of(BASE + 1), "(other)"): 3})
+
+
 class CopytruncateDuringARead(Case):
     def test_copytruncate_while_a_big_append_is_read(self):
         """logrotate's copytruncate while logagg reads what was just appended: the lines it had not

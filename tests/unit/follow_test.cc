@@ -107,6 +107,30 @@ TEST(BucketStream, TopChosenWhenFirstHandedOut) {
   EXPECT_EQ(rows_text(s.take(true)), "0/b=4! 0/" + std::string(kOtherApp) + "=7! ");
 }
 
+TEST(BucketStream, AppsCappedOverTheWholeRun) {
+  BucketStream s(Bucketing(), 0, 0, /*max_apps=*/2);
+  Result r;
+  r.counts = {{0, 3}};
+  r.apps = {"a", "b"};
+  r.app_counts = {{0, 0, 2}, {0, 1, 1}};
+  s.add(r);
+  EXPECT_FALSE(s.totals().apps_capped);
+  Result next;  // another round: b again, and two apps past the cap
+  next.counts = {{1, 6}};
+  next.apps = {"b", "c", "d"};
+  next.app_counts = {{1, 0, 1}, {1, 1, 2}, {1, 2, 3}};
+  s.add(next);
+  EXPECT_EQ(rows_text(s.take(true)), "0/a=2 0/b=1 1/b=1 1/" + std::string(kOtherApp) + "=5 ");
+  const Result totals = s.totals();
+  EXPECT_TRUE(totals.apps_capped);
+  EXPECT_EQ(totals.apps, (std::vector<std::string>{"a", "b", std::string(kOtherApp)}));
+  Result capped;  // a round the engine capped itself
+  capped.apps_capped = true;
+  BucketStream t(Bucketing(), 0);
+  t.add(capped);
+  EXPECT_TRUE(t.totals().apps_capped);
+}
+
 TEST(FollowWriter, FormatsPinned) {
   ReportOptions report;
   const std::vector<FollowRow> rows = {{0, "", 7, false}, {1, "", 12, true}};

@@ -50,9 +50,20 @@ void BucketStream::add(const Result& round) {
     add_count(c.second, nullptr, c.count, cell_of(cells_by_second, i));
     if (!newest_ || c.second > *newest_) newest_ = c.second;
   }
+  capped_ = capped_ || round.apps_capped;
+  const std::string other(kOtherApp);
   for (size_t i = 0; i < round.app_counts.size(); ++i) {
     const AppCount& c = round.app_counts[i];
-    add_count(c.second, &round.apps[c.app], c.count, cell_of(!round.cells.empty(), i));
+    const std::string* app = &round.apps[c.app];
+    if (*app != other && known_apps_.count(*app) == 0) {
+      if (known_apps_.size() < max_apps_) {
+        known_apps_.insert(*app);
+      } else {
+        app = &other;
+        capped_ = true;
+      }
+    }
+    add_count(c.second, app, c.count, cell_of(!round.cells.empty(), i));
   }
 }
 
@@ -126,6 +137,7 @@ std::vector<FollowRow> BucketStream::take(bool all) {
 
 Result BucketStream::totals() const {
   Result r;
+  r.apps_capped = capped_;
   if (cells_) r.cells = cells_->empty_like();
   std::map<std::string, uint32_t> ids;
   for (const auto* buckets : {&done_, &open_}) {

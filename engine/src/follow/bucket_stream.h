@@ -3,6 +3,7 @@
 // arrive for a bucket handed out already.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -21,8 +22,11 @@ class BucketStream {
   // `top` > 0 (--top N): each bucket shows its N busiest apps, chosen when
   // it is first handed out (the most lines, ties to the smaller id), and
   // the rest as kOtherApp; its later lines of other apps count there too.
-  BucketStream(const Bucketing& bucketing, int64_t late_seconds, size_t top = 0)
-      : bucketing_(bucketing), late_(late_seconds), top_(top) {}
+  // `max_apps` (--max-apps) caps the apps told apart over the whole run, as
+  // a batch run's: those met after the first `max_apps` count as kOtherApp
+  // (each round's engine caps its own apps the same way).
+  BucketStream(const Bucketing& bucketing, int64_t late_seconds, size_t top = 0, size_t max_apps = SIZE_MAX)
+      : bucketing_(bucketing), late_(late_seconds), top_(top), max_apps_(max_apps) {}
 
   // Adds a round's counts (per second, and per app if it has app counts).
   void add(const Result& round);
@@ -33,7 +37,8 @@ class BucketStream {
   std::vector<FollowRow> take(bool all);
 
   uint64_t late() const { return late_lines_; }
-  // Everything counted, per bucket start (and app), for the statistics.
+  // Everything counted, per bucket start (and app), for the statistics;
+  // apps_capped if a round or the run met more than max_apps apps.
   Result totals() const;
 
  private:
@@ -59,6 +64,9 @@ class BucketStream {
   Bucketing bucketing_;
   int64_t late_;
   size_t top_;
+  size_t max_apps_;
+  std::set<std::string> known_apps_;  // told apart so far: at most max_apps_
+  bool capped_ = false;
   std::optional<int64_t> newest_;      // the newest second counted
   std::map<int64_t, Bucket> open_;     // by start: not handed out yet
   std::map<int64_t, Bucket> done_;     // handed out, with their totals

@@ -60,6 +60,7 @@ void gather(FollowResult& out, Follower& follower, BucketStream& stream) {
   Result totals = stream.totals();
   out.result.counts = std::move(totals.counts);
   out.result.cells = std::move(totals.cells);
+  out.result.apps_capped = totals.apps_capped;
   if (out.result.query.keyed()) {
     out.result.apps = std::move(totals.apps);
     out.result.app_counts = std::move(totals.app_counts);
@@ -83,7 +84,8 @@ FollowResult follow(const std::vector<std::string>& paths, const Query& query, c
                     const FollowOptions& fo, const FollowSink& sink) {
   Watcher watcher(fo.stop_fd);
   Follower follower(paths, query, options, descriptor_budget(options));
-  BucketStream stream(fo.bucketing, (fo.late.count() + 999) / 1000, fo.top);
+  BucketStream stream(fo.bucketing, (fo.late.count() + 999) / 1000, fo.top,
+                      query.keyed() ? query.question().max_apps : SIZE_MAX);
   FollowResult out;
   out.result.query = query;
   Summary& summary = out.result.summary;
