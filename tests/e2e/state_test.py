@@ -35,6 +35,8 @@ exactly once, whatever logrotate does between the runs and whenever a run is kil
   JSON, damaged or of another version, one made with other counting options (--by-app or not,
   another --app-field or --time-field), --delta without --state, --state with - or with --range, and a state whose
   STATE.lock another process holds ("in use").
+- 1,000 runs killed with SIGKILL at random instants, each followed at once by a run (not waiting for
+  the killed one to end): none is refused (the lock of a run that is ending is waited for).
 """
 
 import fcntl
@@ -342,6 +344,33 @@ class RandomScenarios(unittest.TestCase):
         self.assertGreater(totals["runs"], len(SEEDS) * 3, dict(totals))
         if os.environ.get("STATE_TEST_VERBOSE"):
             print(dict(totals), file=sys.stderr)
+
+
+class KilledAndRunAgainAtOnce(unittest.TestCase):
+    def test_a_run_killed_is_never_in_the_way_of_the_next(self):
+        """1,000 runs (50 under a sanitizer) killed with SIGKILL at a random instant, each followed at once
+        (without waiting for the killed one to end) by a run that must not be refused: the lock of a run
+        that is ending is waited for (issue 41)."""
+        tmp = tempfile.mkdtemp(prefix="logagg-state-kills-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        logs = os.path.join(tmp, "logs")
+        os.mkdir(logs)
+        rng = random.Random(11)
+        lines = Lines(rng)
+        state = os.path.join(tmp, "st.state")
+        cycles = 50 if os.environ.get("LOGAGG_SANITIZED") else 1000
+        with open(os.path.join(logs, "access.log"), "w") as out:
+            out.write("".join(lines.valid()[0] + "\n" for _ in range(2000)))
+        for cycle in range(cycles):
+            p = subprocess.Popen([LOGAGG, "--state", state, "-q", "--format", "csv", logs],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(rng.uniform(0, 0.01))
+            p.kill()  # no wait: the next run starts while this one may still be ending
+            with open(os.path.join(logs, "access.log"), "a") as out:
+                out.write(lines.valid()[0] + "\n")
+            r = run("--state", state, "-q", "--format", "csv", logs, check=False)
+            p.wait()
+            self.assertEqual(r.returncode, 0, f"cycle {cycle}: {r.stderr.decode()}")
 
 
 class Deterministic(unittest.TestCase):
@@ -675,4 +704,4 @@ class Refusals(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(argv=sys.argv[:1], verbosity=1)
+    unittest.main(argv=sys.argv[:1] + sys.argv[2:], verbosity=1)

@@ -18,9 +18,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "logagg/aggregate.h"
@@ -203,11 +206,26 @@ TEST_F(StateTest, StateFileRoundTripAndRefusals) {
 TEST_F(StateTest, OneRunAtATime) {
   const StateLock held(path("s.json"));
   try {
-    const StateLock second(path("s.json"));
+    const StateLock second(path("s.json"), std::chrono::milliseconds(50));
     ADD_FAILURE() << "two locks";
   } catch (const StateError& e) {
-    EXPECT_NE(std::string(e.what()).find("in use by another logagg run"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("in use by another logagg run"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("still after 50 ms"), std::string::npos) << e.what();
   }
+}
+
+TEST_F(StateTest, ARunThatIsEndingIsWaitedFor) {
+  // A killed run's descriptors are closed as it ends, a moment after the
+  // kill: the next run started at once waits for its lock, not refuses.
+  std::optional<StateLock> ending(std::in_place, path("s.json"));
+  std::thread end([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    ending.reset();
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_NO_THROW(StateLock next(path("s.json")));
+  EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(150));
+  end.join();
 }
 
 TEST_F(StateTest, AppendsCountedOnceAndPartialLinesHeld) {

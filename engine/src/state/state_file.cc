@@ -11,6 +11,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <thread>
 
 #include "logagg/json_text.h"
 #include "logagg/state.h"
@@ -142,14 +143,22 @@ std::string write_state(const std::string& path, uint64_t generation, const std:
   return {};
 }
 
-StateLock::StateLock(const std::string& state_path) {
+StateLock::StateLock(const std::string& state_path, std::chrono::milliseconds wait) {
   const std::string lock = state_path + ".lock";
   fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) refuse(lock, std::string("cannot be made: ") + std::strerror(errno));
-  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;
+    if (error == EWOULDBLOCK && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      continue;
+    }
     ::close(fd_);
-    if (error == EWOULDBLOCK) refuse(state_path, "in use by another logagg run (it holds " + lock + ")");
+    if (error == EWOULDBLOCK) {
+      refuse(state_path, "in use by another logagg run (it holds " + lock + ", still after " +
+                             std::to_string(wait.count()) + " ms)");
+    }
     refuse(lock, std::string("cannot be locked: ") + std::strerror(error));
   }
 }

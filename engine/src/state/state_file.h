@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -62,11 +63,14 @@ std::string write_state(const std::string& path, uint64_t generation, const std:
                         const std::vector<FileRecord>& files, const std::string& result_json);
 
 // An exclusive lock on PATH.lock for as long as it lives (flock: released by
-// the kernel however the process ends). Throws StateError if another process
-// holds it, or if it cannot be made.
+// the kernel however the process ends). A run that is ending (killed, its
+// descriptors not closed yet; a run just done) is waited for, up to `wait`.
+// Throws StateError if another process holds it still, or if it cannot be
+// made.
 class StateLock {
  public:
-  explicit StateLock(const std::string& state_path);
+  static constexpr std::chrono::milliseconds kWait{2000};
+  explicit StateLock(const std::string& state_path, std::chrono::milliseconds wait = kWait);
   ~StateLock();
   StateLock(const StateLock&) = delete;
   StateLock& operator=(const StateLock&) = delete;
