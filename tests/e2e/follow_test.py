@@ -27,7 +27,8 @@ last row that is the bucket's total over every complete line ever written, and e
   not counted and is named on stderr at exit ("not a whole line yet"), and no such message when
   every line is whole. And copytruncate in a followed folder while a big append is being read: the
   lines not read yet count from the copy. An append larger than a round (64 MiB) is read to its
-  end with nothing written after it, and one line longer than a round is rejected as too long
+  end with nothing written after it, and one line longer than a round is rejected as too long (named
+  with its file and line)
   and the lines after it count.
 - A late line gives a correction row with the new total (json `"correction": true`, table
   "(correction)", csv the row again) and "late (corrected rows)" 1; an idle --late flushes the open
@@ -794,6 +795,7 @@ class CopytruncateDuringARead(Case):
                              "the rows of the big append")
         long_line = '{"app_id":"web1","pad":"' + "q" * (65 << 20) + '"}'
         self.written.append(long_line)
+        long_at = len(self.written)  # its line number in the file
         append(log, [long_line] + self.make(BASE + 40, 3))
         self.assertIsNotNone(wait_for(lambda: not f.alive() or second_of(BASE + 40) in f.output(), 30),
                              "the rows after the long line")
@@ -803,6 +805,8 @@ class CopytruncateDuringARead(Case):
         same_counts(last_rows(json_rows(out)), batch_counts(doc), "appends larger than a round")
         check_summary(self, err, doc, "the summary")
         self.assertEqual(rc, 0, f"the exit status: {err[-2000:]}")
+        # Named with its file and line, without --show-rejects (issue 41).
+        self.assertIn(f"{log}:{long_at}: line too long", err)
 
 
 class LateAndIdle(Case):

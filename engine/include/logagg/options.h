@@ -108,6 +108,7 @@ struct RunSettings {
   unsigned threads = 0;                      // worker threads; 0 = the machine's hardware threads
   size_t segment_bytes = 0;                  // nominal segment size; 0 = chosen from input size and threads
   size_t max_reject_samples = 0;             // keep the locations of the first N rejected lines
+  bool sample_long_lines = false;            // and of every line too long, past those N (--follow names each)
   size_t max_line_bytes = size_t{64} << 20;  // longer lines are rejected as "line too long"
   // Files found by walking a folder are read if they match one of `include`
   // (all, if empty) and none of `exclude`: fnmatch globs (`*`, `?`, `[...]`)

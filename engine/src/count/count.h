@@ -33,11 +33,13 @@ struct LocalReject {
 
 // What scanning one segment (or one whole stream) produced besides counts.
 struct ScanLog {
-  explicit ScanLog(size_t reject_limit = 0) : limit(reject_limit) {}
+  explicit ScanLog(size_t reject_limit = 0, bool keep_too_long = false)
+      : limit(reject_limit), too_long(keep_too_long) {}
 
   uint64_t lines = 0;
-  std::vector<LocalReject> rejects;  // at most `limit`
+  std::vector<LocalReject> rejects;  // at most `limit`, and with `too_long` every line too long past them
   size_t limit = 0;
+  bool too_long = false;
 };
 
 // Classifies every line of `text` (whole lines; the last may lack its LF).

@@ -8,7 +8,8 @@ namespace {
 
 inline void record(const LineVerdict& v, Counter& counter, ScanLog& log) {
   counter.record(v);
-  if (v.status == LineStatus::kRejected && log.rejects.size() < log.limit) {
+  if (v.status == LineStatus::kRejected &&
+      (log.rejects.size() < log.limit || (log.too_long && v.reason == Reason::kLineTooLong))) {
     log.rejects.push_back({log.lines, v.reason});
   }
   ++log.lines;

@@ -104,7 +104,9 @@ FollowResult follow(const std::vector<std::string>& paths, const Query& query, c
     errors.tell(found);
     summary.add(counted.summary);
     for (RejectSample& r : counted.rejects) {
-      if (out.result.rejects.size() < options.max_reject_samples) out.result.rejects.push_back(std::move(r));
+      if (out.result.rejects.size() < options.max_reject_samples || r.reason == Reason::kLineTooLong) {
+        out.result.rejects.push_back(std::move(r));
+      }
     }
     if (counted.summary.lines > 0) last_line = now;
     stream.add(counted);

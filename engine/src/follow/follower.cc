@@ -221,6 +221,7 @@ RoundReads Follower::read(RoundPlan& rp) {
 Result Follower::count(RoundReads& rr) {
   RunSettings round = options_;
   round.threads = rr.bytes > kThreadedRoundBytes ? options_.threads : 1;
+  round.sample_long_lines = true;  // each named at the end, with its file and line
   Result counted = aggregate_spans(rr.spans, query_, round, rr.reads);
   if (rr.bytes < kThreadedRoundBytes) {  // the big buffers of a catch-up are let go once it is done
     for (ReadBuffer& b : buffers_) {

@@ -9,15 +9,17 @@
 namespace logagg {
 namespace {
 
-// Turns per-segment reject positions into the first N absolute line numbers.
+// Turns per-segment reject positions into the first N absolute line numbers
+// (and those of every line too long past them, where the logs kept those).
 std::vector<RejectSample> collect_rejects(const std::vector<std::unique_ptr<Source>>& sources, size_t limit) {
   std::vector<RejectSample> out;
   for (const auto& src : sources) {
     uint64_t base = src->first_line;
     for (const ScanLog& log : src->logs) {
       for (const LocalReject& r : log.rejects) {
-        if (out.size() == limit) return out;
-        out.push_back({src->name, base + r.line + 1, r.reason});
+        if (out.size() < limit || (log.too_long && r.reason == Reason::kLineTooLong)) {
+          out.push_back({src->name, base + r.line + 1, r.reason});
+        }
       }
       base += log.lines;
     }

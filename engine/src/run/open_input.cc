@@ -86,7 +86,7 @@ void plan_segments(Source& src, int fd, size_t segment_bytes, const RunSettings&
     src.segments.clear();
     src.changed = true;
   }
-  src.logs.assign(src.segments.size(), ScanLog(options.max_reject_samples));
+  src.logs.assign(src.segments.size(), ScanLog(options.max_reject_samples, options.sample_long_lines));
   src.segments_left = static_cast<int>(src.segments.size());
 }
 

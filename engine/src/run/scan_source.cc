@@ -55,7 +55,7 @@ bool scan_read_segment(Source& src, uint32_t j, Worker& w) {
 void scan_stream(Source& src, int fd, Worker& w, const RunSettings& options, Decompression how) {
   std::unique_ptr<ByteSource> bytes = open_byte_source(fd, how);
   if (src.stream_end) bytes = limit_bytes(std::move(bytes), *src.stream_end);
-  ScanLog& log = src.logs.emplace_back(ScanLog(options.max_reject_samples));
+  ScanLog& log = src.logs.emplace_back(ScanLog(options.max_reject_samples, options.sample_long_lines));
   if (!discard(*bytes, src.skip, w.stream_buffer)) {
     src.bytes = bytes->bytes_in();
     src.error = bytes->error();  // a span's stream ends where it was planned, or fails
