@@ -398,6 +398,13 @@ class Rounds : public Folder {
     now_ += milliseconds(100);
     return follower_->round(now_, stopping, errors_).counted.summary.counted;
   }
+  // A last round, stopping: nothing more to count, and nothing was lost.
+  void end_without_loss() {
+    EXPECT_EQ(round(/*stopping=*/true), 0u);
+    EXPECT_TRUE(errors_.empty()) << errors_[0].path << ": " << errors_[0].message;
+    EXPECT_EQ(follower_->lost_bytes(), 0u);
+    EXPECT_EQ(follower_->truncations_without_copy(), 0u);
+  }
   std::optional<Follower> follower_;
   FollowClock::time_point now_ = FollowClock::now();
   std::vector<InputError> errors_;
@@ -421,9 +428,7 @@ TEST_F(Rounds, OneFileThroughCopytruncateWithBytesNotReadYet) {
   write("access.log.2.gz", gzip(copy));
   fs::remove(path("access.log.2"));
   EXPECT_EQ(round(), 0u);  // known by its content: nothing new
-  EXPECT_EQ(round(/*stopping=*/true), 0u);
-  EXPECT_TRUE(errors_.empty()) << errors_[0].path << ": " << errors_[0].message;
-  EXPECT_EQ(follower_->lost_bytes(), 0u);
+  end_without_loss();
 }
 
 TEST_F(Rounds, ContentWrittenAfterACopytruncateIsNotTakenForTheOldBytes) {
@@ -441,9 +446,7 @@ TEST_F(Rounds, ContentWrittenAfterACopytruncateIsNotTakenForTheOldBytes) {
   EXPECT_EQ(round(), 0u);
   write("access.log", "\"timestamp\":\"2024-01-02T03:04:09Z\"}\n", /*append=*/true);
   EXPECT_EQ(round(), 1u);
-  EXPECT_EQ(round(/*stopping=*/true), 0u);
-  EXPECT_TRUE(errors_.empty()) << errors_[0].path << ": " << errors_[0].message;
-  EXPECT_EQ(follower_->lost_bytes(), 0u);
+  end_without_loss();
 }
 
 TEST_F(Rounds, ACopySeenBeforeTheTruncationWhileTheFileGrewTakesItOver) {
@@ -455,9 +458,7 @@ TEST_F(Rounds, ACopySeenBeforeTheTruncationWhileTheFileGrewTakesItOver) {
   EXPECT_EQ(round(), 1u);
   fs::resize_file(path("access.log"), 0);  // the truncation, seen a round later
   EXPECT_EQ(round(), 0u);
-  EXPECT_EQ(round(/*stopping=*/true), 0u);
-  EXPECT_TRUE(errors_.empty()) << errors_[0].path << ": " << errors_[0].message;
-  EXPECT_EQ(follower_->truncations_without_copy(), 0u);
+  end_without_loss();
 }
 
 TEST_F(Rounds, ATruncationByHandIsToldOnceAFile) {
