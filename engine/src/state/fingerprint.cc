@@ -67,11 +67,13 @@ std::optional<uint64_t> tail_hash_before(int fd, uint64_t end) {
 }
 
 uint64_t last_line_end(int fd, uint64_t size, uint64_t from) {
-  std::vector<char> block(kBlockBytes);
+  // Not zeroed: --follow asks this of a busy file every round.
+  const size_t block_bytes = static_cast<size_t>(std::min<uint64_t>(size - std::min(size, from), kBlockBytes));
+  const std::unique_ptr<char[]> block = std::make_unique_for_overwrite<char[]>(block_bytes);
   uint64_t end = size;
   while (end > from) {
-    const uint64_t begin = std::max(from, end - std::min<uint64_t>(end, block.size()));
-    const ssize_t n = pread_all(fd, block.data(), end - begin, begin);
+    const uint64_t begin = std::max(from, end - std::min<uint64_t>(end, block_bytes));
+    const ssize_t n = pread_all(fd, block.get(), end - begin, begin);
     if (n != static_cast<ssize_t>(end - begin)) return from;  // shrank or failed: nothing new for now
     for (size_t i = static_cast<size_t>(n); i > 0; --i) {
       if (block[i - 1] == '\n') return begin + i;
