@@ -34,18 +34,22 @@ HeldFiles::~HeldFiles() {
   }
 }
 
+Held* HeldFiles::holding(const struct stat& st, const std::string& path) {
+  // A file held open keeps its inode; a closed one's inode may be a new
+  // file's by now (removed, and another created): found again only under
+  // its own name (under another, it is taken as new, and the tracker knows
+  // it by its content if it is the same).
+  const auto it = std::find_if(held_.begin(), held_.end(), [&](const Held& h) {
+    return id_of(h.found) == id_of(st) && (h.file.fd >= 0 || !h.opened || h.file.name == path);
+  });
+  return it != held_.end() ? &*it : nullptr;
+}
+
 void HeldFiles::take(const Found& found, bool first, std::vector<InputError>& errors) {
   for (Held& h : held_) h.at_path = false;
   for (const FoundFile& f : found.files) {
     if (history_.count(stat_of(f.st)) != 0) continue;
-    // A file held open keeps its inode; a closed one's inode may be a new
-    // file's by now (removed, and another created): found again only under
-    // its own name (under another, it is taken as new, and the tracker
-    // knows it by its content if it is the same).
-    const auto same = [&](const Held& h) {
-      return id_of(h.found) == id_of(f.st) && (h.file.fd >= 0 || !h.opened || h.file.name == f.path);
-    };
-    if (const auto it = std::find_if(held_.begin(), held_.end(), same); it != held_.end()) {
+    if (Held* it = holding(f.st, f.path)) {
       it->at_path = true;
       it->missed = false;
       it->file.name = f.path;
@@ -139,12 +143,9 @@ bool HeldFiles::open_created(const std::string& path) {
     ::close(fd);
     return false;
   }
-  const auto same = std::find_if(held_.begin(), held_.end(), [&](const Held& h) {
-    return id_of(h.found) == id_of(st) && (h.file.fd >= 0 || !h.opened);
-  });
-  if (same != held_.end() && same->opened) {
+  if (Held* same = holding(st, path); same != nullptr && same->opened) {
     ::close(fd);  // held already
-  } else if (same != held_.end()) {
+  } else if (same != nullptr) {
     hold_open(*same, fd, st);  // found already, waiting for a descriptor
   } else {
     Held& h = held_.emplace_back();

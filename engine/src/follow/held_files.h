@@ -105,6 +105,7 @@ class HeldFiles {
   Opening open_one(Held& h, std::vector<InputError>& errors);
   void lose(const Held& h, const std::string& why, std::vector<InputError>& errors);
   void hold_open(Held& h, int fd, const struct stat& st);  // h opened: holds fd from now on
+  Held* holding(const struct stat& st, const std::string& path);  // the held file found at `path` as `st`, if any
   bool close_oldest_idle();  // false: none is idle
 
   size_t max_open_;
