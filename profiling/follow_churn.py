@@ -8,9 +8,10 @@ prints one line: what was written, what logagg counted, what it told on
 stderr as lost, its exit status, and what it used.
 
 - files: 600 files of 50 lines in a followed folder, each removed some files
-  after it was written (5, or 0: removed the moment it is closed), a file
-  every 2 ms, under a hard descriptor limit (64 or 1024). Every line must be
-  counted or its file named as lost; the line says how many files each.
+  after it was written (5, or 0: removed the moment it is closed, or 1 ms
+  after), a file every 2 ms, under a hard descriptor limit (64 or 1024).
+  Every line must be counted or its file named as lost; the line says how
+  many files each.
 - truncate: a log written at about 1,600 lines a second and truncated by
   hand (no copy) every 1 s, 0.3 s or 5 ms, for 5 s. The lines written after
   the last look and truncated away cannot be counted; the line gives how many
@@ -79,15 +80,18 @@ class Follow:
         return rc, err, int(m[1]) if m else 0, peak_kb
 
 
-def files(tmp, limit, life):
+def files(tmp, limit, life, linger=0.0):
     logs = os.path.join(tmp, "logs")
     os.mkdir(logs)
     f = Follow(tmp, logs, limit=limit)
     names = []
     for i in range(600):
         names.append(os.path.join(logs, f"job-{i:04}.log"))
+        text = "".join(line(BASE + i, n) for n in range(50))
         with open(names[-1], "w") as out:
-            out.write("".join(line(BASE + i, n) for n in range(50)))
+            out.write(text)
+        if linger:
+            time.sleep(linger)
         if life == 0:
             os.unlink(names[-1])
         elif len(names) > life:
@@ -99,7 +103,8 @@ def files(tmp, limit, life):
     held = re.search(r"files held open at most +(\d+)", err)
     read = counted // 50
     verdict = "every file read or told" if read + lost == 600 and counted % 50 == 0 else "LINES UNACCOUNTED"
-    print(f"files, ulimit -n {limit}, removed {life} files later: 600 written, {read} read, {lost} told lost "
+    when = f"{life} files later" if life else f"{linger * 1000:g} ms after it was closed" if linger else "at close"
+    print(f"files, ulimit -n {limit}, removed {when}: 600 written, {read} read, {lost} told lost "
           f"({verdict}), status {rc}, held open at most {held[1] if held else '?'}")
 
 
@@ -187,8 +192,8 @@ def run(scenario, *a):
 
 
 if args.only in (None, "files"):
-    for limit, life in ((64, 5), (64, 0), (1024, 0)):
-        run(files, limit, life)
+    for limit, life, linger in ((64, 5, 0), (64, 0, 0), (1024, 0, 0), (64, 0, 0.001), (1024, 0, 0.001)):
+        run(files, limit, life, linger)
 if args.only in (None, "truncate"):
     for every in (1, 0.3, 0.005):
         run(truncate, every)

@@ -8,6 +8,10 @@
 // - HeldFiles: found again by device and inode, history rotations (a
 //   compressed one never read), descriptors under a limit: idle files closed
 //   for the ones waiting, each file counted once;
+// - CreatedNames: a followed name created, written and removed while no
+//   one takes the events is held by the names' own thread (its bytes read
+//   after the removal); a name not followed, or with no room in the
+//   budget, comes without a descriptor; those not taken are given back;
 // - reading_order and next_wait;
 // - StreamInput: whole lines only, the last one at EOF, a line past the
 //   limit kept short, a compressed stream refused;
@@ -37,6 +41,8 @@
 #include <thread>
 #include <vector>
 
+#include "follow/created_names.h"
+#include "follow/descriptor_budget.h"
 #include "follow/discovery.h"
 #include "follow/follower.h"
 #include "follow/held_files.h"
@@ -386,6 +392,53 @@ TEST(TruncationLosses, ACopyTakesThemOverOrTheyAreLost) {
   EXPECT_EQ(lost[0].path, "b.log");
 }
 
+// Waits (up to 10 s) until `done`, taking the events of `names` meanwhile.
+template <typename Done>
+std::vector<NameEvent> take_until(CreatedNames& names, Done done) {
+  std::vector<NameEvent> taken;
+  for (int i = 0; i < 1000 && !done(taken); ++i) {
+    std::this_thread::sleep_for(milliseconds(10));
+    for (NameEvent& e : names.take()) taken.push_back(std::move(e));
+  }
+  return taken;
+}
+
+TEST_F(Folder, CreatedNamesAreOpenedOnTheirOwnThread) {
+  DescriptorBudget budget(1);
+  const std::string text = line(1) + line(2);
+  {
+    CreatedNames names(FollowedPaths({dir_.string()}, {}, {}), budget);
+    names.watch(dir_.string());
+    write("a.log", text);
+    // Opened by the thread with no one taking its event, then removed.
+    for (int i = 0; i < 1000 && budget.free() != 0; ++i) std::this_thread::sleep_for(milliseconds(10));
+    ASSERT_EQ(budget.free(), 0u);
+    fs::remove(path("a.log"));
+    write("b.log", text);     // no room left in the budget
+    write(".hidden", text);  // not followed
+    std::vector<NameEvent> taken = take_until(names, [](const std::vector<NameEvent>& t) { return t.size() >= 4; });
+    ASSERT_EQ(taken.size(), 4u);
+    EXPECT_EQ(taken[0].path, path("a.log"));
+    EXPECT_EQ(taken[0].kind, NameEvent::kCreated);
+    ASSERT_GE(taken[0].fd, 0);
+    std::string read(text.size() + 1, '\0');
+    EXPECT_EQ(::pread(taken[0].fd, read.data(), read.size(), 0), static_cast<ssize_t>(text.size()));
+    EXPECT_EQ(read.substr(0, text.size()), text);
+    ::close(taken[0].fd);
+    budget.give_back();
+    EXPECT_EQ(taken[1].path, path("a.log"));
+    EXPECT_EQ(taken[1].kind, NameEvent::kRemoved);
+    for (size_t i = 1; i < taken.size(); ++i) EXPECT_EQ(taken[i].fd, -1) << taken[i].path;
+    EXPECT_EQ(taken[2].path, path("b.log"));
+    EXPECT_EQ(taken[3].path, path(".hidden"));
+    // One opened and never taken: given back when the names end.
+    write("c.log", text);
+    for (int i = 0; i < 1000 && budget.free() != 0; ++i) std::this_thread::sleep_for(milliseconds(10));
+    EXPECT_EQ(budget.free(), 0u);
+  }
+  EXPECT_EQ(budget.free(), 1u);
+}
+
 // Rounds of a Follower, one after another on a clock of the test's own.
 class Rounds : public Folder {
  protected:
@@ -496,7 +549,7 @@ TEST_F(Rounds, AnUnfinishedLineTruncatedByHandIsTold) {
 TEST_F(Rounds, NamesCreatedAreOpenedAtOnceAndThoseGoneFirstAreTold) {
   follow({dir_.string()});
   EXPECT_EQ(round(), 0u);
-  using Name = Watcher::NameEvent;
+  using Name = NameEvent;
   // Created, written and removed between two rounds: opened by its event, read.
   write("a.log", lines(1, 3));
   follower_->note({{path("a.log"), Name::kCreated}}, errors_);
@@ -527,8 +580,42 @@ TEST_F(Rounds, NamesCreatedAreOpenedAtOnceAndThoseGoneFirstAreTold) {
   follower_->note({{path("e.log"), Name::kCreated}, {path("e.log"), Name::kRemoved}}, errors_);
   EXPECT_EQ(errors_.size(), 1u);
   EXPECT_EQ(round(), 2u);
-  EXPECT_EQ(round(true), 0u);
-  EXPECT_EQ(follower_->inputs(), 2u);
+  // Opened at its event (by the names' thread), then removed: held, read;
+  // told of again with another descriptor: that one is closed.
+  write("f.log", lines(5, 4));
+  Name f{path("f.log"), Name::kCreated}, again = f;
+  for (Name* e : {&f, &again}) {
+    e->fd = ::open(e->path.c_str(), O_RDONLY | O_CLOEXEC);
+    ASSERT_TRUE(e->fd >= 0 && ::fstat(e->fd, &e->st) == 0 && follower_->held().budget().take());
+  }
+  const size_t free = follower_->held().budget().free();
+  fs::remove(path("f.log"));
+  follower_->note({f, {path("f.log"), Name::kRemoved}, again}, errors_);
+  EXPECT_EQ(follower_->held().budget().free(), free + 1);
+  EXPECT_EQ(errors_.size(), 1u);
+  EXPECT_EQ(round(true), 4u);
+  EXPECT_EQ(follower_->inputs(), 3u);
+}
+
+TEST_F(Rounds, FilesGoneAreReadToTheirEndAtOnceWhenDescriptorsAreShort) {
+  // Files held, each ending in a line without its LF, then removed: with
+  // less than a quarter of the descriptors free, the next round reads each
+  // to its end and lets it go; with plenty free, each waits its quiet time.
+  for (const size_t max_open : {8, 64}) {
+    SCOPED_TRACE(max_open);
+    for (int i = 0; i < 7; ++i) {
+      std::string text = lines(i + 1, 2);
+      text.pop_back();
+      write("f" + std::to_string(i) + ".log", text);
+    }
+    follow({dir_.string()}, max_open);
+    EXPECT_EQ(round(), 7u);  // the first line of each
+    for (int i = 0; i < 7; ++i) fs::remove(path("f" + std::to_string(i) + ".log"));
+    EXPECT_EQ(round(), max_open == 8 ? 7u : 0u);
+    EXPECT_EQ(follower_->held().open_count(), max_open == 8 ? 0u : 7u);
+    if (max_open == 64) EXPECT_EQ(round(/*stopping=*/true), 7u);
+    end_without_loss();
+  }
 }
 
 TEST_F(Rounds, AFileClosedForWantOfADescriptorThatChangesAndGoesIsTold) {

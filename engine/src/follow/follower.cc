@@ -119,14 +119,16 @@ bool Follower::holds(const std::string& path) const {
   });
 }
 
-void Follower::note(const std::vector<Watcher::NameEvent>& names, std::vector<InputError>& errors) {
-  for (const Watcher::NameEvent& e : names) {
+void Follower::note(const std::vector<NameEvent>& names, std::vector<InputError>& errors) {
+  for (const NameEvent& e : names) {
     std::string path = normal_path(e.path);
-    if (e.kind == Watcher::NameEvent::kCreated) {
-      if (paths_->follows(path) && !held_.open_created(path)) announced_.insert(std::move(path));
-    } else if (e.kind == Watcher::NameEvent::kMovedOut) {
+    if (e.fd >= 0) {  // opened at its event (created or moved in)
+      held_.hold_created(path, e.fd, e.st);
+    } else if (e.kind == NameEvent::kCreated) {
+      if (paths_->follows(path) && !held_.hold_created(path, -1, e.st)) announced_.insert(std::move(path));
+    } else if (e.kind == NameEvent::kMovedOut) {
       announced_.erase(path);  // under another name: found there, or renamed out of sight
-    } else if (e.kind == Watcher::NameEvent::kRemoved && announced_.erase(path) != 0 && !holds(path)) {
+    } else if (e.kind == NameEvent::kRemoved && announced_.erase(path) != 0 && !holds(path)) {
       ++unseen_lost_;  // found by no discovery, so never held
       errors.push_back({std::move(path), "created and removed before it could be opened: its lines, if any, are lost, "
                                          "not counted"});
@@ -137,10 +139,10 @@ void Follower::note(const std::vector<Watcher::NameEvent>& names, std::vector<In
 RoundPlan Follower::plan(FollowClock::time_point now, bool stopping, std::vector<InputError>& errors) {
   RoundPlan rp;
   held_.close_idle(held_.waiting());  // room for the closed files that changed
-  // Files that wait for a descriptor still: those held that no name leads
-  // to any more (removed, or renamed out of sight: none can be opened again)
-  // are read to their end now and let go, not after their quiet time.
-  const bool short_of_descriptors = held_.free_descriptors() < held_.waiting();
+  // Descriptors are short: those held that no name leads to any more
+  // (removed, or renamed out of sight: none can be opened again) are read to
+  // their end now and let go, not after their quiet time.
+  const bool short_of_descriptors = held_.short_of_descriptors();
   std::vector<Held>& held = held_.files();
   for (size_t i = 0; i < held.size(); ++i) {
     Held& h = held[i];

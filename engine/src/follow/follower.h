@@ -22,12 +22,12 @@
 #include <string>
 #include <vector>
 
+#include "follow/created_names.h"
 #include "follow/discovery.h"
 #include "follow/held_files.h"
 #include "follow/span_reader.h"
 #include "follow/stream_input.h"
 #include "follow/truncation_losses.h"
-#include "follow/watcher.h"
 #include "logagg/follow.h"
 #include "logagg/options.h"
 #include "run/spans.h"
@@ -79,7 +79,9 @@ class Follower {
   // discovery that may find them: a followed name created and removed
   // before any discovery found it goes to `errors` as a loss (one renamed
   // first is not told: it may be found under its new name).
-  void note(const std::vector<Watcher::NameEvent>& names, std::vector<InputError>& errors);
+  // A name opened at its event is held from now on (or its descriptor
+  // closed, if it is held already).
+  void note(const std::vector<NameEvent>& names, std::vector<InputError>& errors);
   RoundPlan plan(FollowClock::time_point now, bool stopping, std::vector<InputError>& errors);
   RoundReads read(RoundPlan& plan);
   Result count(RoundReads& reads);
@@ -104,6 +106,7 @@ class Follower {
   std::optional<FollowClock::time_point> next_due() const;
 
   HeldFiles& held() { return held_; }
+  const FollowedPaths& followed() const { return *paths_; }
   const std::vector<std::string>& folders() const { return folders_; }  // to watch, as last discovered
   // At the end: the files (and streams) with bytes not counted.
   std::vector<FollowResult::Unfinished> unfinished() const;

@@ -129,22 +129,27 @@ HeldFiles::Opening HeldFiles::open_one(Held& h, std::vector<InputError>& errors)
     ::close(fd);
     return Opening::kDropped;
   }
+  budget_.add();
   hold_open(h, fd, st);
   return Opening::kOpened;
 }
 
-bool HeldFiles::open_created(const std::string& path) {
-  if (free_descriptors() == 0) close_idle(1);
-  if (free_descriptors() == 0) return false;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return false;
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return false;
+bool HeldFiles::hold_created(const std::string& path, int fd, const struct stat& created) {
+  struct stat st = created;
+  if (fd < 0) {
+    if (free_descriptors() == 0) close_idle(1);
+    if (free_descriptors() == 0) return false;
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return false;
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      ::close(fd);
+      return false;
+    }
+    budget_.add();
   }
   if (Held* same = holding(st, path); same != nullptr && same->opened) {
     ::close(fd);  // held already
+    budget_.give_back();
   } else if (same != nullptr) {
     hold_open(*same, fd, st);  // found already, waiting for a descriptor
   } else {
@@ -180,6 +185,7 @@ bool HeldFiles::close_oldest_idle() {
   ::close(oldest->file.fd);
   oldest->file.fd = -1;
   --open_;
+  budget_.give_back();
   return true;
 }
 
@@ -187,6 +193,7 @@ void HeldFiles::adopt(size_t index, int fd) {
   Held& h = held_[index];
   if (fd < 0 || h.file.fd == fd) return;
   h.file.fd = fd;
+  budget_.add();
   most_open_ = std::max(most_open_, ++open_);
 }
 
@@ -200,11 +207,22 @@ void HeldFiles::drop(size_t index, std::vector<InputError>& errors) {
   if (held_[index].file.fd >= 0) {
     ::close(held_[index].file.fd);
     --open_;
+    budget_.give_back();
   }
   held_.erase(held_.begin() + static_cast<std::ptrdiff_t>(index));
 }
 
 bool Held::changed_while_closed() const { return opened && file.fd < 0 && !same_stat(found, file.st); }
+
+bool HeldFiles::short_of_descriptors() const {
+  return free_descriptors() < std::max(waiting(), budget_.max() / 4);
+}
+
+bool HeldFiles::round_frees() const {
+  return short_of_descriptors() && std::any_of(held_.begin(), held_.end(), [](const Held& h) {
+           return h.file.fd >= 0 && (h.idle() || !h.at_path);
+         });
+}
 
 size_t HeldFiles::waiting() const {
   return static_cast<size_t>(std::count_if(held_.begin(), held_.end(), [](const Held& h) {

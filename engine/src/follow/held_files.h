@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "follow/descriptor_budget.h"
 #include "follow/discovery.h"
 #include "logagg/result.h"
 #include "state/file_tracker.h"
@@ -50,8 +51,9 @@ struct Held {
 
 class HeldFiles {
  public:
-  // At most `max_open` descriptors are held at once.
-  explicit HeldFiles(size_t max_open) : max_open_(max_open) {}
+  // At most `max_open` descriptors are held at once (with those of the
+  // names opened at their creation, not yet held: budget()).
+  explicit HeldFiles(size_t max_open) : budget_(max_open) {}
   ~HeldFiles();
   HeldFiles(const HeldFiles&) = delete;
   HeldFiles& operator=(const HeldFiles&) = delete;
@@ -69,10 +71,12 @@ class HeldFiles {
   // for another reason goes to `errors` and is dropped (found again, tried
   // again); one gone from its name waits for the next discovery (take).
   void open_new(std::vector<InputError>& errors);
-  // Opens a file at `path` as soon as it was created (Follower::note: before
-  // a discovery finds it, and before it can go) and holds it, if a
-  // descriptor is to be had. True if it is held now (or was already).
-  bool open_created(const std::string& path);
+  // Holds a file at `path` as soon as it was created (Follower::note: before
+  // a discovery finds it, and before it can go): `fd`, opened at the name's
+  // event (counted in the budget already), as fstat gave `st`; or, with -1,
+  // opened now if a descriptor is to be had. True if it is held now (or was
+  // already).
+  bool hold_created(const std::string& path, int fd, const struct stat& st);
   // Closes idle files (found at a path, read to their end by the last
   // round), the least recently grown first, until `wanted` descriptors are
   // free or none is idle.
@@ -88,9 +92,19 @@ class HeldFiles {
   const std::vector<Held>& files() const { return held_; }
   size_t open_count() const { return open_; }
   size_t most_open() const { return most_open_; }  // the most held open at once
-  size_t free_descriptors() const { return open_ < max_open_ ? max_open_ - open_ : 0; }
+  size_t free_descriptors() const { return budget_.free(); }
+  DescriptorBudget& budget() { return budget_; }
   // Files that want a descriptor: never opened, or closed and changed since.
   size_t waiting() const;
+  // Descriptors are short: fewer free than files waiting for one, or less
+  // than a quarter of the budget free (new names take theirs from it the
+  // moment they are created). Files no name leads to any more are then
+  // read to their end at once and let go (Follower::plan), not after their
+  // quiet time.
+  bool short_of_descriptors() const;
+  // A round now would free descriptors for the files that wait: they are
+  // short, and a file is closable or can be let go.
+  bool round_frees() const;
   // Files opened to be read, each once (not history).
   uint64_t files_read() const { return files_read_; }
   // Files gone before they could be opened (their lines are lost; each
@@ -104,12 +118,12 @@ class HeldFiles {
   enum class Opening { kOpened, kNoDescriptor, kMissed, kDropped };
   Opening open_one(Held& h, std::vector<InputError>& errors);
   void lose(const Held& h, const std::string& why, std::vector<InputError>& errors);
-  void hold_open(Held& h, int fd, const struct stat& st);  // h opened: holds fd from now on
+  void hold_open(Held& h, int fd, const struct stat& st);  // h opened: holds fd (in the budget) from now on
   Held* holding(const struct stat& st, const std::string& path);  // the held file found at `path` as `st`, if any
   bool close_oldest_idle();  // false: none is idle
 
-  size_t max_open_;
-  size_t open_ = 0;
+  DescriptorBudget budget_;
+  size_t open_ = 0;  // held open (budget_ counts these and the names' not yet held)
   size_t most_open_ = 0;
   uint64_t files_read_ = 0;
   uint64_t files_lost_ = 0;
