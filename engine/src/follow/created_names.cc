@@ -26,6 +26,11 @@ void drain(int eventfd) {
 
 }  // namespace
 
+std::string entry_path(const std::string& folder, const char* name) {
+  std::string path = folder == "." ? "" : folder.ends_with('/') ? folder : folder + "/";
+  return path += name;
+}
+
 CreatedNames::CreatedNames(FollowedPaths followed, DescriptorBudget& budget)
     : followed_(std::move(followed)), budget_(budget) {
   inotify_ = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
@@ -93,8 +98,7 @@ void CreatedNames::read_events() {
         dir = folder->second;
       }
       NameEvent& name = read.emplace_back();
-      name.path = dir == "." ? "" : dir.ends_with('/') ? dir : dir + "/";
-      name.path += e->name;
+      name.path = entry_path(dir, e->name);
       name.kind = (e->mask & IN_CREATE) != 0     ? NameEvent::kCreated
                   : (e->mask & IN_MOVED_TO) != 0   ? NameEvent::kMovedIn
                   : (e->mask & IN_MOVED_FROM) != 0 ? NameEvent::kMovedOut

@@ -25,18 +25,6 @@ namespace {
 using Clock = FollowClock;
 using std::chrono::milliseconds;
 
-// How many files may be held open: the descriptor limit, less what the
-// engine and logagg itself open meanwhile (standard streams, inotify, the
-// stop descriptor, the engine's threads reading compressed spans).
-size_t descriptor_budget(const RunSettings& options) {
-  rlimit files{};
-  if (::getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur == RLIM_INFINITY) return size_t{1} << 20;
-  const size_t threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  const size_t reserve = 16 + 2 * threads;
-  const auto limit = static_cast<size_t>(files.rlim_cur);
-  return limit > 2 * reserve ? limit - reserve : std::max<size_t>(1, limit / 2);
-}
-
 // Grows the process's descriptor table to `count` entries now (at most
 // 65,536: the rare growth past that is let be). The kernel grows it as
 // descriptors are opened, doubling; in a process with threads each growth
@@ -50,6 +38,20 @@ void grow_descriptor_table(size_t count) {
   const int last = ::fcntl(root, F_DUPFD_CLOEXEC, static_cast<int>(std::min<size_t>(count, 65536) - 1));
   if (last >= 0) ::close(last);
   ::close(root);
+}
+
+// How many files may be held open: the descriptor limit, less what the
+// engine and logagg itself open meanwhile (standard streams, inotify, the
+// stop descriptor, the engine's threads reading compressed spans). The
+// descriptor table is grown to the limit now.
+size_t reserve_descriptors(const RunSettings& options) {
+  rlimit files{};
+  if (::getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur == RLIM_INFINITY) return size_t{1} << 20;
+  const size_t threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  const size_t reserve = 16 + 2 * threads;
+  const auto limit = static_cast<size_t>(files.rlim_cur);
+  grow_descriptor_table(limit);
+  return limit > 2 * reserve ? limit - reserve : std::max<size_t>(1, limit / 2);
 }
 
 // Errors told once each, through on_error, into the result.
@@ -99,9 +101,7 @@ FollowResult follow(const std::vector<std::string>& paths, const Options& option
 
 FollowResult follow(const std::vector<std::string>& paths, const Query& query, const RunSettings& options,
                     const FollowOptions& fo, const FollowSink& sink) {
-  const size_t budget = descriptor_budget(options);
-  grow_descriptor_table(budget + 16);
-  Follower follower(paths, query, options, budget);
+  Follower follower(paths, query, options, reserve_descriptors(options));
   Watcher watcher(fo.stop_fd, follower.followed(), follower.held().budget());  // ended before the follower
   BucketStream stream(fo.bucketing, (fo.late.count() + 999) / 1000, fo.top,
                       query.keyed() ? query.question().max_apps : SIZE_MAX);
@@ -117,6 +117,7 @@ FollowResult follow(const std::vector<std::string>& paths, const Query& query, c
     const bool stopping = watcher.stopped();
     const auto now = Clock::now();
     follower.note(watcher.take_names(), found);
+    follower.note_written(watcher.take_written());
     Follower::Round round = follower.round(now, stopping, found);
     for (const std::string& folder : follower.folders()) watcher.watch(folder);
     Result& counted = round.counted;

@@ -51,7 +51,7 @@ void HeldFiles::take(const Found& found, bool first, std::vector<InputError>& er
     if (history_.count(stat_of(f.st)) != 0) continue;
     if (Held* it = holding(f.st, f.path)) {
       it->at_path = true;
-      it->missed = false;
+      it->missed = it->gone = false;
       it->file.name = f.path;
       it->found = f.st;
       continue;
@@ -193,6 +193,7 @@ void HeldFiles::adopt(size_t index, int fd) {
   Held& h = held_[index];
   if (fd < 0 || h.file.fd == fd) return;
   h.file.fd = fd;
+  h.written = false;
   budget_.add();
   most_open_ = std::max(most_open_, ++open_);
 }
@@ -200,9 +201,12 @@ void HeldFiles::adopt(size_t index, int fd) {
 void HeldFiles::drop(size_t index, std::vector<InputError>& errors) {
   const Held& h = held_[index];
   if (h.changed_while_closed()) {
+    const std::string read = std::to_string(h.file.st.st_size) + " bytes read, ";
     lose(h, "changed while it was closed (descriptors were short), then gone before it could be opened again: "
-            "what it gained is lost, not counted (" + std::to_string(h.file.st.st_size) + " bytes read, " +
-            std::to_string(h.found.st_size) + " when last found)", errors);
+            "what it gained is lost, not counted (" + read +
+            (h.found.st_size != h.file.st.st_size ? std::to_string(h.found.st_size) + " when last found)"
+                                                   : "then written to, as inotify told)"),
+         errors);
   }
   if (held_[index].file.fd >= 0) {
     ::close(held_[index].file.fd);
@@ -212,7 +216,9 @@ void HeldFiles::drop(size_t index, std::vector<InputError>& errors) {
   held_.erase(held_.begin() + static_cast<std::ptrdiff_t>(index));
 }
 
-bool Held::changed_while_closed() const { return opened && file.fd < 0 && !same_stat(found, file.st); }
+bool Held::changed_while_closed() const {
+  return opened && file.fd < 0 && (written || !same_stat(found, file.st));
+}
 
 bool HeldFiles::short_of_descriptors() const {
   return free_descriptors() < std::max(waiting(), budget_.max() / 4);
