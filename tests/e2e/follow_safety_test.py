@@ -264,20 +264,38 @@ def hard_limit(n):
 
 
 class DescriptorLimit(Case):
-    def test_400_files_under_a_hard_limit_of_200(self):
+    def follow_under_limit(self, logs, limit):
+        """logagg --follow of the folder LOGS under a hard `ulimit -n LIMIT`."""
+        with open(self.path("follow.out"), "wb") as out, open(self.path("follow.err"), "wb") as err:
+            p = subprocess.Popen([LOGAGG, "--follow", "--late", "1s", "--format", "json", logs],
+                                 stdin=subprocess.DEVNULL, stdout=out, stderr=err, preexec_fn=hard_limit(limit))
+        self.addCleanup(p.kill)
+        return p
+
+    def stop(self, p):
+        """SIGTERM; then the exit status, stdout and stderr."""
+        p.send_signal(signal.SIGTERM)
+        rc = p.wait(20)
+        with open(self.path("follow.out"), "rb") as o, open(self.path("follow.err"), "rb") as e:
+            return rc, o.read().decode(), e.read().decode()
+
+    def write_files(self, count, per_file, seconds, lines):
+        """COUNT files of PER_FILE lines (kept as written) in a new folder, file i's at second
+        BASE + i % SECONDS; the folder and the files' names."""
         logs = self.path("logs")
         os.mkdir(logs)
-        lines = Lines(random.Random(6))
-        names = [os.path.join(logs, f"app-{i:03}.log") for i in range(400)]
+        names = [os.path.join(logs, f"app-{i:03}.log") for i in range(count)]
         for i, name in enumerate(names):
-            new = [lines.valid(BASE + i % 50) for _ in range(30)]
+            new = [lines.valid(BASE + i % seconds) for _ in range(per_file)]
             self.written += new
             with open(name, "w") as out:
                 out.write(text_of(new))
-        with open(self.path("follow.out"), "wb") as out, open(self.path("follow.err"), "wb") as err:
-            p = subprocess.Popen([LOGAGG, "--follow", "--late", "1s", "--format", "json", logs],
-                                 stdin=subprocess.DEVNULL, stdout=out, stderr=err, preexec_fn=hard_limit(200))
-        self.addCleanup(p.kill)
+        return logs, names
+
+    def test_400_files_under_a_hard_limit_of_200(self):
+        lines = Lines(random.Random(6))
+        logs, names = self.write_files(400, 30, 50, lines)
+        p = self.follow_under_limit(logs, 200)
         time.sleep(2.5)
         for name in names[::2]:  # most of them closed by now: opened again, read
             new = [lines.valid(BASE + 60)]
@@ -286,10 +304,7 @@ class DescriptorLimit(Case):
                 out.write(text_of(new))
         time.sleep(2.5)
         self.assertIsNone(p.poll(), "logagg still running")
-        p.send_signal(signal.SIGTERM)
-        rc = p.wait(20)
-        with open(self.path("follow.out"), "rb") as o, open(self.path("follow.err"), "rb") as e:
-            out, err = o.read().decode(), e.read().decode()
+        rc, out, err = self.stop(p)
         self.assertEqual(len(self.written), 12200)
         self.assertNotIn("Too many open files", err)
         self.assertRegex(err, r"logagg: 400 files \(0 unreadable\)")
@@ -299,19 +314,9 @@ class DescriptorLimit(Case):
         """60 files under a hard `ulimit -n 40`, most closed while idle; then a line appended to each
         and the file removed at once, before any look: each file's line counted (it was open) or the
         file named as lost (it was closed: inotify named it written), never silent."""
-        logs = self.path("logs")
-        os.mkdir(logs)
         lines = Lines(random.Random(12))
-        names = [os.path.join(logs, f"app-{i:02}.log") for i in range(60)]
-        for i, name in enumerate(names):
-            new = [lines.valid(BASE + i % 10) for _ in range(5)]
-            self.written += new
-            with open(name, "w") as out:
-                out.write(text_of(new))
-        with open(self.path("follow.out"), "wb") as out, open(self.path("follow.err"), "wb") as err:
-            p = subprocess.Popen([LOGAGG, "--follow", "--late", "1s", "--format", "json", logs],
-                                 stdin=subprocess.DEVNULL, stdout=out, stderr=err, preexec_fn=hard_limit(40))
-        self.addCleanup(p.kill)
+        logs, names = self.write_files(60, 5, 10, lines)
+        p = self.follow_under_limit(logs, 40)
         time.sleep(1.5)
         appended = {}
         for i, name in enumerate(names):
@@ -320,10 +325,7 @@ class DescriptorLimit(Case):
                 out.write(text_of([appended[name]]))
             os.unlink(name)
         time.sleep(2)
-        p.send_signal(signal.SIGTERM)
-        rc = p.wait(20)
-        with open(self.path("follow.err"), "rb") as e:
-            err = e.read().decode()
+        rc, _, err = self.stop(p)
         told = set(re.findall(r"logagg: (\S+): changed while it was closed", err))
         self.assertGreater(len(told), 0, err[-2000:])  # at most 20 held open: most were closed
         self.written += [appended[name] for name in names if name not in told]
@@ -338,10 +340,7 @@ class DescriptorLimit(Case):
         logs = self.path(f"logs-{limit}-{later}-{linger}")
         os.mkdir(logs)
         lines = Lines(random.Random(seed))
-        with open(self.path("follow.out"), "wb") as out, open(self.path("follow.err"), "wb") as err:
-            p = subprocess.Popen([LOGAGG, "--follow", "--late", "1s", "--format", "json", logs],
-                                 stdin=subprocess.DEVNULL, stdout=out, stderr=err, preexec_fn=hard_limit(limit))
-        self.addCleanup(p.kill)
+        p = self.follow_under_limit(logs, limit)
         time.sleep(0.4)
         names, by_name = [], {}
         for i in range(600):
@@ -359,10 +358,7 @@ class DescriptorLimit(Case):
                 os.unlink(names[-later - 1])
             time.sleep(0.002)
         time.sleep(2)
-        p.send_signal(signal.SIGTERM)
-        rc = p.wait(20)
-        with open(self.path("follow.out"), "rb") as o, open(self.path("follow.err"), "rb") as e:
-            out, err = o.read().decode(), e.read().decode()
+        rc, out, err = self.stop(p)
         lost = set(re.findall(r"logagg: (\S+): (?:gone \(removed, or renamed out of the followed paths\)|created and "
                               r"removed) before it could be opened: its lines(?:, if any,)? are lost, not counted", err))
         self.written = [line for name in names if name not in lost for line in by_name[name]]
