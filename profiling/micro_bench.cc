@@ -3,7 +3,9 @@
 // the app id check (is_valid_app_id, and the app pattern on its byte table
 // and on RE2), classifying one line (JSON validation and field extraction),
 // classifying 8 MiB of sample lines line by line and a block at a time,
-// counting into the per-thread map, and segment cutting.
+// counting into the per-thread map, a key's number (AppCache: few distinct
+// keys, as a status, and many), a measure's value (read_measure), and segment
+// cutting.
 #include <benchmark/benchmark.h>
 #include <date/date.h>
 
@@ -14,12 +16,14 @@
 #include <string>
 #include <vector>
 
+#include "count/app_table.h"
 #include "count/counter.h"
 #include "input/input.h"
 #include "logagg/rfc3339.h"
 #include "parse/app_id.h"
 #include "parse/app_pattern.h"
 #include "parse/line_parser.h"
+#include "parse/measure_value.h"
 #include "parse/time_format.h"
 #include "time/civil_time.h"
 
@@ -278,6 +282,35 @@ void BM_CountIntoMap(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_CountIntoMap);
+
+// A key's number from a worker's AppCache, for state.range(0) distinct keys
+// met in turn: 5 as `--by status` meets them, 1,000 as app ids.
+void BM_AppCacheId(benchmark::State& state) {
+  const auto distinct = static_cast<size_t>(state.range(0));
+  std::vector<std::string> keys;
+  std::mt19937_64 rng(3);
+  for (size_t i = 0; i < distinct; ++i) {
+    keys.push_back(distinct <= 5 ? std::to_string(200 + 100 * i) : "app" + std::to_string(rng() % 100'000'000));
+  }
+  std::vector<size_t> order(4096);
+  for (size_t& k : order) k = rng() % distinct;
+  logagg::AppTable table(100'000);
+  logagg::AppCache cache(table);
+  size_t i = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(cache.id(keys[order[i++ & 4095]]));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_AppCacheId)->Arg(5)->Arg(1000);
+
+// A measure's value from its JSON text: integers (`bytes`) and decimals
+// (`latency_ms`), as the corpus has them.
+void BM_ReadMeasure(benchmark::State& state) {
+  const std::string_view texts[] = {"165950", "128.347", "304", "0.512"};
+  size_t i = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(logagg::read_measure(texts[i++ & 3]));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ReadMeasure);
 
 void BM_CutSegments(benchmark::State& state) {
   std::string data;
