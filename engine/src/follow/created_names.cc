@@ -26,11 +26,6 @@ void drain(int eventfd) {
 
 }  // namespace
 
-std::string entry_path(const std::string& folder, const char* name) {
-  std::string path = folder == "." ? "" : folder.ends_with('/') ? folder : folder + "/";
-  return path += name;
-}
-
 CreatedNames::CreatedNames(FollowedPaths followed, DescriptorBudget& budget)
     : followed_(std::move(followed)), budget_(budget) {
   inotify_ = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
@@ -60,10 +55,10 @@ CreatedNames::~CreatedNames() {
 
 void CreatedNames::watch(const std::string& dir) {
   if (inotify_ < 0) return;
-  const int wd = ::inotify_add_watch(inotify_, dir.c_str(), IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE);
-  if (wd < 0) return;
+  // Under the lock: an event of the new watch waits for its folder.
   const std::lock_guard lock(mutex_);
-  folders_[wd] = dir;
+  const int wd = ::inotify_add_watch(inotify_, dir.c_str(), IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE);
+  if (wd >= 0) folders_[wd] = dir;
 }
 
 std::vector<NameEvent> CreatedNames::take() {
@@ -98,7 +93,8 @@ void CreatedNames::read_events() {
         dir = folder->second;
       }
       NameEvent& name = read.emplace_back();
-      name.path = entry_path(dir, e->name);
+      name.path = dir == "." ? "" : dir.ends_with('/') ? dir : dir + "/";
+      name.path += e->name;
       name.kind = (e->mask & IN_CREATE) != 0     ? NameEvent::kCreated
                   : (e->mask & IN_MOVED_TO) != 0   ? NameEvent::kMovedIn
                   : (e->mask & IN_MOVED_FROM) != 0 ? NameEvent::kMovedOut

@@ -30,9 +30,6 @@ struct NameEvent {
   struct stat st {};  // with fd: fstat's
 };
 
-// A watched folder's entry as a path: the folder's path joined to `name`.
-std::string entry_path(const std::string& folder, const char* name);
-
 class CreatedNames {
  public:
   // Opens the names `followed` follows, while `budget` has room. Without

@@ -117,7 +117,6 @@ FollowResult follow(const std::vector<std::string>& paths, const Query& query, c
     const bool stopping = watcher.stopped();
     const auto now = Clock::now();
     follower.note(watcher.take_names(), found);
-    follower.note_written(watcher.take_written());
     Follower::Round round = follower.round(now, stopping, found);
     for (const std::string& folder : follower.folders()) watcher.watch(folder);
     Result& counted = round.counted;

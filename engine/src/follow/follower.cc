@@ -136,19 +136,6 @@ void Follower::note(const std::vector<NameEvent>& names, std::vector<InputError>
   }
 }
 
-void Follower::note_written(const std::vector<std::string>& paths) {
-  for (const std::string& written : paths) {
-    const std::string path = normal_path(written);
-    for (Held& h : held_.files()) {
-      if (!h.opened || h.file.fd >= 0 || normal_path(h.file.name) != path) continue;
-      // Another file under the name by now (removed, created again and
-      // written): the write may be the new file's, found by the discovery.
-      struct stat now {};
-      h.written = ::stat(path.c_str(), &now) != 0 || (now.st_dev == h.found.st_dev && now.st_ino == h.found.st_ino);
-    }
-  }
-}
-
 RoundPlan Follower::plan(FollowClock::time_point now, bool stopping, std::vector<InputError>& errors) {
   RoundPlan rp;
   held_.close_idle(held_.waiting());  // room for the closed files that changed
@@ -269,14 +256,7 @@ void Follower::commit(RoundPlan& rp, RoundReads& rr, FollowClock::time_point now
     if (h.opened && !h.at_path && h.file.to_end && !h.unread && tracker_.unfinished_bytes(h.file.st) == 0) {
       held_.drop(i, errors);
     } else if (h.opened && !h.at_path && h.file.fd < 0) {
-      // Closed while idle, then gone from sight: let go a round later, once
-      // every write before it went is among the names written (taken before
-      // the next round, after this round's discovery saw it gone).
-      if (h.gone) {
-        held_.drop(i, errors);
-      } else {
-        held[i].gone = true;
-      }
+      held_.drop(i, errors);  // closed while idle, then gone from sight
     }
   }
 }

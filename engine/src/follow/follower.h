@@ -82,10 +82,6 @@ class Follower {
   // A name opened at its event is held from now on (or its descriptor
   // closed, if it is held already).
   void note(const std::vector<NameEvent>& names, std::vector<InputError>& errors);
-  // Takes the names written to (Watcher::take_written): a file held closed
-  // under such a name changed while closed, and is told lost if it goes
-  // before it is opened again.
-  void note_written(const std::vector<std::string>& paths);
   RoundPlan plan(FollowClock::time_point now, bool stopping, std::vector<InputError>& errors);
   RoundReads read(RoundPlan& plan);
   Result count(RoundReads& reads);

@@ -51,7 +51,7 @@ void HeldFiles::take(const Found& found, bool first, std::vector<InputError>& er
     if (history_.count(stat_of(f.st)) != 0) continue;
     if (Held* it = holding(f.st, f.path)) {
       it->at_path = true;
-      it->missed = it->gone = false;
+      it->missed = false;
       it->file.name = f.path;
       it->found = f.st;
       continue;
@@ -147,8 +147,8 @@ bool HeldFiles::hold_created(const std::string& path, int fd, const struct stat&
     }
     budget_.add();
   }
-  if (Held* same = holding(st, path); same != nullptr && same->opened) {
-    ::close(fd);  // held already
+  if (Held* same = holding(st, path); (same != nullptr && same->opened) || history_.count(stat_of(st)) != 0) {
+    ::close(fd);  // held already, or a compressed rotation of before renamed (never read)
     budget_.give_back();
   } else if (same != nullptr) {
     hold_open(*same, fd, st);  // found already, waiting for a descriptor
@@ -193,7 +193,6 @@ void HeldFiles::adopt(size_t index, int fd) {
   Held& h = held_[index];
   if (fd < 0 || h.file.fd == fd) return;
   h.file.fd = fd;
-  h.written = false;
   budget_.add();
   most_open_ = std::max(most_open_, ++open_);
 }
@@ -201,12 +200,9 @@ void HeldFiles::adopt(size_t index, int fd) {
 void HeldFiles::drop(size_t index, std::vector<InputError>& errors) {
   const Held& h = held_[index];
   if (h.changed_while_closed()) {
-    const std::string read = std::to_string(h.file.st.st_size) + " bytes read, ";
     lose(h, "changed while it was closed (descriptors were short), then gone before it could be opened again: "
-            "what it gained is lost, not counted (" + read +
-            (h.found.st_size != h.file.st.st_size ? std::to_string(h.found.st_size) + " when last found)"
-                                                   : "then written to, as inotify told)"),
-         errors);
+            "what it gained is lost, not counted (" + std::to_string(h.file.st.st_size) + " bytes read, " +
+            std::to_string(h.found.st_size) + " when last found)", errors);
   }
   if (held_[index].file.fd >= 0) {
     ::close(held_[index].file.fd);
@@ -216,18 +212,17 @@ void HeldFiles::drop(size_t index, std::vector<InputError>& errors) {
   held_.erase(held_.begin() + static_cast<std::ptrdiff_t>(index));
 }
 
-bool Held::changed_while_closed() const {
-  return opened && file.fd < 0 && (written || !same_stat(found, file.st));
-}
+bool Held::changed_while_closed() const { return opened && file.fd < 0 && !same_stat(found, file.st); }
 
 bool HeldFiles::short_of_descriptors() const {
   return free_descriptors() < std::max(waiting(), budget_.max() / 4);
 }
 
 bool HeldFiles::round_frees() const {
-  return short_of_descriptors() && std::any_of(held_.begin(), held_.end(), [](const Held& h) {
-           return h.file.fd >= 0 && (h.idle() || !h.at_path);
-         });
+  const auto any = [&](auto is) { return std::any_of(held_.begin(), held_.end(), is); };
+  const bool some_idle = any([](const Held& h) { return h.file.fd >= 0 && h.idle(); });
+  const bool some_gone = any([](const Held& h) { return h.file.fd >= 0 && !h.at_path; });
+  return (waiting() > 0 && free_descriptors() == 0 && some_idle) || (short_of_descriptors() && some_gone);
 }
 
 size_t HeldFiles::waiting() const {

@@ -36,8 +36,6 @@ struct Held {
   bool unread = false;     // the last round left bytes of it to read, or could not read it
   bool fresh = false;      // opened since the last round: not idle before a round has read it
   bool missed = false;     // not there when it was to be opened: found again under another name, or lost
-  bool written = false;    // closed, and written since (inotify named it: Follower::note_written)
-  bool gone = false;       // closed, and not found by the last discovery (let go after the next)
   int64_t size = -1;             // at the last round
   FollowClock::time_point grew;  // when its size last changed
   uint64_t counted_to = 0;       // where the record of its own bytes stood after the last round
@@ -47,8 +45,7 @@ struct Held {
   // file has just been created: its writer is about to write it, and should
   // it then go before it is opened again, its lines would go unseen).
   bool idle() const { return at_path && !unread && !fresh && file.st.st_size > 0; }
-  // Closed, and changed since it was (written, or found changed by the last
-  // discovery).
+  // Closed, and changed (at the last discovery) since it was.
   bool changed_while_closed() const;
 };
 
@@ -105,8 +102,9 @@ class HeldFiles {
   // read to their end at once and let go (Follower::plan), not after their
   // quiet time.
   bool short_of_descriptors() const;
-  // A round now would free descriptors for the files that wait: they are
-  // short, and a file is closable or can be let go.
+  // A round now would free descriptors: files wait with none free and one
+  // is idle (closable), or descriptors are short and a file held open is
+  // gone from sight (read to its end and let go).
   bool round_frees() const;
   // Files opened to be read, each once (not history).
   uint64_t files_read() const { return files_read_; }

@@ -11,6 +11,18 @@
 #include <utility>
 
 namespace logagg {
+namespace {
+
+// Only that something happened matters: the events are drained.
+bool drain(int fd, short revents) {
+  if ((revents & POLLIN) == 0) return false;
+  alignas(inotify_event) char buf[16384];
+  while (::read(fd, buf, sizeof buf) > 0) {
+  }
+  return true;
+}
+
+}  // namespace
 
 Watcher::Watcher(int stop_fd, FollowedPaths followed, DescriptorBudget& budget)
     : changes_(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC)), stop_fd_(stop_fd), created_(std::move(followed), budget) {}
@@ -28,9 +40,7 @@ void Watcher::watch(const std::string& dir) {
                                IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF;
   // A folder that cannot be watched (gone, no watches left) is still looked
   // at after every timeout.
-  const int wd = ::inotify_add_watch(changes_, dir.c_str(), kEvents);
-  if (wd < 0) return;
-  folders_[wd] = dir;
+  if (::inotify_add_watch(changes_, dir.c_str(), kEvents) < 0) return;
   created_.watch(dir);
   watched_.insert(dir);
 }
@@ -51,36 +61,12 @@ Watcher::Wake Watcher::wait(std::chrono::milliseconds timeout, bool changes, con
     });
     names_.insert(names_.end(), std::make_move_iterator(names.begin()), std::make_move_iterator(names.end()));
   }
-  wake.changed = ((fds[2].revents & POLLIN) != 0 && read_changes()) || wake.created;
+  wake.changed = drain(changes_, fds[2].revents) || wake.created;
   wake.streams = std::any_of(fds.begin() + 3, fds.end(), [](const pollfd& p) { return p.revents != 0; });
   // A watched folder that was removed or moved is watched again if it
   // comes back.
   if (wake.changed) watched_.clear();
   return wake;
-}
-
-bool Watcher::read_changes() {
-  bool any = false;
-  alignas(inotify_event) char buf[16384];
-  for (ssize_t n; (n = ::read(changes_, buf, sizeof buf)) > 0;) {
-    any = true;
-    for (const char* p = buf; p < buf + n;) {
-      const auto* e = reinterpret_cast<const inotify_event*>(p);
-      p += sizeof(inotify_event) + e->len;
-      const auto folder = folders_.find(e->wd);
-      if ((e->mask & IN_MODIFY) != 0 && e->len != 0 && folder != folders_.end()) {
-        written_.insert(entry_path(folder->second, e->name));
-      }
-    }
-  }
-  return any;
-}
-
-std::vector<std::string> Watcher::take_written() {
-  if (changes_ >= 0) read_changes();
-  std::vector<std::string> written(written_.begin(), written_.end());
-  written_.clear();
-  return written;
 }
 
 std::vector<NameEvent> Watcher::take_names() {

@@ -9,7 +9,6 @@
 #pragma once
 
 #include <chrono>
-#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -45,24 +44,14 @@ class Watcher {
   // The names created, moved in, moved out and removed since the last call,
   // in order (taken now, and by wait()); their descriptors are the caller's.
   std::vector<NameEvent> take_names();
-  // The names written to (modified, truncated) since the last call (read
-  // now, and by wait()): a file closed for want of descriptors, written and
-  // removed before a look could see it changed, is told lost by them
-  // (Follower::note_written). Taken after take_names: every write before a
-  // removal taken is among them.
-  std::vector<std::string> take_written();
 
  private:
   int changes_ = -1;  // inotify for every change; -1: inotify cannot be used, only timeouts
   int stop_fd_;
   bool stopped_ = false;
   std::set<std::string> watched_;
-  std::map<int, std::string> folders_;  // changes_'s watch descriptors: their folders
-  std::set<std::string> written_;       // read by read_changes(), not yet taken
   CreatedNames created_;
   std::vector<NameEvent> names_;  // taken by wait(), not yet by take_names()
-
-  bool read_changes();  // reads changes_'s events (the names written into written_); true if any came
 };
 
 }  // namespace logagg
