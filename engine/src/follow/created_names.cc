@@ -99,7 +99,7 @@ void CreatedNames::read_events() {
                   : (e->mask & IN_MOVED_TO) != 0   ? NameEvent::kMovedIn
                   : (e->mask & IN_MOVED_FROM) != 0 ? NameEvent::kMovedOut
                                                    : NameEvent::kRemoved;
-      if (name.kind == NameEvent::kCreated || name.kind == NameEvent::kMovedIn) open(name);
+      if (name.is_new()) open(name);
     }
     const std::lock_guard lock(mutex_);
     events_.insert(events_.end(), std::make_move_iterator(read.begin()), std::make_move_iterator(read.end()));

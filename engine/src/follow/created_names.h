@@ -28,6 +28,7 @@ struct NameEvent {
   Kind kind = kCreated;
   int fd = -1;        // created or moved in, and followed: opened at once (the taker owns it), or -1
   struct stat st {};  // with fd: fstat's
+  bool is_new() const { return kind == kCreated || kind == kMovedIn; }  // a name to open
 };
 
 class CreatedNames {

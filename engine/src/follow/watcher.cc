@@ -56,9 +56,7 @@ Watcher::Wake Watcher::wait(std::chrono::milliseconds timeout, bool changes, con
   if ((fds[0].revents & (POLLIN | POLLHUP)) != 0) stopped_ = true;
   if ((fds[1].revents & POLLIN) != 0) {
     std::vector<NameEvent> names = created_.take();
-    wake.created = std::any_of(names.begin(), names.end(), [](const NameEvent& e) {
-      return e.kind == NameEvent::kCreated || e.kind == NameEvent::kMovedIn;
-    });
+    wake.created = std::any_of(names.begin(), names.end(), [](const NameEvent& e) { return e.is_new(); });
     names_.insert(names_.end(), std::make_move_iterator(names.begin()), std::make_move_iterator(names.end()));
   }
   wake.changed = drain(changes_, fds[2].revents) || wake.created;
