@@ -37,6 +37,14 @@ void count_nothing(SpanPlan& p) {
   p.span.text = {};
 }
 
+// Whether a held file was found under `path` (normal).
+auto found_at(const std::string& path) {
+  const std::string_view name = std::string_view(path).substr(path.rfind('/') + 1);  // npos + 1: all of it
+  return [&path, name](const Held& h) {
+    return h.file.name.ends_with(name) && normal_path(h.file.name) == path;  // the name first: cheap
+  };
+}
+
 }  // namespace
 
 std::vector<size_t> reading_order(const std::vector<SpanPlan>& plans, const std::vector<TrackedFile>& files) {
@@ -113,10 +121,7 @@ void Follower::discover(std::vector<InputError>& errors) {
 }
 
 bool Follower::holds(const std::string& path) const {
-  const std::string_view name = std::string_view(path).substr(path.rfind('/') + 1);  // npos + 1: all of it
-  return std::any_of(held_.files().begin(), held_.files().end(), [&](const Held& h) {
-    return h.file.name.ends_with(name) && normal_path(h.file.name) == path;  // the name first: cheap
-  });
+  return std::any_of(held_.files().begin(), held_.files().end(), found_at(path));
 }
 
 void Follower::note(const std::vector<NameEvent>& names, std::vector<InputError>& errors) {
@@ -128,10 +133,13 @@ void Follower::note(const std::vector<NameEvent>& names, std::vector<InputError>
       if (paths_->follows(path) && !held_.hold_created(path, -1, e.st)) announced_.insert(std::move(path));
     } else if (e.kind == NameEvent::kMovedOut) {
       announced_.erase(path);  // under another name: found there, or renamed out of sight
-    } else if (e.kind == NameEvent::kRemoved && announced_.erase(path) != 0 && !holds(path)) {
-      ++unseen_lost_;  // found by no discovery, so never held
-      errors.push_back({std::move(path), "created and removed before it could be opened: its lines, if any, are lost, "
-                                         "not counted"});
+    } else if (e.kind == NameEvent::kRemoved) {
+      held_.removed(found_at(path), errors);
+      if (announced_.erase(path) != 0 && !holds(path)) {
+        ++unseen_lost_;  // found by no discovery, so never held
+        errors.push_back({std::move(path), "created and removed before it could be opened: its lines, if any, are "
+                                           "lost, not counted"});
+      }
     }
   }
 }

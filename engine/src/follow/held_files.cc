@@ -64,17 +64,29 @@ void HeldFiles::take(const Found& found, bool first, std::vector<InputError>& er
     h.history = first && f.rotation;
   }
   for (const Held& h : held_) {
-    if (!h.opened && !h.at_path && !h.history) {
-      lose(h, "gone (removed, or renamed out of the followed paths) before it could be opened: its lines are lost, "
-              "not counted (" + std::to_string(h.found.st_size) + " bytes when last found)", errors);
-    }
+    if (!h.opened && !h.at_path && !h.history) lose_unopened(h, errors);
   }
   std::erase_if(held_, [](const Held& h) { return !h.opened && !h.at_path; });
+}
+
+void HeldFiles::removed(const std::function<bool(const Held&)>& is_path, std::vector<InputError>& errors) {
+  std::erase_if(held_, [&](const Held& h) {
+    if (h.opened || !is_path(h)) return false;
+    struct stat st {};
+    if (::stat(h.file.name.c_str(), &st) == 0 && id_of(st) == id_of(h.found)) return false;  // found after it came back
+    if (!h.history) lose_unopened(h, errors);
+    return true;
+  });
 }
 
 void HeldFiles::lose(const Held& h, const std::string& why, std::vector<InputError>& errors) {
   ++files_lost_;
   errors.push_back({h.file.name, why});
+}
+
+void HeldFiles::lose_unopened(const Held& h, std::vector<InputError>& errors) {
+  lose(h, "gone (removed, or renamed out of the followed paths) before it could be opened: its lines are lost, "
+          "not counted (" + std::to_string(h.found.st_size) + " bytes when last found)", errors);
 }
 
 void HeldFiles::open_new(std::vector<InputError>& errors) {

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -77,6 +78,11 @@ class HeldFiles {
   // opened now if a descriptor is to be had. True if it is held now (or was
   // already).
   bool hold_created(const std::string& path, int fd, const struct stat& st);
+  // A file named `is_path` removed (its name's event): if it was found and
+  // never opened, and is not at its name any more, it goes to `errors` as a
+  // loss and is dropped at once, before its inode, free, can be a new
+  // file's (ext4 gives it to the next file created) and be taken for it.
+  void removed(const std::function<bool(const Held&)>& is_path, std::vector<InputError>& errors);
   // Closes idle files (found at a path, read to their end by the last
   // round), the least recently grown first, until `wanted` descriptors are
   // free or none is idle.
@@ -119,6 +125,7 @@ class HeldFiles {
   enum class Opening { kOpened, kNoDescriptor, kMissed, kDropped };
   Opening open_one(Held& h, std::vector<InputError>& errors);
   void lose(const Held& h, const std::string& why, std::vector<InputError>& errors);
+  void lose_unopened(const Held& h, std::vector<InputError>& errors);  // gone before it was opened
   void hold_open(Held& h, int fd, const struct stat& st);  // h opened: holds fd (in the budget) from now on
   Held* holding(const struct stat& st, const std::string& path);  // the held file found at `path` as `st`, if any
   bool close_oldest_idle();  // false: none is idle
