@@ -4,9 +4,10 @@
 # <!--<script>, </title><script>), quotes, &amp;, U+2028/U+2029, NUL, CR and
 # LF, a bidi override, ]]>, a template literal and a 5,000-byte id, counted
 # with --app-field host and an --app-pattern that is markup itself (shown in
-# the accounting table's bad_app row). Three pages: --by-app (the 10 busiest
-# and (other)), --by-app --top 20 (every id), and `logagg merge --format html
-# --top 20` of a result document holding the same ids. For each:
+# the accounting table's bad_app row). Four pages: --by-app (the 10 busiest
+# and (other)), --by-app --top 20 (every id), `logagg merge --format html
+# --top 20` of a result document holding the same ids, and --by-app with a
+# --count-if (a panel, and the key choice). For each:
 # - in the file: the Content-Security-Policy meta is the first element of
 #   <head> and allows nothing unsafe; no markup from an id survives as markup
 #   (no <img, <svg, <iframe, <b>, <!--); three <script> and two
@@ -18,8 +19,9 @@
 #   svg, iframe, a, form, ...; the page's own scripts, styles and metas
 #   counted; no on* attribute anywhere); the chart is drawn; the legend shows
 #   exactly the ids as text, the statistics table "app ID" for each id (NUL
-#   shown as U+FFFD, which is what HTML can hold), and the accounting table
-#   the pattern as text.
+#   shown as U+FFFD, which is what HTML can hold), the keys' table every id,
+#   the key choice (with measures) the ids of the legend, and a key chosen
+#   heads the panel as text; the accounting table shows the pattern as text.
 # Saves a screenshot of the --top 20 page: ARTIFACT_DIR/html_hostile.png.
 #
 #   tests/e2e/html_hostile_test.sh LOGAGG_BIN CHROMIUM ARTIFACT_DIR
@@ -78,8 +80,9 @@ sys.stdout.write(text)' "${ids[@]}" > "$work/hostile.json"
 "$logagg" -q --format html --by-app "${fields[@]}" "$work/hostile.log" > "$work/by_app.html"
 "$logagg" -q --format html --by-app --top 20 "${fields[@]}" "$work/hostile.log" > "$work/top.html"
 "$logagg" merge --format html --top 20 "$work/hostile.json" > "$work/merge.html"
+"$logagg" -q --format html --by-app --count-if 'exists host' "${fields[@]}" "$work/hostile.log" > "$work/measures.html"
 
-for name in by_app top merge; do
+for name in by_app top merge measures; do
   page="$work/$name.html"
   [ "$(sed -n 3p "$page")" = "<head>" ] &&
     sed -n 4p "$page" | grep -Eq "^<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]{43}=' 'sha256-[A-Za-z0-9+/]{43}='; style-src 'sha256-[A-Za-z0-9+/]{43}=' 'sha256-[A-Za-z0-9+/]{43}=';" ||
@@ -104,7 +107,7 @@ want=$(printf '{"all":%s,"busiest":%s,"pattern":%s}' "$(json_list "${ids[@]}")" 
 
 # Runs first in <head>: watches dialogs and policy violations, then, after
 # the first draw, writes what is wrong into body[data-problems] ("none").
-probe_for() {  # LEGEND (all or busiest) OTHER (true: "(other)" is drawn)
+probe_for() {  # LEGEND (all or busiest) OTHER (true: "(other)" is drawn) TABLES (how many)
   cat <<EOF
 "use strict";
 const seen = {dialogs: [], violations: []};
@@ -126,12 +129,24 @@ const check = () => {
       "input, button, textarea, video, audio, template, noscript, b");
   if (foreign.length) problems.push(foreign.length + " injected elements: " + foreign[0].outerHTML.slice(0, 100));
   same("elements", ["script", "style", "meta", "title", "h1", "table"].map(t => t + document.getElementsByTagName(t).length),
-       ["script4", "style2", "meta4", "title1", "h11", "table3"]);
+       ["script4", "style2", "meta4", "title1", "h11", "table$3"]);
   for (const e of document.querySelectorAll("*")) {
     for (const a of e.attributes) if (a.name.startsWith("on")) problems.push("attribute " + a.name + " on " + e.localName);
   }
   const labels = [...u.root.querySelectorAll(".u-series .u-label")].map(e => e.textContent);
   same("legend", labels.slice(1, -1), want.$1.concat($2 ? ["(other)"] : []));
+  const keys = [...document.querySelectorAll("#keys tr")].slice(1).map(r => r.cells[0].textContent);
+  same("keys table", keys, want.all.map(id => id.replaceAll("\0", "\uFFFD")));
+  const choice = document.getElementById("key");
+  if (choice) {
+    const names = [...choice.options].map(o => o.textContent);
+    same("key choice", names.slice(1), want.$1.concat($2 ? ["(other)"] : []));
+    if (names[0] !== "all keys") problems.push("the key choice starts with " + names[0]);
+    choice.selectedIndex = 1;
+    choice.dispatchEvent(new Event("change"));
+    const heading = document.querySelector(".panel h2").textContent;
+    if (heading !== "lines matching --count-if, key " + names[1]) problems.push("panel heading: " + heading);
+  }
   const apps = [...document.querySelectorAll("#stats th")].map(e => e.textContent).filter(t => t.startsWith("app "));
   same("statistics", apps, want.$1.map(id => "app " + id.replaceAll("\0", "\uFFFD")));
   const reasons = [...document.querySelectorAll("#accounting th")].map(e => e.textContent.trim());
@@ -142,18 +157,19 @@ check();
 EOF
 }
 
-check_page() {  # NAME LEGEND OTHER
+check_page() {  # NAME LEGEND OTHER TABLES
   local page="$work/$1.html" dom problems
-  dom=$(open_page "$page" "$(probe_for "$2" "$3")" | tr -d '\0')
+  dom=$(open_page "$page" "$(probe_for "$2" "$3" "$4")" | tr -d '\0')
   problems=$(body_attribute problems <<< "$dom" | sed "s/&quot;/\"/g; s/&#39;/'/g; s/&lt;/</g; s/&gt;/>/g; s/&amp;/\&/g")
   [ "$problems" = none ] || fail "$1: ${problems:-the probe did not finish (the chart was not drawn)}"
   if grep -q ":CONSOLE" "$page.log"; then fail "$1: console messages: $(grep ":CONSOLE" "$page.log" | cut -c1-300)"; fi
   echo "$1: $(body_attribute points <<< "$dom") points drawn, problems: ${problems:-?}"
 }
 
-check_page by_app busiest true
-check_page top all false
-check_page merge all false
+check_page by_app busiest true 4    # the legend, the keys, the statistics, the lines
+check_page top all false 4
+check_page merge all false 4
+check_page measures busiest true 6  # and a panel's legend, the totals
 screenshot "$work/top.html" "$artifacts/html_hostile.png"
 [ -s "$artifacts/html_hostile.png" ] || fail "no screenshot"
 

@@ -14,8 +14,13 @@
 #   series' own count (per app, not stacked, plus the total);
 # - the browser console stays empty (no error, no Content-Security-Policy
 #   violation: the page's own scripts and style sheets are what it allows).
-# Saves screenshots as test artifacts: ARTIFACT_DIR/html_report.png and
-# html_report_by_app.png.
+# And the dashboard of a RED report (a day of per-second rows, 20 hosts,
+# --count-if, --quantiles and --sum): a panel per quantity with its axes
+# labelled, headed "all keys" until a key is chosen; each panel's sum over
+# the day equals the log's (all keys, and the key chosen in the selector);
+# the keys' table sorts by a column when its name is clicked.
+# Saves screenshots as test artifacts: ARTIFACT_DIR/html_report.png,
+# html_report_by_app.png, html_report_measures.png and html_report_red.png.
 #
 # Without Chromium it reports so and is skipped, or fails in CI
 # (tests/e2e/html_browser.sh).
@@ -49,16 +54,19 @@ buckets=$(("$(LC_ALL=C "$logagg" -q --format csv --fill-gaps "$work/day.log" | w
 # At 13:53:20 (s = 50000): a1 2, a2 3, a3 3.
 probe_time=$(date -u -d 2023-11-14T13:53:20Z +%s)
 
-# After the first draw, zooms to the minute around probe_time, hovers that
-# bucket and writes the legend into body[data-legend] as "label=value;...".
+# After the first draw, zooms to the minute around probe_time (the panels
+# follow), hovers that bucket in every chart and writes the legends into
+# body[data-legend] as "label=value;...".
 probe='"use strict";
 const probe = () => {
   const u = window.logaggChart;
   if (!u || !document.body.dataset.points) return setTimeout(probe, 10);
   u.setScale("x", {min: '$probe_time' - 30, max: '$probe_time' + 30});
   setTimeout(() => {
-    u.setCursor({left: u.valToPos('$probe_time', "x"), top: 10});
-    document.body.dataset.legend = [...u.root.querySelectorAll(".u-series")]
+    const charts = [u].concat(window.logaggPanels);
+    if (charts.some(c => c.scales.x.min !== '$probe_time' - 30)) document.body.dataset.legend = "zoomed apart";
+    for (const c of charts) c.setCursor({left: c.valToPos('$probe_time', "x"), top: 10});
+    document.body.dataset.legend ||= charts.flatMap(c => [...c.root.querySelectorAll(".u-series")])
         .map(row => row.querySelector(".u-label").textContent + "=" + row.querySelector(".u-value").textContent)
         .join(";");
   }, 0);
@@ -108,8 +116,64 @@ check_page() {
 
 check_page html_report "=8"
 check_page html_report_by_app "a1=2 a2=3 a3=3 total=8" --by-app
-# A measure: its line on an axis of its own, its value at the bucket in the legend (a1: 2 of 8).
-check_page html_report_measures "=8 ratio(app_id==a1)=25.00%" --count-if 'app_id==a1'
+# A measure: its lines in a panel of its own, its values at the bucket in the legend (a1: 2 of 8).
+check_page html_report_measures "=8 count(app_id==a1)=2 ratio(app_id==a1)=25.00%" --count-if 'app_id==a1'
+
+# The dashboard of a RED report: a day, a line a second, host h00..h19 in
+# turn; status 500 every tenth second; latency_ms and bytes from the second.
+awk 'BEGIN {
+  for (s = 0; s < 86400; s++) {
+    t = sprintf("2023-11-14T%02d:%02d:%02dZ", int(s / 3600), int(s / 60) % 60, s % 60)
+    printf "{\"app_id\":\"a\",\"timestamp\":\"%s\",\"host\":\"h%02d\",\"status\":%d,\"latency_ms\":%d,\"bytes\":%d}\n",
+           t, s % 20, s % 10 ? 200 : 500, s % 1000, s % 5000 + 1
+  }
+}' > "$work/red.log"
+bytes_all=$(awk -F'"bytes":' '{ sum += $2 + 0 } END { print sum }' "$work/red.log")
+bytes_h03=$(grep '"host":"h03"' "$work/red.log" | awk -F'"bytes":' '{ sum += $2 + 0 } END { print sum }')
+# Reads the panels, then chooses h03 and reads them again; then sorts the
+# keys' table by its count column. body[data-red]: what was found, ";"-joined.
+red_probe='"use strict";
+const probe = () => {
+  const u = window.logaggChart;
+  if (!u || !document.body.dataset.points) return setTimeout(probe, 10);
+  const panels = window.logaggPanels;
+  const headings = () => [...document.querySelectorAll(".panel h2")].map(h => h.textContent).join("|");
+  const sumOf = p => p.data[1].reduce((a, v) => a + (v || 0), 0);
+  const found = ["panels=" + panels.length,
+                 "axes=" + [u].concat(panels).map(c => c.axes.map(a => a.label || "").join(",")).join("|"),
+                 "headings=" + headings(), "bytes=" + sumOf(panels[2])];
+  const select = document.getElementById("key");
+  select.selectedIndex = [...select.options].findIndex(o => o.textContent === "h03");
+  select.dispatchEvent(new Event("change"));
+  setTimeout(() => {
+    found.push("key=" + document.body.dataset.key, "key headings=" + headings(), "key bytes=" + sumOf(panels[2]));
+    const keys = document.getElementById("keys");
+    keys.rows[0].cells[0].click();
+    found.push("sorted=" + [...keys.rows].slice(1, 4).map(r => r.cells[0].textContent).join(","));
+    document.body.dataset.red = found.join(";");
+  }, 0);
+};
+probe();'
+red_page="$work/html_report_red.html"
+"$logagg" -q --format html --by host --count-if 'status>=500' --quantiles latency_ms --sum bytes \
+  --unit latency_ms=ms "$work/red.log" > "$red_page"
+red_dom=$(open_page "$red_page" "$red_probe")
+red=$(body_attribute red <<< "$red_dom" | sed 's/&amp;/\&/g; s/&gt;/>/g; s/&lt;/</g')
+ready_ms=$(body_attribute ready-ms <<< "$red_dom")
+echo "html_report_red: ready in $ready_ms ms after the page started loading; $red"
+for want in "panels=3" \
+    "axes=,requests per second|,requests per second,% of the lines counted|,latency_ms (ms)|,sum(bytes) per second" \
+    "headings=lines matching --count-if, all keys|latency_ms, all keys|sum(bytes), all keys" "bytes=$bytes_all;" \
+    "key=h03" "key headings=lines matching --count-if, key h03|latency_ms, key h03|sum(bytes), key h03" \
+    "key bytes=$bytes_h03;" "sorted=h19,h18,h17"; do
+  grep -qF -- "$want" <<< "$red;" || fail "html_report_red: the dashboard lacks '$want': '$red'"
+done
+if grep -q ":CONSOLE" "$red_page.log"; then fail "html_report_red: console messages: $(grep ":CONSOLE" "$red_page.log")"; fi
+if [ "$max_draw_ms" != 0 ] && ! awk -v ms="$ready_ms" -v max="$max_draw_ms" 'BEGIN { exit !(ms < max) }'; then
+  fail "html_report_red: ready after '$ready_ms' ms, want under $max_draw_ms"
+fi
+screenshot "$red_page" "$artifacts/html_report_red.png"
+[ -s "$artifacts/html_report_red.png" ] || fail "html_report_red: no screenshot"
 
 [ "$failures" -eq 0 ] || exit 1
 echo "html_report: ok (screenshots in $artifacts)"

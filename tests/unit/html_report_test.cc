@@ -129,27 +129,62 @@ TEST(HtmlReport, DataScriptHoldsTheIdsExactlyAndNoMarkup) {
   EXPECT_EQ(json.find("\"m\""), std::string::npos) << "no measures, no \"m\"";
 }
 
-TEST(HtmlReport, MeasuresAreReadBackWithTheirAxisUnitAndNulls) {
+// The data <script>'s JSON, parsed.
+simdjson::dom::element data_of(const std::string& page, simdjson::dom::parser& parser, std::string& json) {
+  const std::string open = "<script type=\"application/json\" id=\"logagg-data\">";
+  const size_t begin = page.find(open) + open.size();
+  json = page.substr(begin, page.find("</script>", begin) - begin);
+  simdjson::dom::element doc;
+  EXPECT_EQ(parser.parse(json).get(doc), simdjson::SUCCESS) << json;
+  return doc;
+}
+
+TEST(HtmlReport, PanelsMeasuresAndKeysAreReadBackWithTheirAxesUnitsAndNulls) {
   HtmlReport r = hostile_report();
   r.starts = {1700000000, 1700000001};
   for (HtmlSeries& s : r.series) s.values = {1, 0};
-  r.measures.push_back({"ratio(" + kHostile[0] + ")", "ratio", "ratio", {"0.25", "null"}});
-  r.measures.push_back({"p99(latency)", "latency", "ms", {"12.5", "null"}});
+  r.count_axis = "requests per second";
+  r.panels.push_back({"lines matching --count-if", "requests per second", "% of the lines counted"});
+  r.panels.push_back({kHostile[1], "latency (ms)", ""});
+  r.measures.push_back({"count(" + kHostile[0] + ")", 0, false, "", {"1", "null"}});
+  r.measures.push_back({"ratio(" + kHostile[0] + ")", 0, true, "ratio", {"0.25", "null"}});
+  r.measures.push_back({"p99(latency)", 1, false, "ms", {"12.5", "null"}});
+  r.key_starts = {1700000000};
+  r.key_values.assign(r.series.size(), {{"1"}, {"0.5"}, {"null"}});
+  r.key_values[1][2] = {"7"};
+  r.keys_table = HtmlReport::RowsTable{{"app", "count"}, {{kHostile[0], "1"}}};
+  r.keys_table_note = "note " + kHostile[1];
+  r.totals.emplace_back("p99(" + kHostile[0] + ")", "12.5 ms");
   const std::string page = page_of(r);
-  const std::string open = "<script type=\"application/json\" id=\"logagg-data\">";
-  const size_t begin = page.find(open) + open.size();
-  const std::string json = page.substr(begin, page.find("</script>", begin) - begin);
   simdjson::dom::parser parser;
-  const simdjson::padded_string padded(json);
-  simdjson::dom::element doc;
-  ASSERT_EQ(parser.parse(padded).get(doc), simdjson::SUCCESS) << json;
+  std::string json;
+  const simdjson::dom::element doc = data_of(page, parser, json);
+  EXPECT_EQ(std::string(doc["count_axis"].get_string().value()), "requests per second");
+  const simdjson::dom::array panels = doc["panels"].get_array();
+  ASSERT_EQ(panels.size(), 2u);
+  EXPECT_EQ(std::string(panels.at(0)["right"].get_string().value()), "% of the lines counted");
+  EXPECT_EQ(std::string(panels.at(1)["title"].get_string().value()), kHostile[1]);
+  EXPECT_EQ(std::string(panels.at(1)["right"].get_string().value()), "");
   const simdjson::dom::array m = doc["m"].get_array();
-  ASSERT_EQ(m.size(), 2u);
-  EXPECT_EQ(std::string(m.at(0)["name"].get_string().value()), "ratio(" + kHostile[0] + ")");
-  EXPECT_EQ(std::string(m.at(1)["axis"].get_string().value()), "latency");
-  EXPECT_EQ(std::string(m.at(1)["unit"].get_string().value()), "ms");
-  EXPECT_EQ(m.at(1)["v"].at(0).get_double().value(), 12.5);
-  EXPECT_TRUE(m.at(1)["v"].at(1).is_null());
+  ASSERT_EQ(m.size(), 3u);
+  EXPECT_EQ(std::string(m.at(0)["name"].get_string().value()), "count(" + kHostile[0] + ")");
+  EXPECT_TRUE(m.at(1)["right"].get_bool().value());
+  EXPECT_EQ(m.at(2)["panel"].get_uint64().value(), 1u);
+  EXPECT_FALSE(m.at(2)["right"].get_bool().value());
+  EXPECT_EQ(std::string(m.at(2)["unit"].get_string().value()), "ms");
+  EXPECT_EQ(m.at(2)["v"].at(0).get_double().value(), 12.5);
+  EXPECT_TRUE(m.at(2)["v"].at(1).is_null());
+  const simdjson::dom::element k = doc["k"];
+  EXPECT_EQ(k["x"].get_array().size(), 1u);
+  ASSERT_EQ(k["v"].get_array().size(), kHostile.size());
+  EXPECT_EQ(k["v"].at(1).at(2).at(0).get_double().value(), 7.0);
+  EXPECT_TRUE(k["v"].at(0).at(2).at(0).is_null());
+  EXPECT_EQ(k["v"].at(0).at(1).at(0).get_double().value(), 0.5);
+  // The keys' table, its note and the totals as text.
+  EXPECT_NE(page.find("<table id=\"keys\">"), std::string::npos);
+  EXPECT_NE(page.find("<table id=\"totals\">"), std::string::npos);
+  EXPECT_EQ(page.find("<img"), std::string::npos);
+  EXPECT_EQ(page.find("<svg"), std::string::npos);
 }
 
 TEST(HtmlReport, PolicyIsFirstInHeadAndAllowsOnlyThePagesOwnScriptsAndStyles) {

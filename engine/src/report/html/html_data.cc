@@ -1,5 +1,6 @@
 // From a result to the content of the --format html page (see html_report.h):
-// the series to draw, the statistics and the line accounting as text rows.
+// the series to draw, the panels of measures (all keys, and each key drawn),
+// the keys' table, the totals, the statistics and the line accounting.
 #include <algorithm>
 #include <optional>
 
@@ -16,10 +17,29 @@ namespace {
 // Apps drawn without --top: more would make the stack unreadable.
 constexpr size_t kDefaultChartApps = kDefaultRankedApps;
 
+// The points' indexes of bucket starts met in ascending order: buckets since
+// `first`, over `bin`. Only the starts met are walked (advance() strides over
+// the empty buckets between them).
+class PointOf {
+ public:
+  PointOf(const Bucketing& bucketing, int64_t first, uint64_t bin) : bucketing_(bucketing), at_(first), bin_(bin) {}
+  uint64_t operator()(int64_t start) {
+    if (start != at_) index_ += bucketing_.count_between(at_, start) - 1;
+    at_ = start;
+    return index_ / bin_;
+  }
+
+ private:
+  const Bucketing& bucketing_;
+  int64_t at_;
+  uint64_t bin_;
+  uint64_t index_ = 0;
+};
+
 // Fills starts and series (one per app, or one "requests") from the rows,
 // every `bin` consecutive buckets summed into one point. Only the points and
 // the non-empty buckets are walked, so a span of years costs no more than
-// its points (advance() strides over the empty buckets between them).
+// its points.
 void fill_series(const ReportRows& rows, uint64_t bin, HtmlReport& page) {
   const std::vector<SecondCount>& buckets = rows.buckets();
   if (buckets.empty()) return;
@@ -35,14 +55,7 @@ void fill_series(const ReportRows& rows, uint64_t bin, HtmlReport& page) {
     page.series[i].name = rows.by_app() ? key_text(rows.key(static_cast<uint32_t>(i)), rows.key_columns().size()) : "requests";
     page.series[i].values.assign(points, 0);
   }
-  // The point of each bucket start, met in ascending order: buckets since the first, over `bin`.
-  uint64_t index = 0;
-  int64_t at = first;
-  const auto point_of = [&](int64_t start) {
-    if (start != at) index += bucketing.count_between(at, start) - 1;
-    at = start;
-    return index / bin;
-  };
+  PointOf point_of(bucketing, first, bin);
   if (!rows.by_app()) {
     for (const SecondCount& b : buckets) page.series[0].values[point_of(b.second)] += b.count;
     return;
@@ -50,52 +63,130 @@ void fill_series(const ReportRows& rows, uint64_t bin, HtmlReport& page) {
   for (const AppCount& r : rows.app_buckets()) page.series[r.app].values[point_of(r.second)] += r.count;
 }
 
-// Fills page.measures from the result's cells (plot_measures: the cells and
-// their seconds, ascending), each point's cells added. Needs page.starts.
-void fill_measures(const Result& result, const ReportOptions& report, const Bucketing& bucketing, uint64_t bin,
-                   HtmlReport& page) {
-  const std::optional<PlotMeasures> m = plot_measures(result, report);
-  if (!m || page.starts.empty()) return;
-  std::vector<MeasureCell> points(page.starts.size(), m->spec.empty_cell());
-  const int64_t first = page.starts.front();
-  MeasureCell cell;
-  for (size_t row = 0; row < m->seconds.size(); ++row) {
-    const uint64_t index = (bucketing.count_between(first, bucketing.start_of(m->seconds[row])) - 1) / bin;
-    m->cells->get(row, cell);
-    points[std::min<uint64_t>(index, points.size() - 1)].add(cell);
-  }
-  // The columns drawn, among MeasureText's: each ratio, sum and percentile.
-  const MeasureText text(m->spec);
+// The panels and the measures each draws, among MeasureText's columns (see
+// HtmlReport::panels); returns each measure's column.
+std::vector<size_t> lay_out_panels(const MeasureText& text, const ReportOptions& report, HtmlReport& page) {
+  const MeasureSpec& spec = text.spec();
+  const std::string per_bucket = " per " + page.bucket_name;
   const auto unit = [&](const std::string& field) {
     const std::optional<DurationUnit> u = unit_of(report.units, field);
     return u ? std::string(unit_name(*u)) : std::string();
   };
-  for (const std::string& expression : m->spec.count_if) {
-    page.measures.push_back({"ratio(" + expression + ")", "ratio", "ratio", {}});
+  const auto add = [&](std::string name, bool right, std::string unit_text) {
+    page.measures.push_back({std::move(name), page.panels.size() - 1, right, std::move(unit_text), {}});
+  };
+  if (!spec.count_if.empty()) {
+    page.panels.push_back({"lines matching --count-if", "requests" + per_bucket, "% of the lines counted"});
+    for (const std::string& expression : spec.count_if) add("count(" + expression + ")", false, "");
+    for (const std::string& expression : spec.count_if) add("ratio(" + expression + ")", true, "ratio");
   }
-  for (const MeasureSpec::Field& f : m->spec.fields) {
-    if (f.summed) page.measures.push_back({"sum(" + f.name + ")", "sum(" + f.name + ")", unit(f.name), {}});
+  const auto in = [&](const std::string& field) { return unit(field).empty() ? "" : " (" + unit(field) + ")"; };
+  for (const MeasureSpec::Field& f : spec.fields) {
     if (!f.quantiled) continue;
-    for (const Percentile& p : m->spec.percentiles) {
-      page.measures.push_back({"p" + p.text + "(" + f.name + ")", f.name, unit(f.name), {}});
-    }
+    page.panels.push_back({f.name, f.name + in(f.name), ""});
+    for (const Percentile& p : spec.percentiles) add("p" + p.text + "(" + f.name + ")", false, unit(f.name));
   }
-  std::vector<size_t> drawn;  // each drawn measure's column
+  for (const MeasureSpec::Field& f : spec.fields) {
+    if (!f.summed) continue;
+    page.panels.push_back({"sum(" + f.name + ")", "sum(" + f.name + ")" + per_bucket + in(f.name), ""});
+    add("sum(" + f.name + ")", false, unit(f.name));
+  }
+  std::vector<size_t> drawn;
   for (const HtmlReport::Measure& measure : page.measures) {
     drawn.push_back(static_cast<size_t>(std::find(text.columns().begin(), text.columns().end(), measure.name) -
                                         text.columns().begin()));
   }
-  std::vector<MeasureText::Value> values;
-  for (const MeasureCell& point : points) {
-    text.values(&point, point.count, values);
-    for (size_t i = 0; i < drawn.size(); ++i) {
-      const MeasureText::Value& v = values[drawn[i]];
-      page.measures[i].values.push_back(v.present ? v.text : "null");
-    }
+  return drawn;
+}
+
+// Appends the drawn columns' values of a point whose cells add up to `cell`
+// (nullptr: none) to `out[i]`, each a JSON number or null.
+void append_values(const MeasureText& text, const std::vector<size_t>& drawn, const MeasureCell* cell,
+                   std::vector<MeasureText::Value>& scratch, std::vector<std::vector<std::string>*> out) {
+  if (cell != nullptr && cell->count > 0) text.values(cell, cell->count, scratch);
+  for (size_t i = 0; i < drawn.size(); ++i) {
+    const bool present = cell != nullptr && cell->count > 0 && scratch[drawn[i]].present;
+    out[i]->push_back(present ? scratch[drawn[i]].text : "null");
   }
 }
 
-// The rows of the whole input's one bucket, busiest first, as text.
+// Fills page.measures' values from the result's cells (plot_measures: the
+// cells and their seconds, ascending), each point's cells added (all keys).
+// Needs page.starts and the panels laid out.
+void fill_measures(const PlotMeasures& m, const MeasureText& text, const std::vector<size_t>& drawn,
+                   const Bucketing& bucketing, uint64_t bin, HtmlReport& page) {
+  std::vector<MeasureCell> points(page.starts.size(), m.spec.empty_cell());
+  const int64_t first = page.starts.front();
+  MeasureCell cell;
+  for (size_t row = 0; row < m.seconds.size(); ++row) {
+    const uint64_t index = (bucketing.count_between(first, bucketing.start_of(m.seconds[row])) - 1) / bin;
+    m.cells->get(row, cell);
+    points[std::min<uint64_t>(index, points.size() - 1)].add(cell);
+  }
+  std::vector<std::vector<std::string>*> out;
+  for (HtmlReport::Measure& measure : page.measures) out.push_back(&measure.values);
+  std::vector<MeasureText::Value> scratch;
+  for (const MeasureCell& point : points) append_values(text, drawn, &point, scratch, out);
+}
+
+// Values of the per-key measures at most: beyond, the key points are binned.
+constexpr uint64_t kMaxKeyValues = 600000;
+
+// Fills the measures of each key drawn (page.key_values) from the chart's
+// rows (their cells per bucket and key shown), on points of
+// key_points_bin of page.starts. Walks the rows once, holding one cell per
+// key: the key point being added up.
+void fill_key_measures(const ReportRows& rows, const MeasureText& text, const std::vector<size_t>& drawn,
+                       uint64_t bin, HtmlReport& page) {
+  const size_t keys = rows.apps().size(), points = page.starts.size();
+  const uint64_t values = uint64_t{keys} * drawn.size() * points;
+  const uint64_t kbin = std::max<uint64_t>(1, (values + kMaxKeyValues - 1) / kMaxKeyValues);
+  page.key_points_bin = kbin;
+  for (size_t p = 0; p < points; p += kbin) page.key_starts.push_back(page.starts[p]);
+  page.key_values.assign(keys, std::vector<std::vector<std::string>>(drawn.size()));
+  std::vector<std::vector<std::vector<std::string>*>> out(keys);
+  for (size_t k = 0; k < keys; ++k) {
+    for (std::vector<std::string>& v : page.key_values[k]) {
+      v.reserve(page.key_starts.size());
+      out[k].push_back(&v);
+    }
+  }
+  const MeasureCell empty = text.spec().empty_cell();
+  std::vector<MeasureCell> cells(keys, empty);
+  std::vector<MeasureText::Value> scratch;
+  size_t written = 0;  // key points written
+  const auto write_through = [&](size_t end) {
+    for (; written < end; ++written) {
+      for (size_t k = 0; k < keys; ++k) {
+        append_values(text, drawn, &cells[k], scratch, out[k]);
+        cells[k] = empty;
+      }
+    }
+  };
+  PointOf point_of(rows.bucketing(), page.starts.front(), bin);
+  rows.for_each([&](int64_t start, uint32_t app, uint64_t, const MeasureCell* cell) {
+    write_through(point_of(start) / kbin);
+    if (cell != nullptr) cells[app].add(*cell);
+  });
+  write_through(page.key_starts.size());
+}
+
+// Each measure over the whole run: the cells of every row added.
+void fill_totals(const Result& result, const ReportOptions& report, HtmlReport& page) {
+  const MeasureText text(result.query.measures(), report.units);
+  MeasureCell all = text.spec().empty_cell(), cell;
+  for (size_t row = 0; row < result.cells.size(); ++row) {
+    result.cells.get(row, cell);
+    all.add(cell);
+  }
+  std::vector<MeasureText::Value> values;
+  text.values(&all, all.count, values);
+  for (size_t i = 0; i < values.size(); ++i) {
+    page.totals.emplace_back(text.columns()[i], values[i].present ? values[i].text : "-");
+  }
+}
+
+// The rows of a report of one bucket, busiest first, as text.
 HtmlReport::RowsTable rows_table(const ReportRows& rows, const Result& result, const ReportOptions& report) {
   HtmlReport::RowsTable table;
   table.columns = rows.key_columns();
@@ -119,6 +210,26 @@ HtmlReport::RowsTable rows_table(const ReportRows& rows, const Result& result, c
     for (const MeasureText::Value& v : values) row.push_back(v.present ? v.text : "-");
   });
   return table;
+}
+
+// Keys in the table of keys without --top.
+constexpr size_t kDefaultTableKeys = 100;
+
+// The table of keys over the whole run (the --top N busiest, or
+// kDefaultTableKeys; the rest as "(other)").
+void fill_keys_table(const Result& result, const ReportOptions& report, HtmlReport& page) {
+  ReportOptions whole = report;
+  whole.bucketing = Bucketing::whole();
+  whole.fill_gaps = false;
+  if (whole.top == 0) whole.top = kDefaultTableKeys;
+  const ReportRows rows(result, result.query.key_columns(), whole);
+  page.keys_table = rows_table(rows, result, whole);
+  const size_t keys = result.apps.size() - (!result.apps.empty() && result.apps.back() == kOtherApp ? 1 : 0);
+  page.keys_table_note = keys <= whole.top ? "Every key over the whole run, busiest first."
+                                           : "The " + std::to_string(whole.top) + " busiest of " +
+                                                 std::to_string(keys) + " keys over the whole run, the rest as (other)" +
+                                                 (report.top == 0 ? " (--top N shows N)." : ".");
+  page.keys_table_note += " Click a column's name to sort by it.";
 }
 
 void fill_stats(const ReportStats& stats, const Query& query, HtmlReport& page) {
@@ -147,6 +258,10 @@ void fill_accounting(const Result& result, HtmlReport& page) {
   out.emplace_back("counted", std::to_string(s.counted));
   if (question.since || question.until) out.emplace_back("outside --since/--until", std::to_string(s.outside_range));
   out.emplace_back("blank", std::to_string(s.blank));
+  if (!question.where.empty()) out.emplace_back("filtered", std::to_string(s.filtered()));
+  for (size_t i = 0; i < question.where.size() && i < s.filtered_by.size(); ++i) {
+    if (s.filtered_by[i] != 0) out.emplace_back("  not " + question.where[i], std::to_string(s.filtered_by[i]));
+  }
   out.emplace_back("rejected", std::to_string(s.rejected_total()));
   for (size_t i = 0; i < kReasonCount; ++i) {
     if (s.rejected[i] != 0)
@@ -161,6 +276,12 @@ Result by_first_key(const Result& result, size_t parts) {
   out.query = result.query;
   out.apps_capped = result.apps_capped;
   out.summary = result.summary;
+  if (!result.cells.empty()) {  // the cells of a first key's tuples added
+    std::vector<MeasuredRow> rows = measured_rows(result, /*keyed=*/true);
+    for (MeasuredRow& r : rows) r.key = std::string(key_parts(r.key, parts)[0]);
+    set_measured_rows(std::move(rows), result.query.measures(), /*keyed=*/true, out);
+    return out;
+  }
   std::vector<std::string> firsts;
   for (const std::string& tuple : result.apps) firsts.emplace_back(key_parts(tuple, parts)[0]);
   out.apps = firsts;
@@ -190,6 +311,7 @@ HtmlReport make_whole_run_page(const Result& result, const ReportOptions& report
     page.title.append(c == 0 ? " by " : ", ").append(query.by_keys() ? rows.key_columns()[c] : "app");
   }
   page.rows_table = rows_table(rows, result, report);
+  if (!result.cells.empty()) fill_totals(result, report, page);
   ReportStats stats = report_stats(result, query.keyed(), rows.buckets(), rows.bucketing(), report.top);
   stats.ranked_apps.clear();  // the table above has them all
   fill_stats(stats, query, page);
@@ -240,8 +362,21 @@ HtmlReport make_html_report(const Result& result, const ReportOptions& report) {
         " met after that are counted as (other) (--max-apps).");
   }
   page.buckets_per_point = bin;
+  page.count_axis = "requests per " + page.bucket_name;
   fill_series(rows, bin, page);
-  fill_measures(result, report, bucketing, bin, page);
+  if (const std::optional<PlotMeasures> m = plot_measures(result, report); m && !page.starts.empty()) {
+    const MeasureText text(m->spec);
+    const std::vector<size_t> drawn = lay_out_panels(text, report, page);
+    fill_measures(*m, text, drawn, bucketing, bin, page);
+    if (rows.by_app()) fill_key_measures(rows, text, drawn, bin, page);
+    if (page.key_points_bin > 1) {
+      page.notes.push_back("The measures of one key are drawn on points of " +
+                           std::to_string(page.key_points_bin * bin) + " buckets each (those of all keys on " +
+                           std::to_string(bin) + "), to keep the page quick to open.");
+    }
+    fill_totals(result, report, page);
+  }
+  if (query.keyed()) fill_keys_table(result, report, page);
   fill_stats(report_stats(result, query.keyed(), rows.buckets(), bucketing, chart.top), query, page);
   fill_accounting(result, page);
   return page;

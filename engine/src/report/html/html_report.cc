@@ -1,10 +1,11 @@
 // The --format html page (html_report.h): the report's title, notes, an
-// interactive uPlot chart of the buckets, and the statistics and accounting
-// tables, in one file that needs no network. The page is written in order:
+// interactive uPlot chart of the buckets, the panels of measures, and the
+// keys', totals', statistics and accounting tables, in one file that needs
+// no network. The page is written in order:
 // head (the Content-Security-Policy, uPlot's and the page's style sheets),
 // body text and tables, the series as one JSON document in a
 // <script type="application/json">, uPlot's script and the page's own
-// (page.js), which parses the JSON and draws the chart. The page of the whole
+// (page.js), which parses the JSON and draws the charts. The page of the whole
 // input's one bucket (--overall) has a table of its rows instead of the chart,
 // and no script.
 // Bytes from the input (app ids, option values such as --app-pattern) reach
@@ -146,14 +147,29 @@ void write_array(PageWriter& out, const std::vector<Integer>& values) {
   out.raw("]");
 }
 
-// {"zone": ..., "bucket": ..., "stacked": ..., "names": [...], "x": [point
-// starts (HtmlReport::starts)], "y": [[counts of names[0]], ...], "m":
-// [{"name", "axis", "unit", "v": [value or null per point]}, ...] with measures}
+template <class Strings>
+void write_strings(PageWriter& out, const Strings& strings, bool json) {
+  out.raw("[");
+  for (size_t i = 0; i < strings.size(); ++i) {
+    if (i > 0) out.raw(",");
+    json ? out.json_string(strings[i]) : out.raw(strings[i]);  // raw: numbers or null, as MeasureText writes them
+  }
+  out.raw("]");
+}
+
+// {"zone", "bucket", "stacked", "count_axis", "names": [...], "x": [point
+// starts (HtmlReport::starts)], "y": [[counts of names[0]], ...]}, and with
+// measures "panels": [{"title", "left", "right"}, ...], "m": [{"name",
+// "panel", "right", "unit", "v": [value or null per point]}, ...], with keys
+// too "k": {"x": [key point starts], "v": [[[values of m[0] for names[0]],
+// ...], ...]}.
 void write_data(PageWriter& out, const HtmlReport& report) {
   out.raw("<script type=\"application/json\" id=\"logagg-data\">{\"zone\":");
   out.json_string(report.time_zone);
   out.raw(",\"bucket\":");
   out.json_string(report.bucket_name);
+  out.raw(",\"count_axis\":");
+  out.json_string(report.count_axis);
   out.raw(report.stacked ? ",\"stacked\":true,\"names\":[" : ",\"stacked\":false,\"names\":[");
   for (size_t i = 0; i < report.series.size(); ++i) {
     if (i > 0) out.raw(",");
@@ -167,21 +183,44 @@ void write_data(PageWriter& out, const HtmlReport& report) {
     write_array(out, report.series[i].values);
   }
   out.raw("]");
-  if (!report.measures.empty()) out.raw(",\n\"m\":[");
+  if (!report.measures.empty()) {
+    out.raw(",\n\"panels\":[");
+    for (size_t i = 0; i < report.panels.size(); ++i) {
+      out.raw(i > 0 ? ",{\"title\":" : "{\"title\":");
+      out.json_string(report.panels[i].title);
+      out.raw(",\"left\":");
+      out.json_string(report.panels[i].left);
+      out.raw(",\"right\":");
+      out.json_string(report.panels[i].right);
+      out.raw("}");
+    }
+    out.raw("],\n\"m\":[");
+  }
   for (size_t i = 0; i < report.measures.size(); ++i) {
     const HtmlReport::Measure& m = report.measures[i];
     out.raw(i > 0 ? ",\n{\"name\":" : "{\"name\":");
     out.json_string(m.name);
-    out.raw(",\"axis\":");
-    out.json_string(m.axis);
-    out.raw(",\"unit\":");
+    out.raw(",\"panel\":");
+    out.number(m.panel);
+    out.raw(m.right ? ",\"right\":true,\"unit\":" : ",\"right\":false,\"unit\":");
     out.json_string(m.unit);
+    out.raw(",\"v\":");
+    write_strings(out, m.values, /*json=*/false);
+    out.raw(i + 1 == report.measures.size() ? "}]" : "}");
+  }
+  if (!report.key_values.empty()) {
+    out.raw(",\n\"k\":{\"x\":");
+    write_array(out, report.key_starts);
     out.raw(",\"v\":[");
-    for (size_t p = 0; p < m.values.size(); ++p) {
-      if (p > 0) out.raw(",");
-      out.raw(m.values[p]);  // a number or null, as MeasureText writes it
+    for (size_t k = 0; k < report.key_values.size(); ++k) {
+      out.raw(k > 0 ? ",\n[" : "[");
+      for (size_t i = 0; i < report.key_values[k].size(); ++i) {
+        if (i > 0) out.raw(",");
+        write_strings(out, report.key_values[k][i], /*json=*/false);
+      }
+      out.raw("]");
     }
-    out.raw(i + 1 == report.measures.size() ? "]}]" : "]}");
+    out.raw("]}");
   }
   out.raw("}</script>\n");
 }
@@ -199,17 +238,11 @@ void write_notes(PageWriter& out, const HtmlReport& report) {
   }
 }
 
-// The rest of the page of the whole input's one bucket (HtmlReport::rows_table),
-// after the title: its rows as a table, the statistics and the accounting;
-// no chart, so no script.
-void write_rows_page(PageWriter& out, const HtmlReport& report) {
-  const HtmlReport::RowsTable& table = *report.rows_table;
-  out.raw("</h1>\n<p class=\"subtitle\">");
-  out.text(grouped(table.rows.size()));
-  out.raw(table.rows.size() == 1 ? " row" : " rows");
-  out.raw(" &middot; busiest first</p>\n");
-  write_notes(out, report);
-  out.raw("<section><table id=\"rows\">\n<tr>");
+// A table of rows (HtmlReport::RowsTable) with the id `id`.
+void write_rows_table(PageWriter& out, std::string_view id, const HtmlReport::RowsTable& table) {
+  out.raw("<table id=\"");
+  out.raw(id);
+  out.raw("\">\n<tr>");
   for (const std::string& column : table.columns) {
     out.raw("<th>");
     out.text(column);
@@ -225,10 +258,34 @@ void write_rows_page(PageWriter& out, const HtmlReport& report) {
     }
     out.raw("</tr>\n");
   }
-  out.raw("</table></section>\n<div class=\"tables\">\n");
+  out.raw("</table>");
+}
+
+// The tables after the chart or the rows: the measures over the whole run
+// (with measures), the statistics and the accounting.
+void write_tables(PageWriter& out, const HtmlReport& report) {
+  out.raw("<div class=\"tables\">\n");
+  if (!report.totals.empty()) write_table(out, "totals", "Measures over the whole run, all keys", report.totals);
   write_table(out, "stats", "Statistics", report.stats);
   write_table(out, "accounting", "Lines", report.accounting);
-  out.raw("</div>\n</body>\n</html>\n");
+  out.raw("</div>\n");
+}
+
+// The rest of the page of the whole input's one bucket (HtmlReport::rows_table),
+// after the title: its rows as a table, the statistics and the accounting;
+// no chart, so no script.
+void write_rows_page(PageWriter& out, const HtmlReport& report) {
+  const HtmlReport::RowsTable& table = *report.rows_table;
+  out.raw("</h1>\n<p class=\"subtitle\">");
+  out.text(grouped(table.rows.size()));
+  out.raw(table.rows.size() == 1 ? " row" : " rows");
+  out.raw(" &middot; busiest first</p>\n");
+  write_notes(out, report);
+  out.raw("<section>");
+  write_rows_table(out, "rows", table);
+  out.raw("</section>\n");
+  write_tables(out, report);
+  out.raw("</body>\n</html>\n");
   out.flush();
 }
 
@@ -267,10 +324,16 @@ void write_html_report(const HtmlReport& report, const ReportSink& sink) {
   out.text(report.time_zone);
   out.raw(" &middot; drag across the chart to zoom in, double-click to zoom out</p>\n");
   write_notes(out, report);
-  out.raw("<div id=\"chart\"></div>\n<div class=\"tables\">\n");
-  write_table(out, "stats", "Statistics", report.stats);
-  write_table(out, "accounting", "Lines", report.accounting);
-  out.raw("</div>\n");
+  out.raw("<div id=\"chart\"></div>\n");
+  if (!report.panels.empty()) out.raw("<div id=\"panels\"></div>\n");
+  if (report.keys_table) {
+    out.raw("<section id=\"keys-section\"><h2>Keys</h2><p class=\"subtitle\">");
+    out.text(report.keys_table_note);
+    out.raw("</p>");
+    write_rows_table(out, "keys", *report.keys_table);
+    out.raw("</section>\n");
+  }
+  write_tables(out, report);
   write_data(out, report);
   out.raw("<script>");
   out.raw(html_assets::kUplotJs.text);

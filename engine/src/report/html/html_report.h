@@ -1,9 +1,13 @@
 // The --format html page: one self-contained HTML file (the charting library
-// and its style sheet inlined, no network needed to open it) with an
-// interactive time-series chart of the report's buckets (zoom by dragging,
-// hover shows the bucket and its count), or with --overall a table of its
-// rows, the summary statistics and the line accounting. make_html_report (html_data.cc, declared below) fills an
-// HtmlReport from a Result; write_html_report (html_report.cc) only draws it.
+// and its style sheet inlined, no network needed to open it), a dashboard:
+// an interactive time-series chart of the report's buckets (stacked by the
+// first key; zoom by dragging, hover shows the bucket and its counts), a
+// panel per quantity measured under it (--count-if, --quantiles, --sum; a
+// key selector shows one key's), the keys over the whole run as a sortable
+// table, the measures' totals, the statistics and the line accounting; or
+// with --overall a table of its rows. make_html_report (html_data.cc,
+// declared below) fills an HtmlReport from a Result; write_html_report
+// (html_report.cc) only draws it.
 #pragma once
 
 #include <cstdint>
@@ -35,18 +39,48 @@ struct HtmlReport {
   // stacked so the top edge is the total.
   std::vector<HtmlSeries> series;
   bool stacked = false;
-  // With measures: each drawn as a line over the counts, read on an axis of
-  // its own kind at the right: ratio(EXPR) of each --count-if (axis "ratio"),
-  // pP(F) of each percentile of each --quantiles field (axis F, in its
-  // --unit), sum(F) of each --sum field (axis "sum(F)"). A point's value is
-  // that of the cells of its buckets added, as a row of them would print it.
+  std::string count_axis;  // the counts' axis label: "lines per second"
+  // With measures, the panels under the counts' chart, each a chart of its
+  // own on the same time axis (they zoom together): the lines matching the
+  // --count-if expressions (their counts on the left axis, their ratios on
+  // the right), then per --quantiles field its percentiles, and per --sum
+  // field its sum, each on an axis labelled with the field and its --unit.
+  struct Panel {
+    std::string title;  // "lines matching --count-if", "latency_ms", "sum(bytes)"
+    std::string left;   // the left axis' label: "lines per second", "latency_ms (ms)"
+    std::string right;  // the right axis' label ("% of lines"), or "" for none
+  };
+  std::vector<Panel> panels;
+  // The measures drawn, each a line of a panel. A point's value is that of
+  // the cells of its buckets added (over all keys), as a row of them would
+  // print it.
   struct Measure {
     std::string name;                 // the column: "p99(latency_ms)"
-    std::string axis;                 // "ratio", F or "sum(F)"
+    size_t panel = 0;                 // in panels
+    bool right = false;               // on the panel's right axis
     std::string unit;                 // "ratio", a --unit ("ms"), or ""
     std::vector<std::string> values;  // a JSON number or null per point
   };
   std::vector<Measure> measures;
+  // With keys and measures: the measures of each key drawn (series' order,
+  // "(other)" included), on points that each add key_points_bin points of
+  // `starts` (more than 1 when keys x measures x points would make the page
+  // slow to open): key_values[series][measure] has a value per key_starts.
+  uint64_t key_points_bin = 1;
+  std::vector<int64_t> key_starts;
+  std::vector<std::vector<std::vector<std::string>>> key_values;
+  // With keys: a table of the keys over the whole run (the key columns,
+  // count, share and the measures' columns, busiest first), and a sentence
+  // saying which keys it shows.
+  struct RowsTable {
+    std::vector<std::string> columns;
+    std::vector<std::vector<std::string>> rows;
+  };
+  std::optional<RowsTable> keys_table;
+  std::string keys_table_note;
+  // With measures: each measure over the whole run (all keys, every bucket:
+  // the sums added, the percentiles of the merged sketch), as label and value.
+  std::vector<std::pair<std::string, std::string>> totals;
   // Label and value rows shown beside the chart, in order: the statistics
   // ("peak", "42 at 2023-11-14T22:13:20Z"), then the accounting ("counted", ...).
   std::vector<std::pair<std::string, std::string>> stats;
@@ -57,10 +91,6 @@ struct HtmlReport {
   // its rows as a table instead of the chart, busiest first: the key
   // columns, count, share of the counted lines and the measures' columns,
   // as the table format writes them.
-  struct RowsTable {
-    std::vector<std::string> columns;
-    std::vector<std::vector<std::string>> rows;
-  };
   std::optional<RowsTable> rows_table;
 };
 

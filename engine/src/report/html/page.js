@@ -1,19 +1,58 @@
 // The --format html page's own script (html_report.cc inlines it after uPlot's):
 // reads the JSON after the tables (html_report.cc, write_data) and draws it with
-// uPlot; measures as dashed lines on axes of their own at the right. Stacked series are drawn as cumulative bands without lines, and "total"
-// (the top edge) only in the legend; the legend shows each series' own count at
-// the hovered bucket. Strings from the JSON (app ids, the zone) reach the page
-// only as text (textContent, uPlot's labels): never as markup.
-// For tests: window.logaggChart is the uPlot instance, and after the first draw
+// uPlot: the counts' chart (stacked series as cumulative bands without lines,
+// "total", the top edge, only in the legend; the legend shows each series' own
+// count at the hovered bucket), then a panel per quantity measured (report.panels),
+// each a chart with its own labelled axes. The charts share the time axis: a
+// zoom in one zooms them all, and the hovered bucket is shown in each. With keys,
+// a selector shows one key's measures in the panels ("all keys" first); a click
+// on a column's name sorts the table of keys. Strings from the JSON (keys, the
+// zone, expressions) reach the page only as text (textContent, uPlot's labels):
+// never as markup.
+// For tests: window.logaggChart is the counts' uPlot instance and
+// window.logaggPanels the panels' (in order); after the first draw
 // body[data-points] is the number of points drawn (buckets, or sums of
 // buckets_per_point of them), body[data-render-ms] the time from creating the
 // chart to its first draw and body[data-ready-ms] the time from the start of
-// loading the page to it.
+// loading the page to it; body[data-key] is the key whose measures are shown.
 "use strict";
 (() => {
   const report = JSON.parse(document.getElementById("logagg-data").textContent);
   const chart = document.getElementById("chart");
   const n = report.x.length;
+  const durations = {s: 1, ms: 1e-3, "µs": 1e-6, ns: 1e-9};
+  // A click on a column's name sorts the rows by it, the largest first, then
+  // the smallest first; numbers by value (a duration in any unit by its
+  // length), "-" last.
+  const sortable = table => {
+    if (!table) return;
+    const head = table.rows[0];
+    const value = text => {
+      const d = /^(-?[0-9.e+]+) (s|ms|µs|ns)$/.exec(text);
+      const v = d ? parseFloat(d[1]) * durations[d[2]] : parseFloat(text);
+      return Number.isNaN(v) ? null : v;
+    };
+    [...head.cells].forEach((th, c) => {
+      th.classList.add("sortable");
+      th.tabIndex = 0;
+      const sort = () => {
+        const down = th.dataset.sort !== "down";
+        for (const other of head.cells) delete other.dataset.sort;
+        th.dataset.sort = down ? "down" : "up";
+        const rows = [...table.rows].slice(1).map(r => [r, r.cells[c].textContent]).map(([r, t]) => [r, t, value(t)]);
+        const order = (a, b) => {
+          if ((a[2] === null) !== (b[2] === null)) return a[2] === null ? 1 : -1;
+          const by = a[2] !== null ? a[2] - b[2] : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
+          return down ? -by : by;
+        };
+        rows.sort(order);
+        head.parentNode.append(...rows.map(r => r[0]));
+      };
+      th.addEventListener("click", sort);
+      th.addEventListener("keydown", e => { if (e.key === "Enter") sort(); });
+    });
+  };
+  sortable(document.getElementById("keys"));
   if (n === 0) {
     const empty = chart.appendChild(document.createElement("p"));
     empty.className = "empty";
@@ -47,18 +86,9 @@
   const compact = new Intl.NumberFormat("en-US", {notation: "compact", maximumFractionDigits: 1});
   const palette = ["#4269d0", "#efb118", "#ff725c", "#6cc5b0", "#3ca951", "#ff8ab7",
                    "#a463f2", "#97bbf5", "#9c6b4e", "#9498a0", "#d4a6c8", "#7d8f31"];
-  const ys = report.y;
-  const own = y => (u, v, s, i) => i == null ? "--" : count.format(y[i]);
-  const series = [{label: `${report.bucket} (${zone})`, value: (u, t) => t == null ? "--" : bucketLabel(t)}];
-  report.names.forEach((name, k) => {
-    const color = palette[k % palette.length];
-    series.push(report.stacked ? {label: name, stroke: color, width: 0, fill: color + "c0", value: own(ys[k])}
-                               : {label: name, stroke: color, width: 1, fill: color + "30", value: own(ys[k])});
-  });
-  // Measures (report.m): a line each after the counts, on an axis at the
-  // right per kind (a ratio in %, a field's values in its unit), never stacked.
-  const measures = report.m || [];
-  const durations = {s: 1, ms: 1e-3, "µs": 1e-6, ns: 1e-9};
+  const counts = (u, splits) => splits.map(v => v < 1e4 ? count.format(v) : compact.format(v));
+  // A measure's value in its unit: a ratio in %, a duration in the largest
+  // unit it fills (3 significant digits), anything else compact.
   const measureText = (unit, v) => {
     if (v == null) return "--";
     if (unit === "ratio") return `${(v * 100).toFixed(2)}%`;
@@ -66,10 +96,53 @@
     const seconds = v * durations[unit];
     const [name, scale] = Object.entries(durations).find(([, f]) => Math.abs(seconds) >= f * 0.9995) || ["ns", 1e-9];
     const x = seconds / scale;  // 3 significant digits, or the whole seconds
-    const digits = Math.abs(x) >= 1000 ? String(Math.round(x)) : x.toPrecision(3).replace(/\.0+$|(\.\d*?)0+$/, "$1");
+    const digits = Math.abs(x) >= 1e6    ? x.toPrecision(3)
+                   : Math.abs(x) >= 1000 ? String(Math.round(x))
+                                         : x.toPrecision(3).replace(/\.0+$|(\.\d*?)0+$/, "$1");
     return `${digits} ${name}`;
   };
-  const measureData = measures.map(m => m.v);
+  // Time axis labels, 24-hour and year-month-day; columns as in uPlot's
+  // default: smallest tick step (s), label, then labels where the year, month,
+  // day, hour, minute or second rolls over (appended: mode 1).
+  const ymd = "\n{YYYY}-{MM}-{DD}";
+  const timeTicks = [
+    [365 * 86400, "{YYYY}", null, null, null, null, null, null, 1],
+    [28 * 86400, "{YYYY}-{MM}", null, null, null, null, null, null, 1],
+    [86400, "{MM}-{DD}", "\n{YYYY}", null, null, null, null, null, 1],
+    [60, "{HH}:{mm}", ymd, null, ymd, null, null, null, 1],
+    [1, "{HH}:{mm}:{ss}", ymd, null, ymd, null, null, null, 1],
+  ];
+  const timeSeries = () => ({label: `${report.bucket} (${zone})`, value: (u, t) => t == null ? "--" : bucketLabel(t)});
+  const width = () => chart.clientWidth;
+  // Every chart of the page, the counts' first: a zoom in one is made in all.
+  // Their plots line up: each leaves room at the right for a right axis
+  // (size and label) if any panel has one, else for the last time label.
+  const rightAxis = 70, labelSize = 30;
+  const rightRoom = (report.panels || []).some(p => p.right) ? 10 + rightAxis + labelSize : 40;
+  const charts = [];
+  let zooming = false;
+  const zoomTogether = (u, key) => {
+    if (key !== "x" || zooming) return;
+    zooming = true;
+    for (const other of charts) if (other !== u) other.setScale("x", {min: u.scales.x.min, max: u.scales.x.max});
+    zooming = false;
+  };
+  const options = (height, extra) => Object.assign({
+    width: width(),
+    height,
+    tzDate: t => uPlot.tzDate(new Date(t * 1e3), zone),
+    cursor: {drag: {x: true, y: false}, sync: {key: "logagg"}},
+  }, extra, {hooks: Object.assign({setScale: [zoomTogether]}, extra.hooks || {})});
+
+  // The counts.
+  const ys = report.y;
+  const own = y => (u, v, s, i) => i == null ? "--" : count.format(y[i]);
+  const series = [timeSeries()];
+  report.names.forEach((name, k) => {
+    const color = palette[k % palette.length];
+    series.push(report.stacked ? {label: name, stroke: color, width: 0, fill: color + "c0", value: own(ys[k])}
+                               : {label: name, stroke: color, width: 1, fill: color + "30", value: own(ys[k])});
+  });
   // Each shown series is drawn as the sum of itself and the shown ones before
   // it, filled down to the previous one (a band); hidden ones keep their data.
   const stack = u => {
@@ -97,48 +170,20 @@
     data = [report.x].concat(s.stacked, [total]);
     bands = s.bands;
   }
-  // The measures' series and data after the counts' (and "total").
-  const axes = [];
-  measures.forEach((m, k) => {
-    if (!axes.some(a => a.scale === m.axis)) {
-      axes.push({scale: m.axis, side: 1, size: 70, grid: {show: false},
-                 values: (u, splits) => splits.map(v => measureText(m.unit, v))});
-    }
-    series.push({label: m.name, scale: m.axis, stroke: palette[(report.names.length + k) % palette.length],
-                 width: 2, dash: [6, 3], value: (u, v) => measureText(m.unit, v)});
-  });
-  data = data.concat(measureData);
   const restack = u => {
     const s = stack(u);
     u.delBand(null);
     s.bands.forEach(b => u.addBand(b));
-    u.setData([report.x].concat(s.stacked, [total], measureData));
+    u.setData([report.x].concat(s.stacked, [total]));
   };
-  // Time axis labels, 24-hour and year-month-day; columns as in uPlot's
-  // default: smallest tick step (s), label, then labels where the year, month,
-  // day, hour, minute or second rolls over (appended: mode 1).
-  const ymd = "\n{YYYY}-{MM}-{DD}";
-  const timeTicks = [
-    [365 * 86400, "{YYYY}", null, null, null, null, null, null, 1],
-    [28 * 86400, "{YYYY}-{MM}", null, null, null, null, null, null, 1],
-    [86400, "{MM}-{DD}", "\n{YYYY}", null, null, null, null, null, 1],
-    [60, "{HH}:{mm}", ymd, null, ymd, null, null, null, 1],
-    [1, "{HH}:{mm}:{ss}", ymd, null, ymd, null, null, null, 1],
-  ];
-  const width = () => chart.clientWidth;
   let started = 0;
-  const opts = {
-    width: width(),
-    height: 450,
-    padding: [null, axes.length > 0 ? 10 : 40, null, null],  // room for the last time label's date
+  const countHeight = report.panels ? 360 : 450;
+  const countOptions = options(countHeight, {
+    padding: [null, rightRoom, null, null],
     series,
     bands,
-    tzDate: t => uPlot.tzDate(new Date(t * 1e3), zone),
     scales: {y: {range: (u, min, max) => [0, uPlot.rangeNum(0, Math.max(max, 1), 0.1, true)[1]]}},
-    axes: [{values: timeTicks},
-           {size: 60, values: (u, splits) => splits.map(v => v < 1e4 ? count.format(v) : compact.format(v))}]
-        .concat(axes),
-    cursor: {drag: {x: true, y: false}},
+    axes: [{values: timeTicks}, {size: 70, labelSize, label: report.count_axis, values: counts}],
     hooks: {
       draw: [u => {
         if (document.body.dataset.points) return;
@@ -148,9 +193,70 @@
       }],
       setSeries: report.stacked ? [restack] : [],
     },
-  };
+  });
   started = performance.now();
-  const u = new uPlot(opts, data, chart);
+  const u = new uPlot(countOptions, data, chart);
+  charts.push(u);
   window.logaggChart = u;
-  window.addEventListener("resize", () => u.setSize({width: width(), height: 450}));
+
+  // The panels: each measure a line of its panel, on the left axis (counts,
+  // percentiles, sums) or the right (ratios, dashed).
+  const measures = report.m || [];
+  const panels = (report.panels || []).map((p, i) => {
+    const drawn = measures.flatMap((m, j) => m.panel === i ? [j] : []);
+    const section = document.getElementById("panels").appendChild(document.createElement("section"));
+    section.className = "panel";
+    const heading = section.appendChild(document.createElement("h2"));
+    const box = section.appendChild(document.createElement("div"));
+    const unitOf = right => (measures[drawn.find(j => measures[j].right === right)] || {}).unit;
+    const axes = [{values: timeTicks},
+                  {scale: "left", size: 70, labelSize, label: p.left, values: (u, s) => s.map(v => measureText(unitOf(false), v))}];
+    const scales = {left: {}};
+    if (p.right) {
+      axes.push({scale: "right", side: 1, size: rightAxis, labelSize, label: p.right, grid: {show: false},
+                 values: (u, s) => s.map(v => measureText(unitOf(true), v))});
+      scales.right = {range: (u, min, max) => [0, Math.max(max, 1e-9) * 1.1]};
+    }
+    const lines = drawn.map((j, k) => {
+      const m = measures[j];
+      const line = {label: m.name, scale: m.right ? "right" : "left", stroke: palette[k % palette.length],
+                    width: m.right ? 1.5 : 2, value: (u, v) => measureText(m.unit, v)};
+      return m.right ? Object.assign(line, {dash: [6, 3]}) : line;
+    });
+    const chartOfPanel = new uPlot(options(220, {padding: [null, p.right ? 10 : rightRoom, null, null],
+                                                 series: [timeSeries()].concat(lines), axes, scales}),
+                                   [report.x].concat(drawn.map(j => measures[j].v)), box);
+    charts.push(chartOfPanel);
+    return {u: chartOfPanel, heading, title: p.title, drawn};
+  });
+  window.logaggPanels = panels.map(p => p.u);
+  // The panels show the measures of all keys, or of the key chosen.
+  let shown = -1;
+  const showKey = k => {
+    const keyed = k >= 0, change = k !== shown;
+    shown = k;
+    document.body.dataset.key = keyed ? report.names[k] : "";
+    const {min, max} = u.scales.x;
+    for (const p of panels) {
+      p.heading.textContent = `${p.title}, ${keyed ? "key " + report.names[k] : "all keys"}`;
+      if (!change) continue;
+      p.u.setData([keyed ? report.k.x : report.x].concat(p.drawn.map(j => keyed ? report.k.v[k][j] : measures[j].v)));
+      p.u.setScale("x", {min, max});
+    }
+  };
+  if (report.k && panels.length > 0) {
+    const label = document.createElement("label");
+    label.id = "key-choice";
+    label.textContent = "Measures of ";
+    const select = label.appendChild(document.createElement("select"));
+    select.id = "key";
+    select.appendChild(document.createElement("option")).textContent = "all keys";
+    for (const name of report.names) select.appendChild(document.createElement("option")).textContent = name;
+    select.addEventListener("change", () => showKey(select.selectedIndex - 1));
+    document.getElementById("panels").prepend(label);
+  }
+  showKey(-1);
+  window.addEventListener("resize", () => {
+    for (const c of charts) c.setSize({width: width(), height: c === u ? countHeight : 220});
+  });
 })();
