@@ -110,75 +110,89 @@ void append_values(const MeasureText& text, const std::vector<size_t>& drawn, co
   }
 }
 
-// Fills page.measures' values from the result's cells (plot_measures: the
-// cells and their seconds, ascending), each point's cells added (all keys).
-// Needs page.starts and the panels laid out.
-void fill_measures(const PlotMeasures& m, const MeasureText& text, const std::vector<size_t>& drawn,
-                   const Bucketing& bucketing, uint64_t bin, HtmlReport& page) {
-  std::vector<MeasureCell> points(page.starts.size(), m.spec.empty_cell());
-  const int64_t first = page.starts.front();
-  MeasureCell cell;
-  for (size_t row = 0; row < m.seconds.size(); ++row) {
-    const uint64_t index = (bucketing.count_between(first, bucketing.start_of(m.seconds[row])) - 1) / bin;
-    m.cells->get(row, cell);
-    points[std::min<uint64_t>(index, points.size() - 1)].add(cell);
-  }
-  std::vector<std::vector<std::string>*> out;
-  for (HtmlReport::Measure& measure : page.measures) out.push_back(&measure.values);
-  std::vector<MeasureText::Value> scratch;
-  for (const MeasureCell& point : points) append_values(text, drawn, &point, scratch, out);
-}
-
 // Values of the per-key measures at most: beyond, the key points are binned.
 constexpr uint64_t kMaxKeyValues = 600000;
 
-// Fills the measures of each key drawn (page.key_values) from the chart's
-// rows (their cells per bucket and key shown), on points of
-// key_points_bin of page.starts. Walks the rows once, holding one cell per
-// key: the key point being added up.
-void fill_key_measures(const ReportRows& rows, const MeasureText& text, const std::vector<size_t>& drawn,
-                       uint64_t bin, HtmlReport& page) {
-  const size_t keys = rows.apps().size(), points = page.starts.size();
-  const uint64_t values = uint64_t{keys} * drawn.size() * points;
-  const uint64_t kbin = std::max<uint64_t>(1, (values + kMaxKeyValues - 1) / kMaxKeyValues);
-  page.key_points_bin = kbin;
-  for (size_t p = 0; p < points; p += kbin) page.key_starts.push_back(page.starts[p]);
-  page.key_values.assign(keys, std::vector<std::vector<std::string>>(drawn.size()));
-  std::vector<std::vector<std::vector<std::string>*>> out(keys);
-  for (size_t k = 0; k < keys; ++k) {
-    for (std::vector<std::string>& v : page.key_values[k]) {
-      v.reserve(page.key_starts.size());
-      out[k].push_back(&v);
-    }
-  }
-  const MeasureCell empty = text.spec().empty_cell();
-  std::vector<MeasureCell> cells(keys, empty);
-  std::vector<MeasureText::Value> scratch;
-  size_t written = 0;  // key points written
-  const auto write_through = [&](size_t end) {
-    for (; written < end; ++written) {
-      for (size_t k = 0; k < keys; ++k) {
-        append_values(text, drawn, &cells[k], scratch, out[k]);
-        cells[k] = empty;
+// The measures of each key drawn (HtmlReport::key_values), added up one key
+// point at a time: a cell per key, written out when the rows reach the next
+// key point.
+class KeyPoints {
+ public:
+  KeyPoints(size_t keys, const MeasureText& text, const std::vector<size_t>& drawn, HtmlReport& page)
+      : text_(text), drawn_(drawn), empty_(text.spec().empty_cell()), cells_(keys, empty_), out_(keys) {
+    const size_t points = page.starts.size();
+    const uint64_t values = uint64_t{keys} * drawn.size() * points;
+    bin_ = std::max<uint64_t>(1, (values + kMaxKeyValues - 1) / kMaxKeyValues);
+    page.key_points_bin = bin_;
+    for (size_t p = 0; p < points; p += bin_) page.key_starts.push_back(page.starts[p]);
+    points_ = page.key_starts.size();
+    page.key_values.assign(keys, std::vector<std::vector<std::string>>(drawn.size()));
+    for (size_t k = 0; k < keys; ++k) {
+      for (std::vector<std::string>& v : page.key_values[k]) {
+        v.reserve(points_);
+        out_[k].push_back(&v);
       }
     }
-  };
+  }
+  // Adds key `key`'s cell of a bucket of point `point` (met in ascending order).
+  void add(uint64_t point, uint32_t key, const MeasureCell& cell) {
+    write_through(point / bin_);
+    cells_[key].add(cell);
+  }
+  void finish() { write_through(points_); }
+
+ private:
+  void write_through(size_t end) {
+    for (; written_ < end; ++written_) {
+      for (size_t k = 0; k < cells_.size(); ++k) {
+        append_values(text_, drawn_, &cells_[k], scratch_, out_[k]);
+        cells_[k] = empty_;
+      }
+    }
+  }
+
+  const MeasureText& text_;
+  const std::vector<size_t>& drawn_;
+  const MeasureCell empty_;
+  std::vector<MeasureCell> cells_;
+  std::vector<std::vector<std::vector<std::string>*>> out_;
+  std::vector<MeasureText::Value> scratch_;
+  uint64_t bin_ = 1;
+  size_t points_ = 0;
+  size_t written_ = 0;  // key points written
+};
+
+// Fills the measures' values from the chart's rows (their cells per bucket,
+// and per key shown), walked once: each point's cells added over all keys
+// (page.measures), and with keys each key's (KeyPoints). Needs page.starts
+// and the panels laid out. Returns every row's cell added: the totals.
+MeasureCell fill_measures(const ReportRows& rows, const MeasureText& text, const std::vector<size_t>& drawn,
+                          uint64_t bin, HtmlReport& page) {
+  std::vector<MeasureCell> points(page.starts.size(), text.spec().empty_cell());
+  std::optional<KeyPoints> keys;
+  if (rows.by_app()) keys.emplace(rows.apps().size(), text, drawn, page);
   PointOf point_of(rows.bucketing(), page.starts.front(), bin);
   rows.for_each([&](int64_t start, uint32_t app, uint64_t, const MeasureCell* cell) {
-    write_through(point_of(start) / kbin);
-    if (cell != nullptr) cells[app].add(*cell);
+    if (cell == nullptr) return;  // an empty bucket of --fill-gaps
+    const uint64_t point = point_of(start);
+    points[point].add(*cell);
+    if (keys) keys->add(point, app, *cell);
   });
-  write_through(page.key_starts.size());
+  if (keys) keys->finish();
+  std::vector<std::vector<std::string>*> out;
+  for (HtmlReport::Measure& measure : page.measures) out.push_back(&measure.values);
+  std::vector<MeasureText::Value> scratch;
+  MeasureCell total = text.spec().empty_cell();
+  for (const MeasureCell& point : points) {
+    append_values(text, drawn, &point, scratch, out);
+    total.add(point);
+  }
+  return total;
 }
 
-// Each measure over the whole run: the cells of every row added.
-void fill_totals(const Result& result, const ReportOptions& report, HtmlReport& page) {
+// Each measure over the whole run (`all`: every row's cell added).
+void fill_totals(const MeasureCell& all, const Result& result, const ReportOptions& report, HtmlReport& page) {
   const MeasureText text(result.query.measures(), report.units);
-  MeasureCell all = text.spec().empty_cell(), cell;
-  for (size_t row = 0; row < result.cells.size(); ++row) {
-    result.cells.get(row, cell);
-    all.add(cell);
-  }
   std::vector<MeasureText::Value> values;
   text.values(&all, all.count, values);
   for (size_t i = 0; i < values.size(); ++i) {
@@ -311,7 +325,13 @@ HtmlReport make_whole_run_page(const Result& result, const ReportOptions& report
     page.title.append(c == 0 ? " by " : ", ").append(query.by_keys() ? rows.key_columns()[c] : "app");
   }
   page.rows_table = rows_table(rows, result, report);
-  if (!result.cells.empty()) fill_totals(result, report, page);
+  if (!result.cells.empty()) {
+    MeasureCell all = query.measures().empty_cell();
+    rows.for_each([&](int64_t, uint32_t, uint64_t, const MeasureCell* cell) {
+      if (cell != nullptr) all.add(*cell);
+    });
+    fill_totals(all, result, report, page);
+  }
   ReportStats stats = report_stats(result, query.keyed(), rows.buckets(), rows.bucketing(), report.top);
   stats.ranked_apps.clear();  // the table above has them all
   fill_stats(stats, query, page);
@@ -364,17 +384,16 @@ HtmlReport make_html_report(const Result& result, const ReportOptions& report) {
   page.buckets_per_point = bin;
   page.count_axis = "requests per " + page.bucket_name;
   fill_series(rows, bin, page);
-  if (const std::optional<PlotMeasures> m = plot_measures(result, report); m && !page.starts.empty()) {
-    const MeasureText text(m->spec);
+  if (!result.cells.empty() && !page.starts.empty()) {
+    const MeasureText text(query.measures());
     const std::vector<size_t> drawn = lay_out_panels(text, report, page);
-    fill_measures(*m, text, drawn, bucketing, bin, page);
-    if (rows.by_app()) fill_key_measures(rows, text, drawn, bin, page);
+    const MeasureCell all = fill_measures(rows, text, drawn, bin, page);
     if (page.key_points_bin > 1) {
       page.notes.push_back("The measures of one key are drawn on points of " +
                            std::to_string(page.key_points_bin * bin) + " buckets each (those of all keys on " +
                            std::to_string(bin) + "), to keep the page quick to open.");
     }
-    fill_totals(result, report, page);
+    fill_totals(all, result, report, page);
   }
   if (query.keyed()) fill_keys_table(result, report, page);
   fill_stats(report_stats(result, query.keyed(), rows.buckets(), bucketing, chart.top), query, page);

@@ -14,7 +14,9 @@
 // body[data-points] is the number of points drawn (buckets, or sums of
 // buckets_per_point of them), body[data-render-ms] the time from creating the
 // chart to its first draw and body[data-ready-ms] the time from the start of
-// loading the page to it; body[data-key] is the key whose measures are shown.
+// loading the page to it; body[data-drawn-ms] the time from the start of
+// loading to every chart drawn (the panels too); body[data-key] the key whose
+// measures are shown.
 "use strict";
 (() => {
   const report = JSON.parse(document.getElementById("logagg-data").textContent);
@@ -127,12 +129,21 @@
     for (const other of charts) if (other !== u) other.setScale("x", {min: u.scales.x.min, max: u.scales.x.max});
     zooming = false;
   };
+  // body[data-drawn-ms]: when the last chart of the page has drawn once.
+  const drawn = new Set();
+  const drawnOnce = u => {
+    drawn.add(u);
+    if (drawn.size === 1 + (report.panels || []).length && !document.body.dataset.drawnMs) {
+      document.body.dataset.drawnMs = performance.now().toFixed(1);
+    }
+  };
   const options = (height, extra) => Object.assign({
     width: width(),
     height,
     tzDate: t => uPlot.tzDate(new Date(t * 1e3), zone),
     cursor: {drag: {x: true, y: false}, sync: {key: "logagg"}},
-  }, extra, {hooks: Object.assign({setScale: [zoomTogether]}, extra.hooks || {})});
+  }, extra, {hooks: Object.assign({}, extra.hooks, {setScale: [zoomTogether],
+                                                     draw: [drawnOnce].concat((extra.hooks || {}).draw || [])})});
 
   // The counts.
   const ys = report.y;
