@@ -5,7 +5,8 @@
 set -eu
 packages="cmake ninja-build g++ libsimdjson-dev libabsl-dev libcli11-dev \
 libhowardhinnant-date-dev libgtest-dev libgmock-dev libbenchmark-dev \
-zlib1g-dev libisal-dev libzstd-dev libre2-dev pkg-config help2man dpkg-dev file man-db"
+zlib1g-dev libisal-dev libzstd-dev libre2-dev libcpp-httplib-dev pkg-config help2man dpkg-dev file man-db"
+packages="$packages prometheus"  # the --serve test: a real Prometheus scrapes /metrics (promtool checks it)
 packages="$packages nlohmann-json3-dev"  # the profiling walkthrough's naive stage
 packages="$packages tzdata"  # the zones of --tz (libdate-tz3 reads /usr/share/zoneinfo)
 packages="$packages python3-distributed"  # apps/logagg-dask and its test (Dask distributed)

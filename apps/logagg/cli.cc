@@ -101,7 +101,8 @@ void check_follow(const CLI::App& app, Config& config, const std::string& late) 
 // Flag values that are checked and converted after parsing, so that a bad
 // value names its option and the checks can see every flag.
 struct RawFlags {
-  std::string tz, duration, top, max_apps, since, until, range, late;
+  std::string tz, duration, top, max_apps, since, until, range, late, serve;
+  size_t serve_history = 0;
   std::vector<std::string> by, by_status_class;  // --by keys, put in order by apply_flags
   std::vector<std::pair<std::string, std::string>> by_path_prefix;  // (N, FIELD)
   const CLI::Option *by_option = nullptr, *by_status_class_option = nullptr, *by_path_prefix_option = nullptr;
@@ -181,9 +182,20 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
   app.add_option("--delta-dir", config.delta_dir, "With --state: each run's delta as a file of DIR, saved with the state")
       ->type_name("DIR")
       ->group("");  // on --state's line
-  app.add_flag("--follow", config.follow, "Keep reading what is appended, rows as buckets complete; --late DURATION");
+  app.add_flag("--follow", config.follow,
+               "Keep reading what is appended, rows as buckets complete; --late DURATION, --serve ADDR, "
+               "--serve-history N");
   app.add_option("--late", raw.late, "With --follow: a bucket is complete DURATION past its end (default 5s)")
       ->type_name("DURATION")
+      ->group("");  // on --follow's line
+  app.add_option("--serve", raw.serve,
+                 "With --follow: /metrics (Prometheus) and /events over HTTP on [HOST:]PORT (127.0.0.1 by default); "
+                 "--serve-history N")
+      ->type_name("ADDR")
+      ->group("");  // on --follow's line
+  app.add_option("--serve-history", raw.serve_history, "With --serve: the buckets /events keeps (default 3600)")
+      ->check(CLI::Range(size_t{1}, size_t{1} << 20).description(""))
+      ->type_name("N")
       ->group("");  // on --follow's line
   app.add_option("--range", raw.range, "Only the lines that start in this byte range of the one FILE")
       ->type_name("START:END")
@@ -293,6 +305,16 @@ void apply_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
     throw CLI::ValidationError("--delta-dir needs --state FILE, and a folder");
   }
   if (app.count("--late") > 0 && !config.follow) throw CLI::ValidationError("--late needs --follow");
+  if (app.count("--serve-history") > 0 && raw.serve.empty()) throw CLI::ValidationError("--serve-history needs --serve");
+  if (!raw.serve.empty()) {
+    if (!config.follow) throw CLI::ValidationError("--serve needs --follow: it serves a followed run's counts as they grow");
+    try {
+      config.serve = parse_listen_address(raw.serve);
+    } catch (const std::invalid_argument& e) {
+      throw CLI::ValidationError(e.what());
+    }
+    if (raw.serve_history > 0) config.serve->history = raw.serve_history;
+  }
   if (config.follow) check_follow(app, config, raw.late);
   if (!config.state.empty()) {
     if (app.count("--range") > 0) {

@@ -4,12 +4,14 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "logagg/options.h"
 #include "logagg/query.h"
 #include "logagg/report.h"
+#include "logagg/serve.h"
 
 namespace logagg::cli {
 
@@ -25,6 +27,8 @@ struct Config {
   std::string delta_dir;  // with state: each run's delta also as a file of this folder, committed with the state
   bool follow = false;  // --follow: keep reading what is appended (follow_command.h)
   std::chrono::milliseconds late{5000};  // --late: how far past its end a bucket is complete
+  // --serve ADDR (with --follow): /metrics and /events over HTTP (logagg/serve.h).
+  std::optional<ServeOptions> serve;
   bool quiet = false;
   bool strict = false;  // --strict: a warning about the run's fields fails the run (print_result.h)
   bool stats = false;  // bucket statistics on stderr (json documents always carry them)

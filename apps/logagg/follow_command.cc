@@ -12,10 +12,13 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "logagg/follow.h"
+#include "logagg/serve.h"
 #include "logagg/terminal_text.h"
 #include "print_result.h"
 
@@ -64,6 +67,30 @@ class LivePlot {
   std::map<std::pair<int64_t, std::string>, std::pair<uint64_t, MeasureCell>> latest_;
 };
 
+// --serve: the server, listening (its address on stderr, with a warning
+// when it is not a loopback one); nullptr without --serve, or when it
+// cannot listen (said on stderr).
+std::unique_ptr<LiveServer> start_server(const Config& config, bool& failed) {
+  if (!config.serve) return nullptr;
+  try {
+    auto server = std::make_unique<LiveServer>(config.query, config.report, *config.serve);
+    const std::string& host = config.serve->host;
+    const std::string shown = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+    std::fprintf(stderr, "logagg: serving /metrics and /events on http://%s:%d/\n", terminal_text(shown).c_str(),
+                 server->port());
+    if (!is_loopback_host(host)) {
+      std::fprintf(stderr, "logagg: warning: %s is not a loopback address: whoever can reach it can read the counts "
+                           "and keys (there is no authentication)\n",
+                   terminal_text(host).c_str());
+    }
+    return server;
+  } catch (const std::runtime_error& e) {
+    std::fprintf(stderr, "logagg: %s\n", terminal_text(e.what()).c_str());
+    failed = true;
+    return nullptr;
+  }
+}
+
 }  // namespace
 
 int run_follow(const Config& config) {
@@ -79,6 +106,9 @@ int run_follow(const Config& config) {
     return 1;
   }
 
+  bool serve_failed = false;
+  std::unique_ptr<LiveServer> server = start_server(config, serve_failed);
+  if (serve_failed) return 1;
   const FollowWriter writer(config.query, config.report);
   LivePlot plot(config);
   int write_error = 0;
@@ -89,9 +119,11 @@ int run_follow(const Config& config) {
   fo.top = config.report.top;
   fo.stop_fd = stop_fd;
   fo.on_error = [](const InputError& e) { print_error(e.path, e.message); };
+  if (server) fo.on_round = [&](const Result& round) { server->add_round(round); };
   FollowResult followed;
   try {
     followed = follow(config.paths, config.query, config.options, fo, [&](const std::vector<FollowRow>& rows) {
+      if (server) server->add_rows(rows);
       return writing = write_out(config.plot ? plot.redraw(rows) : writer.rows(rows), write_error);
     });
   } catch (const std::invalid_argument& e) {
@@ -99,6 +131,7 @@ int run_follow(const Config& config) {
     return 2;
   }
   ::close(stop_fd);
+  server.reset();  // every client closed before the summary
   if (writing && !config.plot) write_out(writer.footer(followed.result.summary.counted), write_error);
 
   Result& r = followed.result;

@@ -107,7 +107,7 @@ want=$(printf '{"all":%s,"busiest":%s,"pattern":%s}' "$(json_list "${ids[@]}")" 
 
 # Runs first in <head>: watches dialogs and policy violations, then, after
 # the first draw, writes what is wrong into body[data-problems] ("none").
-probe_for() {  # LEGEND (all or busiest) OTHER (true: "(other)" is drawn) TABLES (how many)
+probe_for() {  # LEGEND (all or busiest) OTHER (true: "(other)" is drawn) TABLES (how many) CHOICE (true: a key choice)
   cat <<EOF
 "use strict";
 const seen = {dialogs: [], violations: []};
@@ -138,6 +138,7 @@ const check = () => {
   const keys = [...document.querySelectorAll("#keys tr")].slice(1).map(r => r.cells[0].textContent);
   same("keys table", keys, want.all.map(id => id.replaceAll("\0", "\uFFFD")));
   const choice = document.getElementById("key");
+  if (!choice !== !$4) problems.push("a key choice where none is wanted, or none where one is");
   if (choice) {
     const names = [...choice.options].map(o => o.textContent);
     same("key choice", names.slice(1), want.$1.concat($2 ? ["(other)"] : []));
@@ -157,19 +158,19 @@ check();
 EOF
 }
 
-check_page() {  # NAME LEGEND OTHER TABLES
+check_page() {  # NAME LEGEND OTHER TABLES CHOICE
   local page="$work/$1.html" dom problems
-  dom=$(open_page "$page" "$(probe_for "$2" "$3" "$4")" | tr -d '\0')
+  dom=$(open_page "$page" "$(probe_for "$2" "$3" "$4" "$5")" | tr -d '\0')
   problems=$(body_attribute problems <<< "$dom" | sed "s/&quot;/\"/g; s/&#39;/'/g; s/&lt;/</g; s/&gt;/>/g; s/&amp;/\&/g")
   [ "$problems" = none ] || fail "$1: ${problems:-the probe did not finish (the chart was not drawn)}"
   if grep -q ":CONSOLE" "$page.log"; then fail "$1: console messages: $(grep ":CONSOLE" "$page.log" | cut -c1-300)"; fi
   echo "$1: $(body_attribute points <<< "$dom") points drawn, problems: ${problems:-?}"
 }
 
-check_page by_app busiest true 4    # the legend, the keys, the statistics, the lines
-check_page top all false 4
-check_page merge all false 4
-check_page measures busiest true 6  # and a panel's legend, the totals
+check_page by_app busiest true 4 false    # the legend, the keys, the statistics, the lines
+check_page top all false 4 false
+check_page merge all false 4 false
+check_page measures busiest true 6 true   # and a panel's legend, the totals; the key choice
 screenshot "$work/top.html" "$artifacts/html_hostile.png"
 [ -s "$artifacts/html_hostile.png" ] || fail "no screenshot"
 

@@ -22,9 +22,9 @@ constexpr int64_t kT0 = 1700000000;  // 2023-11-14T22:13:20Z
 std::string line(int64_t second, const std::string& host, const std::string& method, int status, int latency,
                  int bytes) {
   static const std::string times[] = {"2023-11-14T22:13:20Z", "2023-11-14T22:13:21Z", "2023-11-14T22:13:22Z"};
-  return R"({"app_id":"a","timestamp":")" + times[second - kT0] + R"(","host":")" + host + R"(","method":")" +
-         method + R"(","status":)" + std::to_string(status) + R"(,"latency_ms":)" + std::to_string(latency) +
-         R"(,"bytes":)" + std::to_string(bytes) + "}\n";
+  return R"({"app_id":"a","timestamp":")" + times[second - kT0] + R"(","host":")" + host + R"(","method":")" + method +
+         R"(","status":)" + std::to_string(status) + R"(,"latency_ms":)" + std::to_string(latency) + R"(,"bytes":)" +
+         std::to_string(bytes) + "}\n";
 }
 
 Options red_options() {
@@ -76,11 +76,14 @@ TEST(HtmlData, APanelPerQuantityTheMeasuresOfEachKeyTheKeysTableAndTotals) {
   EXPECT_EQ(page.measures[3].unit, "ms");
   EXPECT_EQ(page.measures[4].panel, 2u);
 
-  // All keys: three points (the empty second between is a point of nulls).
+  // All keys: three points; the empty second between has counts and sums
+  // of 0, no ratio and no quantiles (as a --fill-gaps row prints them).
   ASSERT_EQ(page.starts, (std::vector<int64_t>{kT0, kT0 + 1, kT0 + 2}));
   const auto& sum = page.measures[measure(page, "sum(bytes)")].values;
-  EXPECT_EQ(sum, (std::vector<std::string>{"1300", "null", "4000"}));
-  EXPECT_EQ(page.measures[measure(page, "count(status>=500)")].values, (std::vector<std::string>{"1", "null", "1"}));
+  EXPECT_EQ(sum, (std::vector<std::string>{"1300", "0", "4000"}));
+  EXPECT_EQ(page.measures[measure(page, "count(status>=500)")].values, (std::vector<std::string>{"1", "0", "1"}));
+  EXPECT_EQ(page.measures[measure(page, "ratio(status>=500)")].values[1], "null");
+  EXPECT_EQ(page.measures[measure(page, "p99(latency_ms)")].values[1], "null");
 
   // Per key: the chart stacks by host (the first key), so each host's
   // measures are its tuples' cells added.
@@ -91,9 +94,10 @@ TEST(HtmlData, APanelPerQuantityTheMeasuresOfEachKeyTheKeysTableAndTotals) {
   ASSERT_EQ(page.key_values.size(), 2u);
   const size_t s = measure(page, "sum(bytes)"), c = measure(page, "count(status>=500)"),
                r = measure(page, "ratio(status>=500)");
-  EXPECT_EQ(page.key_values[0][s], (std::vector<std::string>{"300", "null", "null"}));
-  EXPECT_EQ(page.key_values[1][s], (std::vector<std::string>{"1000", "null", "4000"}));  // the 404 filtered out
-  EXPECT_EQ(page.key_values[0][c], (std::vector<std::string>{"1", "null", "null"}));
+  EXPECT_EQ(page.key_values[0][s], (std::vector<std::string>{"300", "0", "0"}));
+  EXPECT_EQ(page.key_values[1][s], (std::vector<std::string>{"1000", "0", "4000"}));  // the 404 filtered out
+  EXPECT_EQ(page.key_values[0][c], (std::vector<std::string>{"1", "0", "0"}));
+  EXPECT_EQ(page.key_values[0][r][2], "null");
   EXPECT_EQ(page.key_values[0][r][0], "0.5000");
   EXPECT_EQ(page.key_values[1][c][0], "0");
   EXPECT_EQ(page.key_values[1][r][2], "1.0000");
@@ -132,7 +136,8 @@ TEST(HtmlData, EachKeysPointsAreBinnedWhenTooManyAndSaySo) {
   // are a million values a key's measures would need: binned by two.
   const std::string log = line(kT0, "a", "GET", 200, 10, 100) +
                           R"({"app_id":"a","timestamp":"2023-11-16T02:00:00Z","host":"b","method":"GET",)"
-                          R"("status":500,"latency_ms":5,"bytes":7})" "\n";
+                          R"("status":500,"latency_ms":5,"bytes":7})"
+                          "\n";
   const Result result = aggregate_buffer(log, red_options(), "buf");
   const HtmlReport page = make_html_report(result, ReportOptions{});
   const size_t points = page.starts.size();

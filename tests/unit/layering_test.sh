@@ -13,7 +13,7 @@
 #   through the count stage's result order); run (the workers, opening and
 #   reading the inputs) drives input, parse and count; split sits on input
 #   alone, detect on parse; state (incremental runs) on all of them but split
-#   and detect, and follow on state.
+#   and detect, follow on state, and serve (HTTP for a followed run) on follow.
 # - each stage has one face: the one header of its folder that another
 #   stage may include (face, below; the base's headers are open to all).
 #   Everything else a stage offers is in a public header (logagg/...), and
@@ -46,6 +46,7 @@ allowed() {
     split) echo "$base input split" ;;
     state) echo "$base input parse count run report merge state" ;;
     follow) echo "$base input parse count run report merge state follow" ;;
+    serve) echo "$base input parse count run report merge state follow serve" ;;
     *) echo "UNKNOWN" ;;
   esac
 }
@@ -78,6 +79,7 @@ home() {
     split.h) echo split ;;
     state.h) echo state ;;
     follow.h) echo follow ;;
+    serve.h) echo serve ;;
     *) echo UNKNOWN ;;
   esac
 }

@@ -63,6 +63,10 @@ struct FollowOptions {
   // Called once for each input error as it happens (each is also in
   // FollowResult::result.errors).
   std::function<void(const InputError&)> on_error;
+  // Called with each round's counted lines (per second, and per key when
+  // keyed, with their measures) and its summary, as the round ends: what
+  // /metrics adds up (serve.h).
+  std::function<void(const Result&)> on_round;
 };
 
 struct FollowResult {

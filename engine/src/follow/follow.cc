@@ -122,6 +122,7 @@ FollowResult follow(const std::vector<std::string>& paths, const Query& query, c
     Result& counted = round.counted;
     errors.tell(found);
     summary.add(counted.summary);
+    if (fo.on_round) fo.on_round(counted);
     for (RejectSample& r : counted.rejects) {
       if (out.result.rejects.size() < options.max_reject_samples || r.reason == Reason::kLineTooLong) {
         out.result.rejects.push_back(std::move(r));

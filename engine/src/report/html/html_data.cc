@@ -100,13 +100,13 @@ std::vector<size_t> lay_out_panels(const MeasureText& text, const ReportOptions&
 }
 
 // Appends the drawn columns' values of a point whose cells add up to `cell`
-// (nullptr: none) to `out[i]`, each a JSON number or null.
-void append_values(const MeasureText& text, const std::vector<size_t>& drawn, const MeasureCell* cell,
+// to `out[i]`, each a JSON number or null, as a --fill-gaps row prints them:
+// a point without lines has counts and sums of 0, no ratio and no quantiles.
+void append_values(const MeasureText& text, const std::vector<size_t>& drawn, const MeasureCell& cell,
                    std::vector<MeasureText::Value>& scratch, std::vector<std::vector<std::string>*> out) {
-  if (cell != nullptr && cell->count > 0) text.values(cell, cell->count, scratch);
+  text.values(&cell, cell.count, scratch);
   for (size_t i = 0; i < drawn.size(); ++i) {
-    const bool present = cell != nullptr && cell->count > 0 && scratch[drawn[i]].present;
-    out[i]->push_back(present ? scratch[drawn[i]].text : "null");
+    out[i]->push_back(scratch[drawn[i]].present ? scratch[drawn[i]].text : "null");
   }
 }
 
@@ -145,7 +145,7 @@ class KeyPoints {
   void write_through(size_t end) {
     for (; written_ < end; ++written_) {
       for (size_t k = 0; k < cells_.size(); ++k) {
-        append_values(text_, drawn_, &cells_[k], scratch_, out_[k]);
+        append_values(text_, drawn_, cells_[k], scratch_, out_[k]);
         cells_[k] = empty_;
       }
     }
@@ -184,7 +184,7 @@ MeasureCell fill_measures(const ReportRows& rows, const MeasureText& text, const
   std::vector<MeasureText::Value> scratch;
   MeasureCell total = text.spec().empty_cell();
   for (const MeasureCell& point : points) {
-    append_values(text, drawn, &point, scratch, out);
+    append_values(text, drawn, point, scratch, out);
     total.add(point);
   }
   return total;
@@ -239,10 +239,16 @@ void fill_keys_table(const Result& result, const ReportOptions& report, HtmlRepo
   const ReportRows rows(result, result.query.key_columns(), whole);
   page.keys_table = rows_table(rows, result, whole);
   const size_t keys = result.apps.size() - (!result.apps.empty() && result.apps.back() == kOtherApp ? 1 : 0);
-  page.keys_table_note = keys <= whole.top ? "Every key over the whole run, busiest first."
-                                           : "The " + std::to_string(whole.top) + " busiest of " +
-                                                 std::to_string(keys) + " keys over the whole run, the rest as (other)" +
-                                                 (report.top == 0 ? " (--top N shows N)." : ".");
+  if (keys > whole.top) {
+    page.keys_table_note = "The " + std::to_string(whole.top) + " busiest of " + std::to_string(keys) +
+                           " keys over the whole run, the rest as (other)" + (report.top == 0 ? " (--top N shows N)." : ".");
+  } else {
+    page.keys_table_note = "Every key over the whole run, busiest first.";
+  }
+  if (result.apps_capped) {
+    page.keys_table_note += " Keys met past --max-apps " + std::to_string(result.query.question().max_apps) +
+                            " are counted in (other).";
+  }
   page.keys_table_note += " Click a column's name to sort by it.";
 }
 

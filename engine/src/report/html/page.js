@@ -24,15 +24,16 @@
   const n = report.x.length;
   const durations = {s: 1, ms: 1e-3, "µs": 1e-6, ns: 1e-9};
   // A click on a column's name sorts the rows by it, the largest first, then
-  // the smallest first; numbers by value (a duration in any unit by its
-  // length), "-" last.
+  // the smallest first: numbers by value (a duration in any unit by its
+  // length; a cell is a number only if all of it is: "10.1.2.3" is text),
+  // then text in code point order, "-" last.
   const sortable = table => {
     if (!table) return;
     const head = table.rows[0];
     const value = text => {
-      const d = /^(-?[0-9.e+]+) (s|ms|µs|ns)$/.exec(text);
-      const v = d ? parseFloat(d[1]) * durations[d[2]] : parseFloat(text);
-      return Number.isNaN(v) ? null : v;
+      const d = /^(-?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?) (s|ms|µs|ns)$/.exec(text);
+      if (d) return parseFloat(d[1]) * durations[d[2]];
+      return /^-?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?%?$/.test(text) ? parseFloat(text) : null;
     };
     [...head.cells].forEach((th, c) => {
       th.classList.add("sortable");
@@ -43,8 +44,9 @@
         th.dataset.sort = down ? "down" : "up";
         const rows = [...table.rows].slice(1).map(r => [r, r.cells[c].textContent]).map(([r, t]) => [r, t, value(t)]);
         const order = (a, b) => {
+          if ((a[1] === "-") !== (b[1] === "-")) return a[1] === "-" ? 1 : -1;
           if ((a[2] === null) !== (b[2] === null)) return a[2] === null ? 1 : -1;
-          const by = a[2] !== null ? a[2] - b[2] : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
+          const by = a[2] !== null && a[2] !== b[2] ? a[2] - b[2] : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
           return down ? -by : by;
         };
         rows.sort(order);
@@ -130,18 +132,24 @@
     zooming = false;
   };
   // body[data-drawn-ms]: when the last chart of the page has drawn once.
-  const drawn = new Set();
+  const drawnCharts = new Set();
   const drawnOnce = u => {
-    drawn.add(u);
-    if (drawn.size === 1 + (report.panels || []).length && !document.body.dataset.drawnMs) {
+    drawnCharts.add(u);
+    if (drawnCharts.size === 1 + (report.panels || []).length && !document.body.dataset.drawnMs) {
       document.body.dataset.drawnMs = performance.now().toFixed(1);
     }
+  };
+  // A double click zooms every chart out to the whole report (a key's
+  // points, when binned, end before the last bucket).
+  const zoomOut = () => () => {
+    for (const c of charts) c.setScale("x", {min: report.x[0], max: report.x[n - 1]});
+    return null;
   };
   const options = (height, extra) => Object.assign({
     width: width(),
     height,
     tzDate: t => uPlot.tzDate(new Date(t * 1e3), zone),
-    cursor: {drag: {x: true, y: false}, sync: {key: "logagg"}},
+    cursor: {drag: {x: true, y: false}, sync: {key: "logagg"}, bind: {dblclick: zoomOut}},
   }, extra, {hooks: Object.assign({}, extra.hooks, {setScale: [zoomTogether],
                                                      draw: [drawnOnce].concat((extra.hooks || {}).draw || [])})});
 
@@ -211,7 +219,17 @@
   window.logaggChart = u;
 
   // The panels: each measure a line of its panel, on the left axis (counts,
-  // percentiles, sums) or the right (ratios, dashed).
+  // percentiles, sums) or the right (ratios, dashed). A value with no value
+  // on either side (a ratio or quantile between buckets without lines)
+  // draws as a point, which a line alone would not show.
+  const isolated = (u, i, show) => {
+    if (show) return null;
+    const d = u.data[i], out = [];
+    for (let j = 0; j < d.length; j++) {
+      if (d[j] != null && (j === 0 || d[j - 1] == null) && (j + 1 === d.length || d[j + 1] == null)) out.push(j);
+    }
+    return out;
+  };
   const measures = report.m || [];
   const panels = (report.panels || []).map((p, i) => {
     const drawn = measures.flatMap((m, j) => m.panel === i ? [j] : []);
@@ -231,7 +249,7 @@
     const lines = drawn.map((j, k) => {
       const m = measures[j];
       const line = {label: m.name, scale: m.right ? "right" : "left", stroke: palette[k % palette.length],
-                    width: m.right ? 1.5 : 2, value: (u, v) => measureText(m.unit, v)};
+                    width: m.right ? 1.5 : 2, points: {filter: isolated}, value: (u, v) => measureText(m.unit, v)};
       return m.right ? Object.assign(line, {dash: [6, 3]}) : line;
     });
     const chartOfPanel = new uPlot(options(220, {padding: [null, p.right ? 10 : rightRoom, null, null],

@@ -1,0 +1,69 @@
+// Serving a followed run over HTTP (logagg --follow --serve ADDR):
+// - GET /metrics: Prometheus's text exposition of the counters since logagg
+//   started (lines counted per key, read, blank, rejected per reason,
+//   filtered per --where, each --count-if and --sum per key);
+// - GET /events: server-sent events, each bucket's rows as follow hands them
+//   out (completed, or corrected by a late line), the rows of the last
+//   ServeOptions::history buckets first;
+// - GET /: an index of the two.
+// Read-only (no request changes anything; no path touches the file system),
+// and bounded: at most max_streams event streams at once (more get 503),
+// requests of at most 8 KiB of headers and no body (413), 5 s to send a
+// request, 2 s for a client to take what is written to it, keep-alive
+// connections closed after 5 s idle. A bad request gets a 4xx; the counting
+// never waits on a client. Fed by follow: FollowOptions::on_round with
+// add_round, the sink's rows with add_rows.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "logagg/follow.h"
+#include "logagg/follow_rows.h"
+#include "logagg/query.h"
+#include "logagg/report.h"
+#include "logagg/result.h"
+
+namespace logagg {
+
+struct ServeOptions {
+  std::string host = "127.0.0.1";  // loopback by default
+  int port = 0;                    // 0: any free port (LiveServer::port() says which)
+  size_t history = 3600;           // buckets whose rows /events keeps for clients that connect (--serve-history)
+  size_t max_streams = 16;         // event streams at once
+};
+
+// "HOST:PORT", "[IPV6]:PORT" or "PORT" (on 127.0.0.1) as host and port;
+// throws std::invalid_argument naming what is wrong.
+ServeOptions parse_listen_address(std::string_view text);
+// Whether `host` is a loopback address: 127.0.0.0/8, ::1 or "localhost".
+bool is_loopback_host(std::string_view host);
+
+class LiveServer {
+ public:
+  // Binds host:port and serves on threads of its own from then on. Throws
+  // std::runtime_error naming the address when it cannot bind (in use, not
+  // this host's). `query` and `report`: the question followed and its
+  // buckets, units and format of rows (as for FollowWriter).
+  LiveServer(const Query& query, const ReportOptions& report, const ServeOptions& options);
+  ~LiveServer();  // stop()
+  LiveServer(const LiveServer&) = delete;
+  LiveServer& operator=(const LiveServer&) = delete;
+
+  int port() const;
+  // A round's counted lines and summary, into the counters (FollowOptions::on_round).
+  void add_round(const Result& round);
+  // Rows handed out by follow, to every event stream.
+  void add_rows(const std::vector<FollowRow>& rows);
+  // Closes every client and stops serving; the counters stay. Idempotent.
+  void stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace logagg

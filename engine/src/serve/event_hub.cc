@@ -1,0 +1,71 @@
+// The event stream's rows, kept and handed to each client (see event_hub.h).
+#include "serve/event_hub.h"
+
+#include <algorithm>
+
+namespace logagg {
+namespace {
+
+ReportOptions as_json(ReportOptions report) {
+  report.format = Format::kJson;
+  return report;
+}
+
+}  // namespace
+
+EventHub::EventHub(const Query& query, const ReportOptions& report, size_t history)
+    : writer_(query, as_json(report)), history_(std::max<size_t>(1, history)) {}
+
+void EventHub::publish(const std::vector<FollowRow>& rows) {
+  if (rows.empty()) return;
+  // One json line a row (FollowWriter writes them so, none empty).
+  const std::string lines = writer_.rows(rows);
+  std::lock_guard lock(mutex_);
+  size_t at = 0;
+  for (const FollowRow& row : rows) {
+    const size_t end = lines.find('\n', at);
+    const std::string id = std::to_string(++last_id_);
+    events_.push_back({last_id_, row.start, "id: " + id + "\ndata: " + lines.substr(at, end - at) + "\n\n"});
+    at = end + 1;
+    starts_.insert(row.start);
+  }
+  while (starts_.size() > history_) starts_.erase(starts_.begin());
+  while (!events_.empty() && (events_.front().start < *starts_.begin() || events_.size() > kMaxKeptRows)) {
+    events_.pop_front();
+  }
+  changed_.notify_all();
+}
+
+std::string EventHub::take_after(uint64_t& after, std::chrono::milliseconds wait) {
+  std::unique_lock lock(mutex_);
+  changed_.wait_for(lock, wait, [&] { return stopped_ || last_id_ > after; });
+  if (stopped_ || last_id_ <= after) return {};
+  std::string out;
+  const uint64_t first = events_.empty() ? last_id_ + 1 : events_.front().id;
+  if (after + 1 < first) {
+    out = "event: gap\ndata: {\"missed\":" + std::to_string(first - after - 1) + "}\n\n";
+    after = first - 1;
+  }
+  // Ids are consecutive in events_: the first wanted is at after + 1 - first.
+  for (size_t i = after + 1 - first; i < events_.size(); ++i) out += events_[i].text;
+  after = last_id_;
+  return out;
+}
+
+uint64_t EventHub::before_kept() const {
+  std::lock_guard lock(mutex_);
+  return events_.empty() ? last_id_ : events_.front().id - 1;
+}
+
+void EventHub::stop() {
+  std::lock_guard lock(mutex_);
+  stopped_ = true;
+  changed_.notify_all();
+}
+
+bool EventHub::stopped() const {
+  std::lock_guard lock(mutex_);
+  return stopped_;
+}
+
+}  // namespace logagg

@@ -1,0 +1,58 @@
+// The rows of /events (LiveServer): each bucket's rows as follow hands them
+// out (completed, or corrected by a late line) as server-sent events, each
+// "id: N" (numbered from 1) and "data: ROW", ROW being the line --follow
+// --format json prints for it. The rows of the last `history` buckets are
+// kept (and at most kMaxKeptRows rows), so that a client that connects gets
+// them first, and one that comes back (Last-Event-ID) what it missed.
+// Thread-safe: follow's thread publishes, each client's thread waits.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "logagg/follow_rows.h"
+
+namespace logagg {
+
+class EventHub {
+ public:
+  static constexpr size_t kMaxKeptRows = 200000;
+
+  EventHub(const Query& query, const ReportOptions& report, size_t history);
+
+  void publish(const std::vector<FollowRow>& rows);
+  // The events after id `after`, as the text of an event
+  // stream, and `after` moved to the last; waits up to `wait` for one. An
+  // empty text: none came (or the hub stopped). Rows no longer kept are
+  // skipped: the text then starts with a "gap" event saying how many.
+  std::string take_after(uint64_t& after, std::chrono::milliseconds wait);
+  // The id before the first row kept: where a new client starts.
+  uint64_t before_kept() const;
+  // Wakes every waiting client; take_after returns at once from then on.
+  void stop();
+  bool stopped() const;
+
+ private:
+  struct Event {
+    uint64_t id;
+    int64_t start;
+    std::string text;
+  };
+
+  FollowWriter writer_;
+  const size_t history_;
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<Event> events_;
+  std::set<int64_t> starts_;  // of the buckets kept
+  uint64_t last_id_ = 0;
+  bool stopped_ = false;
+};
+
+}  // namespace logagg

@@ -1,0 +1,221 @@
+// The HTTP server of a followed run (logagg/serve.h), on cpp-httplib: its
+// routes, limits and the order it stops in. The counters are LiveTotals'
+// and the event stream's rows EventHub's; this file only serves them.
+// cpp-httplib 0.11 notes that shape it: a response streamed from a provider
+// holds a worker thread for as long as the client stays, so event streams
+// are capped below the pool's size and each waits at most a second between
+// writes (a heartbeat comment when no row came), which is also how a
+// departed client is found; stop() is lost if it comes before the accept
+// loop runs, so stopping waits for it.
+#include "logagg/serve.h"
+
+#include <httplib.h>
+#include <sys/socket.h>
+
+#include <atomic>
+#include <charconv>
+#include <chrono>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "serve/event_hub.h"
+#include "serve/live_totals.h"
+
+namespace logagg {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr size_t kMaxRequestBody = 0;  // no request carries a body
+constexpr auto kStreamWait = 1000ms;   // between two writes to an event stream, at most
+
+constexpr std::string_view kIndex =
+    "logagg --follow --serve\n"
+    "\n"
+    "/metrics  the counters since logagg started, for Prometheus (text exposition format 0.0.4)\n"
+    "/events   each bucket's rows as it completes or is corrected, as server-sent events\n";
+
+// The body of an error response cpp-httplib makes itself.
+std::string error_text(int status) {
+  switch (status) {
+    case 400:
+      return "400 bad request\n";
+    case 404:
+      return "404 not found: /metrics, /events or /\n";
+    case 413:
+      return "413 a request carries no body here\n";
+    case 414:
+      return "414 request line too long\n";
+    default:
+      return std::to_string(status) + "\n";
+  }
+}
+
+}  // namespace
+
+struct LiveServer::Impl {
+  Impl(const Query& query, const ReportOptions& report, const ServeOptions& options)
+      : options(options), totals(query, report.units), hub(query, report, options.history) {}
+
+  void route();
+  void serve_events(const httplib::Request& request, httplib::Response& response);
+
+  const ServeOptions options;
+  std::mutex totals_mutex;
+  LiveTotals totals;
+  EventHub hub;
+  std::atomic<size_t> streams{0};
+  httplib::Server server;
+  std::thread listener;
+  std::atomic<bool> listen_returned{false};
+  int port = 0;
+};
+
+void LiveServer::Impl::route() {
+  // SO_REUSEADDR, not cpp-httplib's SO_REUSEPORT (with which a second
+  // server on the same port would bind, and share the connections).
+  server.set_socket_options([](socket_t socket) {
+    const int yes = 1;
+    ::setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
+  const size_t workers = options.max_streams + 4;
+  server.new_task_queue = [workers] { return new httplib::ThreadPool(workers); };
+  server.set_read_timeout(5, 0);
+  server.set_write_timeout(2, 0);
+  server.set_keep_alive_timeout(5);
+  server.set_keep_alive_max_count(100);
+  server.set_payload_max_length(kMaxRequestBody);
+  server.Get("/", [](const httplib::Request&, httplib::Response& response) {
+    response.set_content(std::string(kIndex), "text/plain; charset=utf-8");
+  });
+  server.Get("/metrics", [this](const httplib::Request&, httplib::Response& response) {
+    std::string text;
+    {
+      std::lock_guard lock(totals_mutex);
+      text = totals.exposition();
+    }
+    response.set_content(std::move(text), "text/plain; version=0.0.4; charset=utf-8");
+  });
+  server.Get("/events",
+             [this](const httplib::Request& request, httplib::Response& response) { serve_events(request, response); });
+  const auto not_allowed = [](const httplib::Request&, httplib::Response& response) {
+    response.status = 405;
+    response.set_header("Allow", "GET, HEAD");
+    response.set_content("only GET and HEAD are served\n", "text/plain; charset=utf-8");
+  };
+  server.Post(".*", not_allowed);
+  server.Put(".*", not_allowed);
+  server.Patch(".*", not_allowed);
+  server.Delete(".*", not_allowed);
+  server.Options(".*", not_allowed);
+  server.set_error_handler([](const httplib::Request&, httplib::Response& response) {
+    if (response.body.empty()) response.set_content(error_text(response.status), "text/plain; charset=utf-8");
+  });
+  server.set_exception_handler([](const httplib::Request&, httplib::Response& response, std::exception_ptr) {
+    response.status = 500;
+    response.set_content("500 internal error\n", "text/plain; charset=utf-8");
+  });
+}
+
+void LiveServer::Impl::serve_events(const httplib::Request& request, httplib::Response& response) {
+  if (streams.fetch_add(1) >= options.max_streams) {
+    streams.fetch_sub(1);
+    response.status = 503;
+    response.set_header("Retry-After", "5");
+    response.set_content("too many event streams at once\n", "text/plain; charset=utf-8");
+    return;
+  }
+  uint64_t after = hub.before_kept();
+  if (const std::string last = request.get_header_value("Last-Event-ID"); !last.empty()) {
+    uint64_t id = 0;
+    const auto [end, error] = std::from_chars(last.data(), last.data() + last.size(), id);
+    if (error == std::errc() && end == last.data() + last.size()) after = std::max(after, id);
+  }
+  response.set_header("Cache-Control", "no-store");
+  response.set_chunked_content_provider(
+      "text/event-stream",
+      [this, after, first = true](size_t, httplib::DataSink& sink) mutable {
+        if (first) {
+          first = false;
+          static constexpr std::string_view kRetry = "retry: 2000\n\n";
+          if (!sink.write(kRetry.data(), kRetry.size())) return false;
+        }
+        const std::string text = hub.take_after(after, kStreamWait);
+        if (hub.stopped()) return false;                  // frees the worker: the server can stop
+        if (text.empty()) return sink.write(":\n\n", 3);  // a heartbeat: a departed client fails it
+        return sink.write(text.data(), text.size());
+      },
+      [this](bool) { streams.fetch_sub(1); });
+}
+
+LiveServer::LiveServer(const Query& query, const ReportOptions& report, const ServeOptions& options)
+    : impl_(std::make_unique<Impl>(query, report, options)) {
+  Impl& s = *impl_;
+  s.route();
+  const std::string where =
+      (s.options.host.find(':') != std::string::npos ? "[" + s.options.host + "]" : s.options.host) + ":" +
+      std::to_string(s.options.port);
+  s.port = s.options.port == 0 ? s.server.bind_to_any_port(s.options.host)
+                               : (s.server.bind_to_port(s.options.host, s.options.port) ? s.options.port : -1);
+  if (s.port < 0) {
+    throw std::runtime_error("--serve: cannot listen on " + where +
+                             " (in use by another program, or not an address of this host)");
+  }
+  s.listener = std::thread([&s] {
+    s.server.listen_after_bind();
+    s.listen_returned = true;
+  });
+}
+
+LiveServer::~LiveServer() { stop(); }
+
+int LiveServer::port() const { return impl_->port; }
+
+void LiveServer::add_round(const Result& round) {
+  std::lock_guard lock(impl_->totals_mutex);
+  impl_->totals.add(round);
+}
+
+void LiveServer::add_rows(const std::vector<FollowRow>& rows) { impl_->hub.publish(rows); }
+
+void LiveServer::stop() {
+  Impl& s = *impl_;
+  if (!s.listener.joinable()) return;
+  s.hub.stop();
+  // A stop before the accept loop runs would be lost (cpp-httplib 0.11).
+  while (!s.server.is_running() && !s.listen_returned) std::this_thread::sleep_for(1ms);
+  s.server.stop();
+  s.listener.join();
+}
+
+ServeOptions parse_listen_address(std::string_view text) {
+  ServeOptions out;
+  std::string_view port = text;
+  if (const size_t colon = text.rfind(':'); colon != std::string_view::npos) {
+    std::string_view host = text.substr(0, colon);
+    port = text.substr(colon + 1);
+    if (host.starts_with('[') && host.ends_with(']')) {
+      host = host.substr(1, host.size() - 2);
+    } else if (host.find(':') != std::string_view::npos) {
+      throw std::invalid_argument("--serve: write an IPv6 address in brackets, as [::1]:8080 (not " +
+                                  std::string(text) + ")");
+    }
+    if (host.empty()) throw std::invalid_argument("--serve: no host before the port in " + std::string(text));
+    out.host = std::string(host);
+  }
+  int number = -1;
+  const auto [end, error] = std::from_chars(port.data(), port.data() + port.size(), number);
+  if (port.empty() || error != std::errc() || end != port.data() + port.size() || number < 0 || number > 65535) {
+    throw std::invalid_argument("--serve: the port must be a number 0..65535 (0: any free port), not '" +
+                                std::string(port) + "' in " + std::string(text));
+  }
+  out.port = number;
+  return out;
+}
+
+bool is_loopback_host(std::string_view host) {
+  return host == "localhost" || host == "::1" || host.starts_with("127.");
+}
+
+}  // namespace logagg

@@ -1,0 +1,375 @@
+#!/usr/bin/python3
+"""End-to-end test of `logagg --follow --serve ADDR` (issue 42): /metrics and /events.
+
+  serve_test.py LOGAGG [-k TEST]
+
+- Counters against a batch run: `--by host --where 'status!=404' --count-if 'status>=500' --sum
+  latency_ms --unit latency_ms=ms` follows a folder while a writer appends (valid lines, invalid
+  ones, blank ones) and rotates the log by rename, and the test reads /metrics and /events all the
+  while (each scrape's counters never go down). Once everything is read, /metrics' counters (lines
+  per host, read, blank, rejected per reason, filtered, matching, the latency's sum in seconds)
+  equal a batch run over every line written; the last row /events sent for each bucket and host is
+  the one logagg printed; `promtool check metrics` accepts the exposition.
+- Hostile keys (quotes, a backslash, a line feed, markup, an empty one, none) are escaped:
+  promtool accepts the exposition, and a real Prometheus (Debian's, started on loopback with a
+  scrape config pointing at logagg) stores each key as it was and its query API returns the same
+  totals. (Bytes that are not UTF-8 never reach a key: such a line is not JSON; the exposition's
+  U+FFFD for them is a unit test's.)
+- Safety: another method gets 405, another path 404, a request with a body 413 (before its 405), garbage 400, and
+  the counting goes on; the event streams past 16 at once get 503; a client that stops reading
+  does not hold the counting; SIGTERM closes every client and prints the summary (status 0); a
+  port in use is refused with its reason (status 1); an address not on loopback is warned about.
+
+Without prometheus and promtool (Debian's prometheus package) it skips, or fails in CI.
+"""
+
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import urllib.parse
+import urllib.request
+from decimal import Decimal
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from follow_test import BASE, LOGAGG, Follow, json_rows, last_rows, run, summary_of, text_of, wait_for  # noqa: E402
+
+PROMETHEUS, PROMTOOL = shutil.which("prometheus"), shutil.which("promtool")
+HOSTS = ["web", "api", "db"]
+RED = ["--by", "host", "--where", "status!=404", "--count-if", "status>=500", "--sum", "latency_ms",
+       "--unit", "latency_ms=ms"]
+SAMPLE = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)(\{.*\})? (\S+)')
+
+
+def need(program, name):
+    if program:
+        return
+    if os.environ.get("CI") == "true":
+        raise AssertionError(f"missing in CI: {name} (scripts/install-deps.sh installs the prometheus package)")
+    raise unittest.SkipTest(f"missing: {name} (a failure when CI=true)")
+
+
+def line(rng, t, n):
+    """A line of second t: host, status (some 404s, filtered out; some 5xx) and latency in ms."""
+    status = rng.choice([200, 200, 200, 301, 404, 500, 503])
+    return json.dumps({"app_id": "a", "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t)),
+                       "host": rng.choice(HOSTS), "status": status, "latency_ms": rng.randint(0, 99999) / 1000,
+                       "n": n}, separators=(",", ":"))
+
+
+def parse_labels(text):
+    """{a="x",b="y\\"z"} as a dict, the values unescaped."""
+    labels, i = {}, 1
+    while i < len(text) - 1:
+        eq = text.index("=", i)
+        name, i, value = text[i:eq], eq + 2, []
+        while text[i] != '"':
+            if text[i] == "\\":
+                value.append({"\\": "\\", '"': '"', "n": "\n"}[text[i + 1]])
+                i += 2
+            else:
+                value.append(text[i])
+                i += 1
+        labels[name] = "".join(value)
+        i += 2 if text[i + 1:i + 2] == "," else 1
+    return labels
+
+
+def parse_exposition(text):
+    """{(name, frozenset of labels): value} of the samples; checks HELP and TYPE come first, once."""
+    samples, typed = {}, set()
+    for row in text.splitlines():
+        if row.startswith("# TYPE "):
+            name = row.split(" ")[2]
+            assert name not in typed, f"TYPE twice for {name}"
+            typed.add(name)
+            continue
+        if row.startswith("#") or not row:
+            continue
+        m = SAMPLE.fullmatch(row)
+        assert m, f"not a sample line: {row!r}"
+        assert m[1] in typed, f"{m[1]} has no TYPE before its samples"
+        key = (m[1], frozenset(parse_labels(m[2]).items()) if m[2] else frozenset())
+        assert key not in samples, f"a series twice: {key}"
+        samples[key] = Decimal(m[3])
+    return samples
+
+
+class Server:
+    """A `logagg --follow --serve 127.0.0.1:0 ARGS` and its port."""
+
+    def __init__(self, test, *args):
+        self.follow = Follow(["--serve", "127.0.0.1:0", *args], test.tmp)
+        test.addCleanup(self.follow.kill)
+        found = []
+        wait_for(lambda: found.append(re.search(r"serving /metrics and /events on http://127\.0\.0\.1:(\d+)/",
+                                                self.follow.errors())) or found[-1], 10)
+        if not found or not found[-1]:
+            raise AssertionError(f"logagg did not say where it serves: {self.follow.errors()[-2000:]}")
+        self.port = int(found[-1][1])
+
+    def get(self, path, method="GET", body=None, headers=None):
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        c.request(method, path, body=body, headers=headers or {})
+        r = c.getresponse()
+        data = r.read()
+        c.close()
+        return r.status, dict(r.getheaders()), data
+
+    def metrics(self):
+        status, headers, data = self.get("/metrics")
+        assert status == 200, status
+        assert headers["Content-Type"].startswith("text/plain; version=0.0.4"), headers
+        return data.decode()
+
+
+class EventStream:
+    """An open GET /events: its events, read as they come."""
+
+    def __init__(self, port):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        self.conn.request("GET", "/events")
+        self.response = self.conn.getresponse()
+        self.events = []
+
+    def read_until(self, predicate, timeout):
+        end, event = time.monotonic() + timeout, {}
+        while not predicate(self.events):
+            if time.monotonic() > end:
+                return False
+            row = self.response.readline().decode()
+            if row in ("\n", ""):
+                if "data" in event:
+                    self.events.append(event)
+                event = {}
+                if row == "":
+                    return predicate(self.events)
+                continue
+            name, _, value = row.rstrip("\n").partition(": ")
+            event[name] = value
+        return True
+
+    def rows(self):
+        return [json.loads(e["data"]) for e in self.events if "event" not in e]
+
+    def close(self):
+        self.conn.close()
+
+
+class Case(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="logagg-serve-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+        self.logs = os.path.join(self.tmp, "logs")
+        os.mkdir(self.logs)
+
+
+class Counters(Case):
+    def test_counters_and_events_equal_a_batch_run_through_rotations(self):
+        need(PROMTOOL, "promtool")
+        rng = random.Random(42)
+        log = os.path.join(self.logs, "access.log")
+        open(log, "w").close()
+        server = Server(self, "--late", "1s", "--format", "json", *RED, self.logs)
+        stream = EventStream(server.port)
+        written, n, last = [], 0, {}
+        for step in range(40):
+            t = BASE + step // 4
+            new = [line(rng, t, n + i) for i in range(50)]
+            n += len(new)
+            new += ["not json", "", '{"app_id":"a","timestamp":"yesterday"}'] if step % 5 == 0 else []
+            rng.shuffle(new)
+            written += new
+            with open(log, "a") as out:
+                out.write(text_of(new))
+            if step % 10 == 9:
+                os.rename(log, f"{log}.{step}")  # rotated by rename; the writer starts a new file
+                open(log, "w").close()
+            if step % 4 == 0:  # a scrape: no counter ever goes down
+                now = parse_exposition(server.metrics())
+                for key, value in last.items():
+                    self.assertGreaterEqual(now.get(key, Decimal(0)), value, key)
+                last = now
+            time.sleep(0.03)
+
+        # Everything read: /metrics equals a batch run over every line written.
+        every = os.path.join(self.tmp, "every.log")
+        with open(every, "w") as out:
+            out.write(text_of(written))
+        doc = json.loads(run("--format", "json", "-q", "--overall", *RED, every).stdout)
+        total = doc["summary"]["lines"]
+        self.assertIsNotNone(wait_for(lambda: parse_exposition(server.metrics()).get(
+            ("logagg_lines_read_total", frozenset())) == total, 10), "every line read")
+        text = server.metrics()
+        samples = parse_exposition(text)
+        for row in doc["counts"]:
+            host = frozenset({("host", row["host"])})
+            self.assertEqual(samples[("logagg_lines_total", host)], row["count"], row)
+            self.assertEqual(samples[("logagg_lines_matching_total", host | {("count_if", "status>=500")})],
+                             row["count(status>=500)"], row)
+            self.assertEqual(samples[("logagg_latency_seconds_total", host)] * 1000,
+                             Decimal(row["sum(latency_ms)"]), row)
+        summary = doc["summary"]
+        self.assertEqual(samples[("logagg_lines_blank_total", frozenset())], summary["blank"])
+        self.assertEqual(samples[("logagg_lines_filtered_total", frozenset({("filter", "status!=404")}))],
+                         summary["filtered"])
+        rejected = {k: v for (name, labels), v in samples.items() if name == "logagg_lines_rejected_total"
+                    for _, k in labels}
+        self.assertEqual(sum(rejected.values()), summary["rejected"])
+        self.assertGreater(rejected["invalid_json"], 0)
+        check = subprocess.run([PROMTOOL, "check", "metrics"], input=text.encode(), capture_output=True)
+        self.assertEqual(check.returncode, 0, check.stderr.decode() + text)
+
+        # The rows of /events: the last of each bucket and host is the one printed.
+        rc, out, err = server.follow.stop()
+        self.assertEqual(rc, 0, err[-2000:])
+        stream.read_until(lambda events: False, 5)  # to the stream's end: the server closed it
+        printed = last_rows(json_rows(out), key="second", by_app=False)
+        streamed = last_rows(stream.rows(), key="second", by_app=False)
+        self.assertEqual(streamed, printed)
+        self.assertGreater(len(streamed), 5)
+        self.assertEqual(summary_of(err)["counted"], summary["counted"])
+
+
+HOSTILE = ['x"y', "back\\slash", "line\nfeed", "</script><b>", "caf\u00e9", "le", ""]
+
+
+class Hostile(Case):
+    def hostile_log(self):
+        """A line per hostile key, each at its own second, and one whose host is no key (an object)."""
+        hosts = HOSTILE + [{"o": 1}]
+        lines = [json.dumps({"app_id": "a", "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(BASE + i)),
+                             "host": h, "status": 200, "latency_ms": 1}) for i, h in enumerate(hosts)]
+        with open(os.path.join(self.logs, "access.log"), "w") as out:
+            out.write(text_of(lines))
+        return len(lines)
+
+    def test_hostile_keys_pass_promtool_and_a_real_prometheus(self):
+        need(PROMTOOL, "promtool")
+        need(PROMETHEUS, "prometheus")
+        lines = self.hostile_log()
+        server = Server(self, "--by", "host", "--sum", "latency_ms", self.logs)
+        self.assertIsNotNone(wait_for(lambda: f"logagg_lines_read_total {lines}\n" in server.metrics(), 10))
+        text = server.metrics()
+        check = subprocess.run([PROMTOOL, "check", "metrics"], input=text.encode(), capture_output=True)
+        self.assertEqual(check.returncode, 0, check.stderr.decode() + text)
+        samples = parse_exposition(text)
+        hosts = {dict(labels)["host"] for name, labels in samples if name == "logagg_lines_total"}
+        self.assertEqual(hosts, set(HOSTILE) | {"(none)"})
+
+        # A real Prometheus scrapes it on loopback; its query API gives the same totals.
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            prom_port = s.getsockname()[1]
+        config = os.path.join(self.tmp, "prometheus.yml")
+        with open(config, "w") as out:
+            out.write("global: {scrape_interval: 1s, scrape_timeout: 1s}\n"
+                      "scrape_configs:\n  - job_name: logagg\n"
+                      f"    static_configs: [{{targets: ['127.0.0.1:{server.port}']}}]\n")
+        with open(os.path.join(self.tmp, "prometheus.log"), "wb") as log:
+            prom = subprocess.Popen([PROMETHEUS, f"--config.file={config}",
+                                     f"--storage.tsdb.path={os.path.join(self.tmp, 'tsdb')}",
+                                     f"--web.listen-address=127.0.0.1:{prom_port}"], stdout=log, stderr=log)
+        self.addCleanup(prom.wait)
+        self.addCleanup(prom.terminate)
+
+        def query(expr):
+            url = f"http://127.0.0.1:{prom_port}/api/v1/query?" + urllib.parse.urlencode({"query": expr})
+            try:
+                with urllib.request.urlopen(url, timeout=5) as r:
+                    return json.load(r)["data"]["result"]
+            except OSError:
+                return []
+
+        # The first scrape comes some 5 s after Prometheus starts (its discovery's batching).
+        self.assertIsNotNone(wait_for(lambda: query("logagg_lines_total"), 40, step=0.5),
+                             "Prometheus never stored a scrape")
+        stored = {r["metric"].get("host", ""): int(r["value"][1]) for r in query("logagg_lines_total")}
+        self.assertEqual(stored, {h: 1 for h in hosts})
+        self.assertEqual(query("sum(logagg_lines_total)")[0]["value"][1], str(lines))
+        self.assertEqual(query('logagg_lines_total{host="x\\"y"}')[0]["value"][1], "1")
+
+
+class Safety(Case):
+    def test_bad_requests_get_4xx_and_counting_goes_on(self):
+        log = os.path.join(self.logs, "access.log")
+        rng = random.Random(7)
+        with open(log, "w") as out:
+            out.write(text_of([line(rng, BASE, i) for i in range(10)]))
+        server = Server(self, "--by", "host", self.logs)
+        self.assertEqual(server.get("/nowhere")[0], 404)
+        self.assertEqual(server.get("/metrics", method="POST", body=b"")[0], 405)
+        self.assertEqual(server.get("/metrics", method="DELETE")[0], 405)
+        self.assertEqual(server.get("/metrics", method="POST", body=b"x" * 100)[0], 413)
+        self.assertEqual(server.get("/../../etc/passwd")[0], 404)
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+            s.sendall(b"\x16\x03\x01 not http at all\r\n\r\n")
+            self.assertRegex(s.recv(100), rb"^HTTP/1\.1 400 ")
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+            s.sendall(b"GET /" + b"a" * 10000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+            self.assertRegex(s.recv(100), rb"^HTTP/1\.1 414 ")
+        status, headers, index = server.get("/")
+        self.assertEqual(status, 200)
+        self.assertIn(b"/metrics", index)
+        # Still counting.
+        with open(log, "a") as out:
+            out.write(text_of([line(rng, BASE + 1, i) for i in range(5)]))
+        self.assertIsNotNone(wait_for(lambda: "logagg_lines_read_total 15\n" in server.metrics(), 10))
+
+    def test_streams_past_the_cap_get_503_and_a_stalled_client_holds_nothing(self):
+        log = os.path.join(self.logs, "access.log")
+        rng = random.Random(8)
+        open(log, "w").close()
+        server = Server(self, "--late", "1s", self.logs)
+        streams = [EventStream(server.port) for _ in range(16)]
+        self.addCleanup(lambda: [s.close() for s in streams])
+        self.assertEqual(server.get("/events")[0], 503)
+        self.assertEqual(server.get("/metrics")[0], 200)  # the rest is still served
+        # A client that never reads: rows pile up in its socket, never in the counting.
+        stalled = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        self.addCleanup(stalled.close)
+        stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        streams[0].close()
+        stalled.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        for step in range(20):
+            with open(log, "a") as out:
+                out.write(text_of([line(rng, BASE + step, i) for i in range(200)]))
+            time.sleep(0.05)
+        self.assertIsNotNone(wait_for(lambda: "logagg_lines_read_total 4000\n" in server.metrics(), 10))
+        self.assertTrue(streams[1].read_until(lambda events: len(events) >= 15, 10), "rows reach the others")
+        rc, out, err = server.follow.stop()
+        self.assertEqual(rc, 0, err[-2000:])
+        self.assertEqual(summary_of(err)["counted"], 4000)
+
+    def test_a_port_in_use_is_refused_and_other_addresses_are_warned_about(self):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            s.listen()
+            r = run("--follow", "--serve", f"127.0.0.1:{s.getsockname()[1]}", self.logs, check=False)
+            self.assertEqual(r.returncode, 1)
+            self.assertIn(f"--serve: cannot listen on 127.0.0.1:{s.getsockname()[1]}", r.stderr.decode())
+        for bad in ("127.0.0.1:99999", "::1:80", "host:", "127.0.0.1:x"):
+            r = run("--follow", "--serve", bad, self.logs, check=False)
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn("--serve", r.stderr.decode())
+        r = run("--serve", "127.0.0.1:0", self.logs, check=False)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--serve needs --follow", r.stderr.decode())
+        f = Follow(["--serve", "0.0.0.0:0", self.logs], self.tmp, "any")
+        self.addCleanup(f.kill)
+        self.assertIsNotNone(wait_for(lambda: "is not a loopback address" in f.errors(), 10), f.errors())
+        rc, _, err = f.stop()
+        self.assertEqual(rc, 0, err)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1] + sys.argv[2:])

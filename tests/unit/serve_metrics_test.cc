@@ -1,0 +1,146 @@
+// Tests for /metrics' pieces (engine/src/serve): names, label values and
+// HELP text as Prometheus's text format wants them (hostile keys included),
+// exact decimals moved to seconds, and LiveTotals: rounds added up into
+// counters equal to one batch run over the same lines, keys capped, units.
+// That a real Prometheus and promtool accept the exposition is serve_e2e's.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "logagg/aggregate.h"
+#include "serve/live_totals.h"
+#include "serve/prometheus_text.h"
+
+namespace logagg {
+namespace {
+
+using namespace std::string_literals;
+
+TEST(PrometheusText, NamesAreMadeValid) {
+  EXPECT_EQ(metric_name("latency_ms"), "latency_ms");
+  EXPECT_EQ(metric_name("status_class(status)"), "status_class_status_");
+  EXPECT_EQ(metric_name("2xx"), "_2xx");
+  EXPECT_EQ(metric_name("a:b.c-d"), "a_b_c_d");
+  EXPECT_EQ(metric_name(""), "_");
+  EXPECT_EQ(label_name("__name__"), "name__");
+  EXPECT_EQ(label_name("___"), "_");
+  EXPECT_EQ(label_name("héllo"), "h__llo");
+  EXPECT_EQ(metric_name("respTime"), "resp_time");
+  EXPECT_EQ(metric_name("HTTPStatus2xx"), "httpstatus2xx");
+  EXPECT_EQ(label_name("userAgent"), "user_agent");
+}
+
+TEST(PrometheusText, LabelValuesAreEscapedAndValidUtf8) {
+  std::string out;
+  append_label_value(out, "a\\b\"c\nd\te\u00e9\u2028");
+  EXPECT_EQ(out, "a\\\\b\\\"c\\nd\te\u00e9\u2028");
+  out.clear();
+  append_label_value(out,
+                     "bad\xff\xc3(\xed\xa0\x80"
+                     "end"s);  // a stray byte, a cut sequence, a surrogate
+  EXPECT_EQ(out, "bad\uFFFD\uFFFD(\uFFFD\uFFFD\uFFFDend");
+  out.clear();
+  append_label_value(out, "nul\0byte"s);
+  EXPECT_EQ(out, "nul\0byte"s);
+}
+
+TEST(PrometheusText, HelpEscapesOnlyBackslashAndLineFeed) {
+  std::string out;
+  append_help_text(out, "a \"quoted\" \\ path\nline");
+  EXPECT_EQ(out, "a \"quoted\" \\\\ path\\nline");
+}
+
+TEST(PrometheusText, DecimalsShiftExactly) {
+  EXPECT_EQ(shift_decimal("1234.5", 3), "1.2345");
+  EXPECT_EQ(shift_decimal("7", 3), "0.007");
+  EXPECT_EQ(shift_decimal("-1500", 3), "-1.5");
+  EXPECT_EQ(shift_decimal("0", 9), "0");
+  EXPECT_EQ(shift_decimal("-0.000", 3), "0");
+  EXPECT_EQ(shift_decimal("123456789012345678901234567890.123456789", 9), "123456789012345678901.234567890123456789");
+  EXPECT_EQ(shift_decimal("42", 0), "42");
+}
+
+std::string line(const std::string& host, int status, const std::string& latency, int second = 0) {
+  return R"({"app_id":"a","timestamp":"2023-11-14T22:13:2)" + std::to_string(second) + R"(Z","host":)" + host +
+         R"(,"status":)" + std::to_string(status) + R"(,"latency_ms":)" + latency + "}\n";
+}
+
+Options red() {
+  Options o;
+  o.by = {KeyField{"host"}};
+  o.where = {"status!=404"};
+  o.count_if = {"status>=500"};
+  o.sum = {"latency_ms"};
+  return o;
+}
+
+TEST(LiveTotals, RoundsAddUpToTheBatchAndTheExpositionIsExact) {
+  const std::string first = line(R"("a")", 200, "1.5") + line(R"("a")", 503, "2.25", 1) + "not json\n" + "\n";
+  const std::string second = line(R"("b")", 200, "1000") + line(R"("a")", 404, "3") + line(R"("a")", 500, "0.001", 2);
+  const Options o = red();
+  const Query query(o);
+  LiveTotals totals(query, {{"latency_ms", DurationUnit::kMillis}});
+  totals.add(aggregate_buffer(first, o, "buf"));
+  totals.add(aggregate_buffer(second, o, "buf"));
+  const std::string text = totals.exposition();
+  for (const char* want : {
+           "# HELP logagg_lines_total Lines counted since logagg started, per key.\n"
+           "# TYPE logagg_lines_total counter\n"
+           "logagg_lines_total{host=\"a\"} 3\n"
+           "logagg_lines_total{host=\"b\"} 1\n",
+           "logagg_lines_read_total 7\n",
+           "logagg_lines_blank_total 1\n",
+           "logagg_lines_rejected_total{reason=\"invalid_json\"} 1\n",
+           "logagg_lines_rejected_total{reason=\"bad_time\"} 0\n",
+           "logagg_lines_filtered_total{filter=\"status!=404\"} 1\n",
+           "logagg_lines_matching_total{count_if=\"status>=500\",host=\"a\"} 2\n",
+           "logagg_lines_matching_total{count_if=\"status>=500\",host=\"b\"} 0\n",
+           "# TYPE logagg_latency_seconds_total counter\n",
+           "logagg_latency_seconds_total{host=\"a\"} 0.003751\n",
+           "logagg_latency_seconds_total{host=\"b\"} 1\n",
+       }) {
+    EXPECT_NE(text.find(want), std::string::npos) << want << "\nin:\n" << text;
+  }
+  EXPECT_EQ(text.back(), '\n');
+}
+
+TEST(LiveTotals, HostileKeysAreEscapedNoKeyAndOtherAreNamedAndKeysAreCapped) {
+  Options o;
+  o.by = {KeyField{"host"}};
+  o.max_apps = 3;
+  const std::string log = line(R"("x\"y\\z\nw")", 200, "1") + line("5", 200, "1") + line(R"({"o":1})", 200, "1") +
+                          line(R"("d")", 200, "1") + line(R"("e")", 200, "1");
+  const Query query(o);
+  LiveTotals totals(query, {});
+  totals.add(aggregate_buffer(log, o, "buf"));
+  totals.add(aggregate_buffer(line(R"("f")", 200, "1"), o, "buf"));  // a fourth key past the cap of 3
+  const std::string text = totals.exposition();
+  for (const char* want : {"logagg_lines_total{host=\"x\\\"y\\\\z\\nw\"} 1\n", "logagg_lines_total{host=\"5\"} 1\n",
+                           "logagg_lines_total{host=\"(none)\"} 1\n", "logagg_lines_total{host=\"(other)\"} 3\n"}) {
+    EXPECT_NE(text.find(want), std::string::npos) << want << "\nin:\n" << text;
+  }
+  EXPECT_EQ(text.find("host=\"f\""), std::string::npos) << text;
+}
+
+TEST(LiveTotals, WithoutKeysOneSeriesAndKeyColumnsNamedLikeOwnLabelsAreRenamed) {
+  Options plain;
+  const Query plain_query(plain);
+  LiveTotals none(plain_query, {});
+  EXPECT_NE(none.exposition().find("\nlogagg_lines_total 0\n"), std::string::npos);
+  none.add(aggregate_buffer(line(R"("a")", 200, "1"), plain, "buf"));
+  EXPECT_NE(none.exposition().find("\nlogagg_lines_total 1\n"), std::string::npos);
+
+  Options o;
+  o.by = {KeyField{"le"}, KeyField{"instance"}};
+  const Query query(o);
+  LiveTotals totals(query, {});
+  totals.add(aggregate_buffer(R"({"app_id":"a","timestamp":"2023-11-14T22:13:20Z","le":"x","instance":"y"})"
+                              "\n",
+                              o, "buf"));
+  EXPECT_NE(totals.exposition().find("logagg_lines_total{key_le=\"x\",key_instance=\"y\"} 1\n"), std::string::npos)
+      << totals.exposition();
+}
+
+}  // namespace
+}  // namespace logagg
