@@ -147,13 +147,14 @@ const probe = () => {
   select.dispatchEvent(new Event("change"));
   setTimeout(() => {
     found.push("key=" + document.body.dataset.key, "key headings=" + headings(), "key bytes=" + sumOf(panels[2]));
-    // The key'"'"'s p50 line is drawn: pixels of its colour in the latency panel.
+    // The key'"'"'s percentiles are drawn (a value a key point, between empty
+    // ones: as points): pixels of p99'"'"'s colour, drawn last, in the latency panel.
     const canvas = panels[1].ctx.getImageData(0, 0, panels[1].ctx.canvas.width, panels[1].ctx.canvas.height).data;
     let drawnPixels = 0;
     for (let i = 0; i < canvas.length; i += 4) {
-      if (canvas[i] === 0x42 && canvas[i + 1] === 0x69 && canvas[i + 2] === 0xd0) drawnPixels++;
+      if (canvas[i] === 0xff && canvas[i + 1] === 0x72 && canvas[i + 2] === 0x5c) drawnPixels++;
     }
-    found.push("key p50 drawn=" + (drawnPixels >= 100));
+    found.push("key p99 drawn=" + (drawnPixels >= 100));
     const keys = document.getElementById("keys");
     keys.rows[0].cells[0].click();
     found.push("sorted=" + [...keys.rows].slice(1, 4).map(r => r.cells[0].textContent).join(","));
@@ -172,7 +173,7 @@ for want in "panels=3" \
     "axes=,requests per second|,requests per second,% of the lines counted|,latency_ms (ms)|,sum(bytes) per second" \
     "headings=lines matching --count-if, all keys|latency_ms, all keys|sum(bytes), all keys" "bytes=$bytes_all;" \
     "key=h03" "key headings=lines matching --count-if, key h03|latency_ms, key h03|sum(bytes), key h03" \
-    "key bytes=$bytes_h03;" "key p50 drawn=true" "sorted=h19,h18,h17"; do
+    "key bytes=$bytes_h03;" "key p99 drawn=true" "sorted=h19,h18,h17"; do
   grep -qF -- "$want" <<< "$red;" || fail "html_report_red: the dashboard lacks '$want': '$red'"
 done
 if grep -q ":CONSOLE" "$red_page.log"; then fail "html_report_red: console messages: $(grep ":CONSOLE" "$red_page.log")"; fi
