@@ -103,6 +103,7 @@ void check_follow(const CLI::App& app, Config& config, const std::string& late) 
 struct RawFlags {
   std::string tz, duration, top, max_apps, since, until, range, late, serve;
   size_t serve_history = 0;
+  std::vector<std::string> serve_buckets;  // --serve-buckets FIELD=B1,B2,...
   std::vector<std::string> by, by_status_class;  // --by keys, put in order by apply_flags
   std::vector<std::pair<std::string, std::string>> by_path_prefix;  // (N, FIELD)
   const CLI::Option *by_option = nullptr, *by_status_class_option = nullptr, *by_path_prefix_option = nullptr;
@@ -183,8 +184,7 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
       ->type_name("DIR")
       ->group("");  // on --state's line
   app.add_flag("--follow", config.follow,
-               "Keep reading what is appended, rows as buckets complete; --late DURATION, --serve ADDR, "
-               "--serve-history N");
+               "Keep reading what is appended; --late DURATION; --serve ADDR, --serve-history N, --serve-buckets F=B,..");
   app.add_option("--late", raw.late, "With --follow: a bucket is complete DURATION past its end (default 5s)")
       ->type_name("DURATION")
       ->group("");  // on --follow's line
@@ -196,6 +196,11 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
   app.add_option("--serve-history", raw.serve_history, "With --serve: the buckets /events keeps (default 3600)")
       ->check(CLI::Range(size_t{1}, size_t{1} << 20).description(""))
       ->type_name("N")
+      ->group("");  // on --follow's line
+  app.add_option("--serve-buckets", raw.serve_buckets,
+                 "With --serve: a --quantiles field's histogram bounds in /metrics, FIELD=B1,B2,... (seconds for a "
+                 "duration)")
+      ->type_name("FIELD=BOUNDS")
       ->group("");  // on --follow's line
   app.add_option("--range", raw.range, "Only the lines that start in this byte range of the one FILE")
       ->type_name("START:END")
@@ -265,6 +270,25 @@ void check_units(const Config& config) {
   }
 }
 
+// --serve, --serve-history and --serve-buckets: the server's options, and
+// the histograms of /metrics in the question.
+void apply_serve_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
+  if (raw.serve.empty()) {
+    if (app.count("--serve-history") > 0 || app.count("--serve-buckets") > 0) {
+      throw CLI::ValidationError("--serve-history and --serve-buckets need --serve");
+    }
+    return;
+  }
+  if (!config.follow) throw CLI::ValidationError("--serve needs --follow: it serves a followed run's counts as they grow");
+  try {
+    config.serve = parse_listen_address(raw.serve);
+    plan_histograms(config.options, config.report.units, raw.serve_buckets, *config.serve);
+  } catch (const std::invalid_argument& e) {
+    throw CLI::ValidationError(e.what());
+  }
+  if (raw.serve_history > 0) config.serve->history = raw.serve_history;
+}
+
 // Checks what CLI11 cannot check alone and fills what needs more than one flag.
 void apply_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
   Options& o = config.options;
@@ -285,6 +309,7 @@ void apply_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
   if (o.since && o.until && *o.until <= *o.since) {
     throw CLI::ValidationError("--until must be later than --since (the range is [since, until))");
   }
+  apply_serve_flags(app, config, raw);  // before the Query: the histograms are part of its question
   try {
     config.query = Query(o);  // the question read and checked once
   } catch (const std::invalid_argument& e) {
@@ -305,16 +330,6 @@ void apply_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
     throw CLI::ValidationError("--delta-dir needs --state FILE, and a folder");
   }
   if (app.count("--late") > 0 && !config.follow) throw CLI::ValidationError("--late needs --follow");
-  if (app.count("--serve-history") > 0 && raw.serve.empty()) throw CLI::ValidationError("--serve-history needs --serve");
-  if (!raw.serve.empty()) {
-    if (!config.follow) throw CLI::ValidationError("--serve needs --follow: it serves a followed run's counts as they grow");
-    try {
-      config.serve = parse_listen_address(raw.serve);
-    } catch (const std::invalid_argument& e) {
-      throw CLI::ValidationError(e.what());
-    }
-    if (raw.serve_history > 0) config.serve->history = raw.serve_history;
-  }
   if (config.follow) check_follow(app, config, raw.late);
   if (!config.state.empty()) {
     if (app.count("--range") > 0) {

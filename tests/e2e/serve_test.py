@@ -8,7 +8,8 @@
   ones, blank ones) and rotates the log by rename, and the test reads /metrics and /events all the
   while (each scrape's counters never go down). Once everything is read, /metrics' counters (lines
   per host, read, blank, rejected per reason, filtered, matching, the latency's sum in seconds)
-  equal a batch run over every line written; the last row /events sent for each bucket and host is
+  equal a batch run over every line written, and the latency's histogram (--quantiles) equals a
+  count by hand of the values at most each bound; the last row /events sent for each bucket and host is
   the one logagg printed; `promtool check metrics` accepts the exposition.
 - Hostile keys (quotes, a backslash, a line feed, markup, an empty one, none) are escaped:
   promtool accepts the exposition, and a real Prometheus (Debian's, started on loopback with a
@@ -46,7 +47,8 @@ from follow_test import BASE, LOGAGG, Follow, json_rows, last_rows, run, summary
 PROMETHEUS, PROMTOOL = shutil.which("prometheus"), shutil.which("promtool")
 HOSTS = ["web", "api", "db"]
 RED = ["--by", "host", "--where", "status!=404", "--count-if", "status>=500", "--sum", "latency_ms",
-       "--unit", "latency_ms=ms"]
+       "--quantiles", "latency_ms", "--unit", "latency_ms=ms"]
+BOUNDS = ["0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5", "1", "2.5", "5", "10"]  # the default, in seconds
 SAMPLE = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)(\{.*\})? (\S+)')
 
 
@@ -86,18 +88,19 @@ def parse_labels(text):
 
 def parse_exposition(text):
     """{(name, frozenset of labels): value} of the samples; checks HELP and TYPE come first, once."""
-    samples, typed = {}, set()
+    samples, typed = {}, {}
     for row in text.splitlines():
         if row.startswith("# TYPE "):
             name = row.split(" ")[2]
             assert name not in typed, f"TYPE twice for {name}"
-            typed.add(name)
+            typed[name] = row.split(" ")[3]
             continue
         if row.startswith("#") or not row:
             continue
         m = SAMPLE.fullmatch(row)
         assert m, f"not a sample line: {row!r}"
-        assert m[1] in typed, f"{m[1]} has no TYPE before its samples"
+        family = re.sub(r"_(bucket|sum|count)$", "", m[1])
+        assert m[1] in typed or typed.get(family) == "histogram", f"{m[1]} has no TYPE before its samples"
         key = (m[1], frozenset(parse_labels(m[2]).items()) if m[2] else frozenset())
         assert key not in samples, f"a series twice: {key}"
         samples[key] = Decimal(m[3])
@@ -219,6 +222,23 @@ class Counters(Case):
             self.assertEqual(samples[("logagg_latency_seconds_total", host)] * 1000,
                              Decimal(row["sum(latency_ms)"]), row)
         summary = doc["summary"]
+        # The histogram: each bound against every value counted, exactly (a slow count by hand).
+        latencies = {}
+        for written_line in written:
+            try:
+                doc_line = json.loads(written_line, parse_float=Decimal)
+            except ValueError:
+                continue
+            if isinstance(doc_line, dict) and doc_line.get("status") != 404 and doc_line.get("timestamp", "")[:1] == "2":
+                latencies.setdefault(doc_line["host"], []).append(Decimal(doc_line["latency_ms"]))
+        for host, values in latencies.items():
+            labels = frozenset({("host", host)})
+            for le in BOUNDS:
+                want = sum(1 for v in values if v <= Decimal(le) * 1000)
+                self.assertEqual(samples[("logagg_latency_seconds_bucket", labels | {("le", le)})], want, (host, le))
+            self.assertEqual(samples[("logagg_latency_seconds_bucket", labels | {("le", "+Inf")})], len(values))
+            self.assertEqual(samples[("logagg_latency_seconds_count", labels)], len(values))
+            self.assertEqual(samples[("logagg_latency_seconds_sum", labels)] * 1000, sum(values))
         self.assertEqual(samples[("logagg_lines_blank_total", frozenset())], summary["blank"])
         self.assertEqual(samples[("logagg_lines_filtered_total", frozenset({("filter", "status!=404")}))],
                          summary["filtered"])

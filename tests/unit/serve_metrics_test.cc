@@ -5,10 +5,12 @@
 // That a real Prometheus and promtool accept the exposition is serve_e2e's.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 #include <vector>
 
 #include "logagg/aggregate.h"
+#include "logagg/serve.h"
 #include "serve/live_totals.h"
 #include "serve/prometheus_text.h"
 
@@ -59,6 +61,9 @@ TEST(PrometheusText, DecimalsShiftExactly) {
   EXPECT_EQ(shift_decimal("-0.000", 3), "0");
   EXPECT_EQ(shift_decimal("123456789012345678901234567890.123456789", 9), "123456789012345678901.234567890123456789");
   EXPECT_EQ(shift_decimal("42", 0), "42");
+  EXPECT_EQ(shift_decimal("0.005", -3), "5");
+  EXPECT_EQ(shift_decimal("2.5", -6), "2500000");
+  EXPECT_EQ(shift_decimal("0.0000001", -6), "0.1");
 }
 
 std::string line(const std::string& host, int status, const std::string& latency, int second = 0) {
@@ -140,6 +145,98 @@ TEST(LiveTotals, WithoutKeysOneSeriesAndKeyColumnsNamedLikeOwnLabelsAreRenamed) 
                               o, "buf"));
   EXPECT_NE(totals.exposition().find("logagg_lines_total{key_le=\"x\",key_instance=\"y\"} 1\n"), std::string::npos)
       << totals.exposition();
+}
+
+TEST(Histograms, BoundsAreTheGivenOrTheDefaultsInTheFieldsUnit) {
+  Options o;
+  o.quantiles = {"latency_ms", "bytes", "wait"};
+  ServeOptions serve;
+  plan_histograms(o, {{"wait", DurationUnit::kMicros}}, {"bytes=100,1000.5"}, serve);
+  ASSERT_EQ(o.histograms.size(), 3u);
+  EXPECT_EQ(o.histograms[0].first, "latency_ms");  // ms by its name: the default seconds, in ms
+  EXPECT_EQ(o.histograms[0].second.front(), 5.0);
+  EXPECT_EQ(o.histograms[0].second.back(), 10000.0);
+  EXPECT_EQ(o.histograms[1].second, (std::vector<double>{100, 1000.5}));
+  EXPECT_EQ(o.histograms[2].second.front(), 5000.0);  // µs by its --unit
+  EXPECT_EQ(serve.histograms[0].second, default_histogram_bounds(true));
+  EXPECT_EQ(serve.histograms[1].second, (std::vector<std::string>{"100", "1000.5"}));
+  for (const char* bad : {"status=1,2", "bytes=2,1", "bytes=1,1", "bytes=1e3", "bytes=-1", "bytes", "bytes=1,,2"}) {
+    ServeOptions s2;
+    Options o2 = o;
+    EXPECT_THROW(plan_histograms(o2, {}, {bad}, s2), std::invalid_argument) << bad;
+  }
+}
+
+// Lines of latency_ms values, random but many on the bounds themselves.
+std::string latency_lines(std::mt19937& rng, size_t n, std::vector<double>& values) {
+  static const char* kOnBounds[] = {"5", "10", "25", "50", "100", "250", "500", "1000", "2500", "5000", "10000"};
+  std::string out;
+  for (size_t i = 0; i < n; ++i) {
+    std::string v =
+        rng() % 3 == 0 ? kOnBounds[rng() % 11] : std::to_string(rng() % 20000) + "." + std::to_string(rng() % 1000);
+    values.push_back(std::stod(v));
+    out += line(R"("h)" + std::to_string(rng() % 3) + R"(")", 200, v, static_cast<int>(rng() % 4));
+  }
+  return out;
+}
+
+TEST(Histograms, CountsAreExactAtEveryBoundWhateverTheThreadsAndSegments) {
+  Options o;
+  o.by = {KeyField{"host"}};
+  o.quantiles = {"latency_ms"};
+  ServeOptions serve;
+  plan_histograms(o, {}, {}, serve);
+  std::mt19937 rng(7);
+  std::vector<double> values;
+  const std::string log = latency_lines(rng, 3000, values);
+  const Query query(o);
+  std::string first;
+  for (const unsigned threads : {1u, 4u}) {
+    Options run = o;
+    run.threads = threads;
+    run.segment_bytes = threads == 1 ? 0 : 4096;
+    LiveTotals totals(query, {}, serve.histograms);
+    totals.add(aggregate_buffer(log, run, "buf"));
+    const std::string text = totals.exposition();
+    if (first.empty()) first = text;
+    EXPECT_EQ(text, first) << threads << " threads";
+  }
+  // Against a count by hand, over all keys: at most each bound, cumulative.
+  const std::vector<double>& bounds = query.measures().fields[0].bounds;
+  for (size_t b = 0; b < bounds.size(); ++b) {
+    uint64_t want = 0;
+    for (const double v : values) want += v <= bounds[b] ? 1 : 0;
+    uint64_t got = 0;
+    const std::string le = "le=\"" + serve.histograms[0].second[b] + "\"} ";
+    for (size_t at = first.find(le); at != std::string::npos; at = first.find(le, at + 1)) {
+      got += std::stoull(first.substr(at + le.size()));
+    }
+    EXPECT_EQ(got, want) << "le " << serve.histograms[0].second[b];
+  }
+  EXPECT_NE(first.find("# TYPE logagg_latency_seconds histogram\n"), std::string::npos) << first;
+  EXPECT_NE(first.find("logagg_latency_seconds_bucket{host=\"h0\",le=\"+Inf\"} "), std::string::npos);
+  EXPECT_NE(first.find("logagg_latency_seconds_count{host=\"h0\"} "), std::string::npos);
+  EXPECT_NE(first.find("logagg_latency_seconds_sum{host=\"h0\"} "), std::string::npos);
+  EXPECT_EQ(first.find("logagg_latency_seconds_total"), std::string::npos) << "no --sum, no sum counter";
+}
+
+TEST(Histograms, SumInSecondsAndCountsOfOneKey) {
+  Options o;
+  o.quantiles = {"latency_ms"};
+  ServeOptions serve;
+  plan_histograms(o, {}, {"latency_ms=0.001,0.0015"}, serve);
+  const Query query(o);
+  LiveTotals totals(query, {}, serve.histograms);
+  totals.add(aggregate_buffer(line(R"("a")", 200, "1") + line(R"("a")", 200, "1.5") + line(R"("a")", 200, "1.50001") +
+                                  line(R"("a")", 200, "0.25"),
+                              o, "buf"));
+  const std::string text = totals.exposition();
+  for (const char* want :
+       {"logagg_latency_seconds_bucket{le=\"0.001\"} 2\n", "logagg_latency_seconds_bucket{le=\"0.0015\"} 3\n",
+        "logagg_latency_seconds_bucket{le=\"+Inf\"} 4\n", "logagg_latency_seconds_sum 0.00425001\n",
+        "logagg_latency_seconds_count 4\n"}) {
+    EXPECT_NE(text.find(want), std::string::npos) << want << "\nin:\n" << text;
+  }
 }
 
 }  // namespace

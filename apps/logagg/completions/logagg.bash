@@ -34,7 +34,7 @@ _logagg() {
       return;;
     --threads | --show-rejects | --app-field | --time-field | --app-pattern | --max-size | --piece-size | \
     --lines | --pattern | --since | --until | --include | --exclude | --range | --top | --max-apps | --late | \
-    --serve | --serve-history | \
+    --serve | --serve-history | --serve-buckets | \
     --by | --by-status-class | --by-path-prefix | --where | --sum | --quantiles | --percentiles | --count-if | --unit)
       COMPREPLY=()  # a value the user types
       return;;
@@ -52,7 +52,7 @@ _logagg() {
       options="--format --csv-safe --per-second --per-minute --per-hour --per-day --bucket --overall --tz --fill-gaps --stats --plot
                --by-app --top --max-apps --by --by-status-class --by-path-prefix --where --sum --quantiles
                --percentiles --count-if --unit --since
-               --until --include --exclude --list-inputs --piece-size --state --delta --delta-dir --follow --late --serve --serve-history --range --threads --app-field --time-field --app-pattern --time-format --input-tz --show-rejects
+               --until --include --exclude --list-inputs --piece-size --state --delta --delta-dir --follow --late --serve --serve-history --serve-buckets --range --threads --app-field --time-field --app-pattern --time-format --input-tz --show-rejects
                -q --quiet --strict -h --help --version"
     fi
     COMPREPLY=($(compgen -W "$options" -- "$cur"))

@@ -48,6 +48,7 @@ complete -c logagg -n $main -l follow -d 'Keep reading what is appended, rows as
 complete -c logagg -n $main -l late -x -d 'With --follow: a bucket is complete this long past its end'
 complete -c logagg -n $main -l serve -x -d 'With --follow: /metrics (Prometheus) and /events over HTTP on [HOST:]PORT'
 complete -c logagg -n $main -l serve-history -x -d 'With --serve: the buckets /events keeps'
+complete -c logagg -n $main -l serve-buckets -x -d "With --serve: a --quantiles field's histogram bounds, FIELD=B1,B2,..."
 complete -c logagg -n $main -l range -x -d 'Only the lines starting in START:END of the one file'
 complete -c logagg -n $main -l threads -x -d 'Worker threads'
 complete -c logagg -n $main -l app-field -x -d 'Field holding the application id'

@@ -76,7 +76,8 @@ class MeasureTable {
   // two; with --quantiles min, max, then the sketch's kInlineBuckets.
   struct Field {
     uint32_t n_at, sum_at, min_at;
-    bool summed, quantiled;
+    bool summed, quantiled;  // summed: the sum kept (MeasureSpec::Field::keeps_sum)
+    uint32_t histogram_at, bounds;  // a histogram's counts, one word a bound
     uint32_t sketch_at() const { return min_at + 2; }
   };
   static constexpr size_t kBlockRows = size_t{1} << 14;

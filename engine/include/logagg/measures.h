@@ -196,6 +196,9 @@ struct FieldMeasure {
   double max = -std::numeric_limits<double>::infinity();
   std::string min_text, max_text;
   LogSketch sketch;  // --quantiles
+  // With a histogram (MeasureSpec::Field::bounds): the values at most each
+  // bound and above the one before; those above the last are n less these.
+  std::vector<uint64_t> histogram;
 
   // A value into min and max: `text` as MeasureValue::written (or a plain
   // decimal). Inline for the common case, doubles that differ.
@@ -252,6 +255,9 @@ struct MeasureSpec {
   struct Field {
     std::string name;  // as written in --sum / --quantiles
     bool summed = false, quantiled = false;
+    std::vector<double> bounds;  // a histogram's upper bounds, ascending (Question::histograms); empty: none
+    // The sum is kept for --sum, and for a histogram's _sum (not printed).
+    bool keeps_sum() const { return summed || !bounds.empty(); }
   };
   std::vector<Field> fields;  // distinct, in the order first named (--sum's, then --quantiles')
   std::vector<Percentile> percentiles;

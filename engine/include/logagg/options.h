@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace logagg {
@@ -100,6 +101,10 @@ struct Question {
   // field's n(F) column and Summary::no_measure say so.
   std::vector<std::string> sum, quantiles, count_if;
   std::vector<std::string> percentiles = {"50", "90", "99"};  // each 0..100, as written ("99.9")
+  // Histograms of --quantiles fields (--serve's /metrics): per field, the
+  // buckets' upper bounds in the field's own unit, ascending; each counts
+  // exactly the values at most its bound (and above the one before).
+  std::vector<std::pair<std::string, std::vector<double>>> histograms;
 };
 
 // How a run reads its inputs, whatever the question: threads, segments,

@@ -1,7 +1,8 @@
 // Serving a followed run over HTTP (logagg --follow --serve ADDR):
 // - GET /metrics: Prometheus's text exposition of the counters since logagg
 //   started (lines counted per key, read, blank, rejected per reason,
-//   filtered per --where, each --count-if and --sum per key);
+//   filtered per --where, each --count-if and --sum per key, and a histogram
+//   of each --quantiles field: exact counts at each bound);
 // - GET /events: server-sent events, each bucket's rows as follow hands them
 //   out (completed, or corrected by a late line), the rows of the last
 //   ServeOptions::history buckets first;
@@ -19,10 +20,12 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "logagg/follow.h"
 #include "logagg/follow_rows.h"
+#include "logagg/options.h"
 #include "logagg/query.h"
 #include "logagg/report.h"
 #include "logagg/result.h"
@@ -34,7 +37,25 @@ struct ServeOptions {
   int port = 0;                    // 0: any free port (LiveServer::port() says which)
   size_t history = 3600;           // buckets whose rows /events keeps for clients that connect (--serve-history)
   size_t max_streams = 16;         // event streams at once
+  // The histograms' bounds as their `le` labels say them, by field
+  // (plan_histograms fills them with the Question's).
+  std::vector<std::pair<std::string, std::vector<std::string>>> histograms;
 };
+
+// The bounds of a histogram a --quantiles field has in /metrics, by default:
+// for a field with a unit (a --unit, or one its name ends in: latency_ms),
+// Prometheus's client default in seconds (0.005 ... 10); else powers of ten
+// from 1 to 10^9 in the field's own unit.
+std::vector<std::string> default_histogram_bounds(bool duration);
+// Gives each --quantiles field of `question` a histogram for /metrics
+// (Question::histograms, its bounds in the field's unit, and
+// ServeOptions::histograms, their `le` texts): the bounds of `given`
+// ("FIELD=B1,B2,...", --serve-buckets: in seconds for a field with a unit,
+// else in the field's own), else default_histogram_bounds. Throws
+// std::invalid_argument, naming --serve-buckets, for a field --quantiles
+// does not name, a bound that is not a decimal, or bounds not ascending.
+void plan_histograms(Question& question, const std::vector<std::pair<std::string, DurationUnit>>& units,
+                     const std::vector<std::string>& given, ServeOptions& serve);
 
 // "HOST:PORT", "[IPV6]:PORT" or "PORT" (on 127.0.0.1) as host and port;
 // throws std::invalid_argument naming what is wrong.

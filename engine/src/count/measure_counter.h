@@ -108,9 +108,10 @@ class MeasureCounter {
 
  private:
   struct Field {
-    bool summed, quantiled;
+    bool summed, quantiled;  // summed: the sum kept (MeasureSpec::Field::keeps_sum)
+    std::vector<double> bounds;  // a histogram's, or empty
   };
-  static void add_value(FieldMeasure& f, Field how, const MeasureValue& v) {
+  static void add_value(FieldMeasure& f, const Field& how, const MeasureValue& v) {
     ++f.n;
     if (how.summed) {
       f.sum.add(v.fixed);
@@ -120,6 +121,11 @@ class MeasureCounter {
       f.take_min(v.real, v.written);
       f.take_max(v.real, v.written);
       f.sketch.add_key(LogSketch::key_of(v.real));
+      if (!how.bounds.empty()) [[unlikely]] {
+        // The first bound the value is at most; past the last, none.
+        const auto at = std::lower_bound(how.bounds.begin(), how.bounds.end(), v.real) - how.bounds.begin();
+        if (static_cast<size_t>(at) < f.histogram.size()) ++f.histogram[static_cast<size_t>(at)];
+      }
     }
   }
   void switch_to(CellKey key);

@@ -134,8 +134,8 @@ void Follower::note(const std::vector<NameEvent>& names, std::vector<InputError>
     } else if (e.kind == NameEvent::kMovedOut) {
       announced_.erase(path);  // under another name: found there, or renamed out of sight
     } else if (e.kind == NameEvent::kRemoved) {
-      held_.removed(found_at(path), errors);
-      if (announced_.erase(path) != 0 && !holds(path)) {
+      const bool told = held_.removed(found_at(path), errors);  // found, never opened: told here
+      if (announced_.erase(path) != 0 && !told && !holds(path)) {
         ++unseen_lost_;  // found by no discovery, so never held
         errors.push_back({std::move(path), "created and removed before it could be opened: its lines, if any, are "
                                            "lost, not counted"});

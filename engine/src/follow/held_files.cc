@@ -69,14 +69,14 @@ void HeldFiles::take(const Found& found, bool first, std::vector<InputError>& er
   std::erase_if(held_, [](const Held& h) { return !h.opened && !h.at_path; });
 }
 
-void HeldFiles::removed(const std::function<bool(const Held&)>& is_path, std::vector<InputError>& errors) {
-  std::erase_if(held_, [&](const Held& h) {
+bool HeldFiles::removed(const std::function<bool(const Held&)>& is_path, std::vector<InputError>& errors) {
+  return std::erase_if(held_, [&](const Held& h) {
     if (h.opened || !is_path(h)) return false;
     struct stat st {};
     if (::stat(h.file.name.c_str(), &st) == 0 && id_of(st) == id_of(h.found)) return false;  // found after it came back
     if (!h.history) lose_unopened(h, errors);
     return true;
-  });
+  }) != 0;
 }
 
 void HeldFiles::lose(const Held& h, const std::string& why, std::vector<InputError>& errors) {

@@ -82,7 +82,8 @@ class HeldFiles {
   // never opened, and is not at its name any more, it goes to `errors` as a
   // loss and is dropped at once, before its inode, free, can be a new
   // file's (ext4 gives it to the next file created) and be taken for it.
-  void removed(const std::function<bool(const Held&)>& is_path, std::vector<InputError>& errors);
+  // True if such a file was dropped (told lost, unless history).
+  bool removed(const std::function<bool(const Held&)>& is_path, std::vector<InputError>& errors);
   // Closes idle files (found at a path, read to their end by the last
   // round), the least recently grown first, until `wanted` descriptors are
   // free or none is idle.

@@ -38,9 +38,11 @@ MeasureTable::MeasureTable(const MeasureSpec& spec) : matched_(static_cast<uint3
   uint32_t at = 1 + matched_;
   for (const MeasureSpec::Field& f : spec.fields) {
     const uint32_t sum_at = at + 1;
-    const uint32_t min_at = sum_at + (f.summed ? 2 : 0);
-    fields_.push_back({at, sum_at, min_at, f.summed, f.quantiled});
-    at = min_at + (f.quantiled ? 2 + kInlineBuckets : 0);
+    const uint32_t min_at = sum_at + (f.keeps_sum() ? 2 : 0);
+    const uint32_t histogram_at = min_at + (f.quantiled ? 2 + kInlineBuckets : 0);
+    const auto bounds = static_cast<uint32_t>(f.bounds.size());
+    fields_.push_back({at, sum_at, min_at, f.keeps_sum(), f.quantiled, histogram_at, bounds});
+    at = histogram_at + bounds;
   }
   stride_ = at;
   empty_row_.assign(stride_, 0);
@@ -118,6 +120,7 @@ void MeasureTable::get(size_t row, MeasureCell& out) const {
       }
       m.sketch = LogSketch::of_packed(sketch_of(w + f.sketch_at()));
     }
+    m.histogram.assign(w + f.histogram_at, w + f.histogram_at + f.bounds);
   }
 }
 
@@ -174,6 +177,7 @@ void MeasureTable::add(size_t row, const MeasureCell& cell) {
       take_extreme(w[f.min_at + 1], exact_key(row, i, false), m.max, m.max_text, false);
       add_sketch(w + f.sketch_at(), m.sketch.packed());
     }
+    for (size_t b = 0; b < std::min<size_t>(f.bounds, m.histogram.size()); ++b) w[f.histogram_at + b] += m.histogram[b];
   }
 }
 

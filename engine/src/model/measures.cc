@@ -287,6 +287,8 @@ void FieldMeasure::add(const FieldMeasure& other) {
   take_min(other.min, other.min_text);
   take_max(other.max, other.max_text);
   sketch.add(other.sketch);
+  if (histogram.size() < other.histogram.size()) histogram.resize(other.histogram.size());
+  for (size_t i = 0; i < other.histogram.size(); ++i) histogram[i] += other.histogram[i];
 }
 
 void MeasureCell::add(const MeasureCell& other) {
@@ -354,13 +356,24 @@ MeasureSpec MeasureSpec::of(const Question& question) {
     for (Field& f : spec.fields) {
       if (f.name == name) return f;
     }
-    return spec.fields.emplace_back(Field{name});
+    return spec.fields.emplace_back(Field{name, false, false, {}});
   };
   for (const std::string& name : question.sum) field(name).summed = true;
   for (const std::string& name : question.quantiles) field(name).quantiled = true;
   if (!question.quantiles.empty()) {
     if (question.percentiles.empty()) throw std::invalid_argument("--percentiles: name at least one");
     for (const std::string& p : question.percentiles) spec.percentiles.push_back(percentile_of(p));
+  }
+  for (const auto& [name, bounds] : question.histograms) {
+    const auto it = std::find_if(spec.fields.begin(), spec.fields.end(), [&](const Field& f) { return f.name == name; });
+    if (it == spec.fields.end() || !it->quantiled) {
+      throw std::invalid_argument("a histogram of " + name + ", which --quantiles does not name");
+    }
+    if (bounds.empty() || !std::is_sorted(bounds.begin(), bounds.end()) ||
+        std::adjacent_find(bounds.begin(), bounds.end()) != bounds.end()) {
+      throw std::invalid_argument("a histogram of " + name + ": its bounds must be given in ascending order, once each");
+    }
+    it->bounds = bounds;
   }
   spec.count_if = question.count_if;
   return spec;
@@ -370,6 +383,7 @@ MeasureCell MeasureSpec::empty_cell() const {
   MeasureCell cell;
   cell.matched.resize(count_if.size());
   cell.fields.resize(fields.size());
+  for (size_t i = 0; i < fields.size(); ++i) cell.fields[i].histogram.resize(fields[i].bounds.size());
   return cell;
 }
 

@@ -56,7 +56,7 @@ std::string error_text(int status) {
 
 struct LiveServer::Impl {
   Impl(const Query& query, const ReportOptions& report, const ServeOptions& options)
-      : options(options), totals(query, report.units), hub(query, report, options.history) {}
+      : options(options), totals(query, report.units, options.histograms), hub(query, report, options.history) {}
 
   void route();
   void serve_events(const httplib::Request& request, httplib::Response& response);

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <array>
-#include <optional>
 #include <string_view>
 
 #include "serve/prometheus_text.h"
@@ -16,40 +15,11 @@ namespace {
 constexpr std::array<std::string_view, 7> kTakenLabels = {"le",     "quantile", "count_if", "reason",
                                                           "filter", "job",      "instance"};
 
-// The names a field's values in `unit` may end in, as a name's last token.
-std::vector<std::string_view> unit_suffixes(DurationUnit unit) {
-  switch (unit) {
-    case DurationUnit::kSeconds:
-      return {"_s", "_sec", "_secs", "_seconds"};
-    case DurationUnit::kMillis:
-      return {"_ms", "_millis", "_milliseconds"};
-    case DurationUnit::kMicros:
-      return {"_us", "_micros", "_microseconds"};
-    case DurationUnit::kNanos:
-      return {"_ns", "_nanos", "_nanoseconds"};
-  }
-  return {};
-}
-
-// The fraction digits a value in `unit` moves by in seconds.
-int digits_to_seconds(DurationUnit unit) {
-  switch (unit) {
-    case DurationUnit::kSeconds:
-      return 0;
-    case DurationUnit::kMillis:
-      return 3;
-    case DurationUnit::kMicros:
-      return 6;
-    case DurationUnit::kNanos:
-      return 9;
-  }
-  return 0;
-}
-
-void family(std::string& out, std::string_view name, std::string_view help) {
+void family(std::string& out, std::string_view name, std::string_view type, std::string_view help) {
   out.append("# HELP ").append(name).push_back(' ');
   append_help_text(out, help);
-  out.append("\n# TYPE ").append(name).append(" counter\n");
+  out.append("\n# TYPE ").append(name).push_back(' ');
+  out.append(type).push_back('\n');
 }
 
 void label(std::string& out, bool& first, std::string_view name, std::string_view value) {
@@ -63,13 +33,33 @@ void value(std::string& out, bool first, std::string_view text) {
   out.append(first ? " " : "} ").append(text).push_back('\n');
 }
 
+void sample(std::string& out, std::string_view name, std::string_view label_name, std::string_view label_value,
+            uint64_t n) {
+  bool first = true;
+  out.append(name);
+  if (!label_name.empty()) label(out, first, label_name, label_value);
+  value(out, first, std::to_string(n));
+}
+
 }  // namespace
 
-LiveTotals::LiveTotals(const Query& query, const std::vector<std::pair<std::string, DurationUnit>>& units)
-    : query_(query), units_(units), max_keys_(std::max<size_t>(1, query.question().max_apps)) {
+LiveTotals::LiveTotals(const Query& query, const std::vector<std::pair<std::string, DurationUnit>>& units,
+                       const std::vector<std::pair<std::string, std::vector<std::string>>>& le)
+    : query_(query), max_keys_(std::max<size_t>(1, query.question().max_apps)) {
   const MeasureSpec& spec = query_.measures();
   for (size_t i = 0; i < spec.fields.size(); ++i) {
-    if (spec.fields[i].summed) summed_.push_back(i);
+    const MeasureSpec::Field& f = spec.fields[i];
+    const std::optional<DurationUnit> unit = field_unit(f.name, units);
+    const std::string metric = "logagg_" + field_metric_name(f.name, unit);
+    if (f.summed) sums_.push_back({i, metric, unit, {}});
+    if (f.bounds.empty()) continue;
+    const auto given = std::find_if(le.begin(), le.end(), [&](const auto& h) { return h.first == f.name; });
+    std::vector<std::string> texts = given != le.end() ? given->second : std::vector<std::string>{};
+    if (texts.size() != f.bounds.size()) {  // no text given: the bounds as numbers
+      texts.clear();
+      for (const double b : f.bounds) texts.push_back(std::to_string(b));
+    }
+    histograms_.push_back({i, metric, unit, std::move(texts)});
   }
   for (const std::string& column : query_.key_columns()) {
     std::string name = label_name(column);
@@ -79,19 +69,6 @@ LiveTotals::LiveTotals(const Query& query, const std::vector<std::pair<std::stri
   }
 }
 
-std::optional<DurationUnit> LiveTotals::unit_of(const std::string& field) const {
-  const auto given = std::find_if(units_.rbegin(), units_.rend(), [&](const auto& u) { return u.first == field; });
-  if (given != units_.rend()) return given->second;
-  const std::string name = metric_name(field);
-  for (const DurationUnit unit :
-       {DurationUnit::kSeconds, DurationUnit::kMillis, DurationUnit::kMicros, DurationUnit::kNanos}) {
-    for (const std::string_view suffix : unit_suffixes(unit)) {
-      if (name.size() > suffix.size() && name.ends_with(suffix)) return unit;
-    }
-  }
-  return std::nullopt;
-}
-
 LiveTotals::KeyTotals& LiveTotals::totals_of(const std::string& key) {
   if (const auto it = keys_.find(key); it != keys_.end()) return it->second;
   // Past the cap, the key's lines count as (other), as the batch's do.
@@ -99,33 +76,34 @@ LiveTotals::KeyTotals& LiveTotals::totals_of(const std::string& key) {
   KeyTotals& t = it->second;
   if (inserted) {
     t.matching.resize(query_.measures().count_if.size());
-    t.sums.resize(summed_.size());
-    t.digits.resize(summed_.size());
+    t.fields.resize(sums_.size() + histograms_.size());
+    for (size_t h = 0; h < histograms_.size(); ++h)
+      t.fields[sums_.size() + h].histogram.resize(histograms_[h].le.size());
   }
   return t;
 }
 
-void LiveTotals::add_cell(KeyTotals& t, const MeasureCell& cell) const {
-  for (size_t i = 0; i < t.matching.size() && i < cell.matched.size(); ++i) t.matching[i] += cell.matched[i];
-  for (size_t s = 0; s < summed_.size(); ++s) {
-    if (summed_[s] >= cell.fields.size()) continue;
-    const FieldMeasure& f = cell.fields[summed_[s]];
-    t.sums[s].add(f.sum);
-    t.digits[s] = std::max(t.digits[s], f.digits);
-  }
-}
-
 void LiveTotals::add(const Result& round) {
   summary_.add(round.summary);
-  const bool keyed = !round.app_counts.empty() || !round.apps.empty();
+  const bool keyed = !round.apps.empty();
   const size_t rows = keyed ? round.app_counts.size() : round.counts.size();
   MeasureCell cell;
   for (size_t i = 0; i < rows; ++i) {
     KeyTotals& t = totals_of(keyed ? round.apps[round.app_counts[i].app] : std::string());
     t.lines += keyed ? round.app_counts[i].count : round.counts[i].count;
-    if (i < round.cells.size()) {
-      round.cells.get(i, cell);
-      add_cell(t, cell);
+    if (i >= round.cells.size()) continue;
+    round.cells.get(i, cell);
+    for (size_t c = 0; c < t.matching.size() && c < cell.matched.size(); ++c) t.matching[c] += cell.matched[c];
+    size_t at = 0;
+    for (const std::vector<Measured>* group : {&sums_, &histograms_}) {
+      for (const Measured& m : *group) {
+        FieldTotals& f = t.fields[at++];
+        const FieldMeasure& v = cell.fields[m.field];
+        f.n += v.n;
+        f.sum.add(v.sum);
+        f.digits = std::max(f.digits, v.digits);
+        for (size_t b = 0; b < f.histogram.size() && b < v.histogram.size(); ++b) f.histogram[b] += v.histogram[b];
+      }
     }
   }
 }
@@ -139,81 +117,104 @@ void LiveTotals::append_key_labels(std::string& out, bool& first, const std::str
   }
 }
 
-std::string LiveTotals::exposition() const {
-  std::string out;
-  const Question& question = query_.question();
-  const auto keyed_samples = [&](std::string_view name, std::string_view own, std::string_view own_value,
-                                 auto&& value_of) {
-    for (const auto& [key, t] : keys_) {
-      const std::string text = value_of(t);
-      if (text.empty()) continue;  // a sum past what --sum adds exactly: no sample
-      out.append(name);
+// A sample a key, each `NAME{OWN="OWN_VALUE",KEYS} VALUE` (no sample for a
+// key whose value is empty).
+template <class Value>
+void LiveTotals::samples(std::string& out, std::string_view name, std::string_view own, std::string_view own_value,
+                         const Value& value_of) const {
+  for (const auto& [key, t] : keys_) {
+    const std::string text = value_of(t);
+    if (text.empty()) continue;
+    out.append(name);
+    bool first = true;
+    if (!own.empty()) label(out, first, own, own_value);
+    append_key_labels(out, first, key);
+    value(out, first, text);
+  }
+}
+
+// A sum in seconds (or as summed), exact; empty past what --sum adds exactly.
+std::string LiveTotals::seconds_text(const FieldTotals& t, const Measured& m) const {
+  if (t.sum.overflowed()) return {};
+  std::string text;
+  t.sum.append(text, t.digits);
+  return m.unit ? shift_decimal(text, digits_to_seconds(*m.unit)) : text;
+}
+
+void LiveTotals::append_histogram(std::string& out, size_t h) const {
+  const Measured& m = histograms_[h];
+  const std::string& field = query_.measures().fields[m.field].name;
+  family(out, m.metric, "histogram",
+         "The values of field " + field + (m.unit ? " in seconds" : "") +
+             " over the lines counted, per key (--quantiles): exact counts at each bound.");
+  const size_t at = sums_.size() + h;
+  for (const auto& [key, t] : keys_) {
+    const FieldTotals& f = t.fields[at];
+    uint64_t cumulative = 0;
+    for (size_t b = 0; b <= m.le.size(); ++b) {
+      cumulative += b < m.le.size() ? f.histogram[b] : 0;
+      out.append(m.metric).append("_bucket");
       bool first = true;
-      if (!own.empty()) label(out, first, own, own_value);
+      append_key_labels(out, first, key);
+      label(out, first, "le", b < m.le.size() ? m.le[b] : "+Inf");
+      value(out, first, std::to_string(b < m.le.size() ? cumulative : f.n));
+    }
+    const std::string sum = seconds_text(f, m);
+    for (const auto& [suffix, text] : {std::pair<std::string_view, std::string>{"_sum", sum.empty() ? "NaN" : sum},
+                                       {"_count", std::to_string(f.n)}}) {
+      out.append(m.metric).append(suffix);
+      bool first = true;
       append_key_labels(out, first, key);
       value(out, first, text);
     }
-  };
-  family(out, "logagg_lines_total", "Lines counted since logagg started, per key.");
-  keyed_samples("logagg_lines_total", "", "", [](const KeyTotals& t) { return std::to_string(t.lines); });
-  if (keys_.empty() && label_names_.empty()) out.append("logagg_lines_total 0\n");
-
-  family(out, "logagg_lines_read_total",
-         "Lines read since logagg started: counted, blank, rejected, filtered or "
-         "outside --since/--until.");
-  out.append("logagg_lines_read_total ").append(std::to_string(summary_.lines)).push_back('\n');
-  family(out, "logagg_lines_blank_total", "Blank lines read.");
-  out.append("logagg_lines_blank_total ").append(std::to_string(summary_.blank)).push_back('\n');
-  if (question.since || question.until) {
-    family(out, "logagg_lines_outside_range_total", "Valid lines outside --since/--until, not counted.");
-    out.append("logagg_lines_outside_range_total ").append(std::to_string(summary_.outside_range)).push_back('\n');
   }
-  family(out, "logagg_lines_rejected_total", "Lines rejected, per reason.");
+}
+
+std::string LiveTotals::exposition() const {
+  std::string out;
+  const Question& question = query_.question();
+  family(out, "logagg_lines_total", "counter", "Lines counted since logagg started, per key.");
+  samples(out, "logagg_lines_total", "", "", [](const KeyTotals& t) { return std::to_string(t.lines); });
+  if (keys_.empty() && label_names_.empty()) out.append("logagg_lines_total 0\n");
+  family(out, "logagg_lines_read_total", "counter",
+         "Lines read since logagg started: counted, blank, rejected, filtered or outside --since/--until.");
+  sample(out, "logagg_lines_read_total", "", "", summary_.lines);
+  family(out, "logagg_lines_blank_total", "counter", "Blank lines read.");
+  sample(out, "logagg_lines_blank_total", "", "", summary_.blank);
+  if (question.since || question.until) {
+    family(out, "logagg_lines_outside_range_total", "counter", "Valid lines outside --since/--until, not counted.");
+    sample(out, "logagg_lines_outside_range_total", "", "", summary_.outside_range);
+  }
+  family(out, "logagg_lines_rejected_total", "counter", "Lines rejected, per reason.");
   for (size_t r = 0; r < kReasonCount; ++r) {
-    bool first = true;
-    out.append("logagg_lines_rejected_total");
-    label(out, first, "reason", reason_key(static_cast<Reason>(r)));
-    value(out, false, std::to_string(summary_.rejected[r]));
+    sample(out, "logagg_lines_rejected_total", "reason", reason_key(static_cast<Reason>(r)), summary_.rejected[r]);
   }
   if (!question.where.empty()) {
-    family(out, "logagg_lines_filtered_total", "Valid lines filtered out, per --where filter (the first that failed).");
+    family(out, "logagg_lines_filtered_total", "counter",
+           "Valid lines filtered out, per --where filter (the first that failed).");
     for (size_t i = 0; i < question.where.size(); ++i) {
-      bool first = true;
-      out.append("logagg_lines_filtered_total");
-      label(out, first, "filter", question.where[i]);
-      value(out, false, std::to_string(i < summary_.filtered_by.size() ? summary_.filtered_by[i] : 0));
+      sample(out, "logagg_lines_filtered_total", "filter", question.where[i],
+             i < summary_.filtered_by.size() ? summary_.filtered_by[i] : 0);
     }
   }
   const MeasureSpec& spec = query_.measures();
   if (!spec.count_if.empty()) {
-    family(out, "logagg_lines_matching_total", "Lines counted for which a --count-if expression holds, per key.");
+    family(out, "logagg_lines_matching_total", "counter",
+           "Lines counted for which a --count-if expression holds, per key.");
     for (size_t i = 0; i < spec.count_if.size(); ++i) {
-      keyed_samples("logagg_lines_matching_total", "count_if", spec.count_if[i],
-                    [i](const KeyTotals& t) { return std::to_string(t.matching[i]); });
+      samples(out, "logagg_lines_matching_total", "count_if", spec.count_if[i],
+              [i](const KeyTotals& t) { return std::to_string(t.matching[i]); });
     }
   }
-  for (size_t s = 0; s < summed_.size(); ++s) {
-    const std::string& field = spec.fields[summed_[s]].name;
-    const std::optional<DurationUnit> unit = unit_of(field);
-    std::string name = metric_name(field);
-    int shift = 0;
-    if (unit) {
-      for (const std::string_view suffix : unit_suffixes(*unit)) {
-        if (name.size() > suffix.size() && name.ends_with(suffix)) name.erase(name.size() - suffix.size());
-      }
-      name += "_seconds";
-      shift = digits_to_seconds(*unit);
-    }
-    name = "logagg_" + name + "_total";
-    family(out, name,
-           "The sum of field " + field + (unit ? " in seconds" : "") + " over the lines counted, per key (--sum).");
-    keyed_samples(name, "", "", [&](const KeyTotals& t) {
-      if (t.sums[s].overflowed()) return std::string();
-      std::string text;
-      t.sums[s].append(text, t.digits[s]);
-      return shift == 0 ? text : shift_decimal(text, shift);
-    });
+  for (size_t s = 0; s < sums_.size(); ++s) {
+    const Measured& m = sums_[s];
+    const std::string name = m.metric + "_total";
+    family(out, name, "counter",
+           "The sum of field " + spec.fields[m.field].name + (m.unit ? " in seconds" : "") +
+               " over the lines counted, per key (--sum).");
+    samples(out, name, "", "", [&](const KeyTotals& t) { return seconds_text(t.fields[s], m); });
   }
+  for (size_t h = 0; h < histograms_.size(); ++h) append_histogram(out, h);
   return out;
 }
 

@@ -11,6 +11,21 @@ namespace {
 
 bool name_byte(char c) { return is_digit(c) || is_alpha(c) || c == '_'; }
 
+// The names a field's values in `unit` may end in, as a name's last token.
+std::vector<std::string_view> unit_suffixes(DurationUnit unit) {
+  switch (unit) {
+    case DurationUnit::kSeconds:
+      return {"_s", "_sec", "_secs", "_seconds"};
+    case DurationUnit::kMillis:
+      return {"_ms", "_millis", "_milliseconds"};
+    case DurationUnit::kMicros:
+      return {"_us", "_micros", "_microseconds"};
+    case DurationUnit::kNanos:
+      return {"_ns", "_nanos", "_nanoseconds"};
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string metric_name(std::string_view text) {
@@ -77,6 +92,8 @@ std::string shift_decimal(std::string_view decimal, int digits) {
   if (point <= 0) {
     fraction.assign(static_cast<size_t>(-point), '0');
     fraction.append(all);
+  } else if (static_cast<size_t>(point) >= all.size()) {
+    whole = all + std::string(static_cast<size_t>(point) - all.size(), '0');
   } else {
     whole = all.substr(0, static_cast<size_t>(point));
     fraction = all.substr(static_cast<size_t>(point));
@@ -88,6 +105,46 @@ std::string shift_decimal(std::string_view decimal, int digits) {
   out.append(whole);
   if (!fraction.empty()) out.append(".").append(fraction);
   return out;
+}
+
+std::optional<DurationUnit> field_unit(std::string_view field,
+                                       const std::vector<std::pair<std::string, DurationUnit>>& units) {
+  const auto given = std::find_if(units.rbegin(), units.rend(), [&](const auto& u) { return u.first == field; });
+  if (given != units.rend()) return given->second;
+  const std::string name = metric_name(field);
+  for (const DurationUnit unit :
+       {DurationUnit::kSeconds, DurationUnit::kMillis, DurationUnit::kMicros, DurationUnit::kNanos}) {
+    for (const std::string_view suffix : unit_suffixes(unit)) {
+      if (name.size() > suffix.size() && name.ends_with(suffix)) return unit;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string field_metric_name(std::string_view field, std::optional<DurationUnit> unit) {
+  std::string name = metric_name(field);
+  if (!unit) return name;
+  for (const std::string_view suffix : unit_suffixes(*unit)) {
+    if (name.size() > suffix.size() && name.ends_with(suffix)) {
+      name.erase(name.size() - suffix.size());
+      break;
+    }
+  }
+  return name + "_seconds";
+}
+
+int digits_to_seconds(DurationUnit unit) {
+  switch (unit) {
+    case DurationUnit::kSeconds:
+      return 0;
+    case DurationUnit::kMillis:
+      return 3;
+    case DurationUnit::kMicros:
+      return 6;
+    case DurationUnit::kNanos:
+      return 9;
+  }
+  return 0;
 }
 
 }  // namespace logagg
