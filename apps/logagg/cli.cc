@@ -273,7 +273,7 @@ void check_units(const Config& config) {
 // --serve, --serve-history and --serve-buckets: the server's options, and
 // the histograms of /metrics in the question.
 void apply_serve_flags(const CLI::App& app, Config& config, const RawFlags& raw) {
-  if (raw.serve.empty()) {
+  if (app.count("--serve") == 0) {
     if (app.count("--serve-history") > 0 || app.count("--serve-buckets") > 0) {
       throw CLI::ValidationError("--serve-history and --serve-buckets need --serve");
     }

@@ -119,7 +119,10 @@ int run_follow(const Config& config) {
   fo.top = config.report.top;
   fo.stop_fd = stop_fd;
   fo.on_error = [](const InputError& e) { print_error(e.path, e.message); };
-  if (server) fo.on_round = [&](const Result& round) { server->add_round(round); };
+  if (server) {
+    fo.on_round = [&](const Result& round) { server->add_round(round); };
+    fo.reserved_descriptors = config.serve->descriptors();
+  }
   FollowResult followed;
   try {
     followed = follow(config.paths, config.query, config.options, fo, [&](const std::vector<FollowRow>& rows) {

@@ -147,6 +147,48 @@ TEST(LiveTotals, WithoutKeysOneSeriesAndKeyColumnsNamedLikeOwnLabelsAreRenamed) 
       << totals.exposition();
 }
 
+TEST(LiveTotals, NamesTakenGetANumberAndRepeatedExpressionsAreWrittenOnce) {
+  Options o;
+  o.sum = {"lines", "latency_ms", "latency_s"};
+  o.where = {"status!=404", "status!=404"};
+  o.count_if = {"status>=500", "status>=500"};
+  const Query query(o);
+  LiveTotals totals(query, {});
+  totals.add(aggregate_buffer(line(R"("a")", 200, "1"), o, "buf"));
+  const std::string text = totals.exposition();
+  for (const char* want : {"# TYPE logagg_lines_2_total counter\n", "# TYPE logagg_latency_seconds_total counter\n",
+                           "# TYPE logagg_latency_seconds_2_total counter\n"}) {
+    EXPECT_NE(text.find(want), std::string::npos) << want << "\nin:\n" << text;
+  }
+  size_t types = 0;
+  for (size_t at = text.find("# TYPE logagg_lines_total "); at != std::string::npos;
+       at = text.find("# TYPE logagg_lines_total ", at + 1)) {
+    ++types;
+  }
+  EXPECT_EQ(types, 1u);
+  const auto count = [&](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("logagg_lines_filtered_total{filter=\"status!=404\"}"), 1u);
+  EXPECT_EQ(count("logagg_lines_matching_total{count_if=\"status>=500\"}"), 1u);
+}
+
+TEST(ListenAddress, HostAndPortAndLoopback) {
+  EXPECT_EQ(parse_listen_address("8080").host, "127.0.0.1");
+  EXPECT_EQ(parse_listen_address("8080").port, 8080);
+  EXPECT_EQ(parse_listen_address("0.0.0.0:0").host, "0.0.0.0");
+  EXPECT_EQ(parse_listen_address("[::1]:9").host, "::1");
+  for (const char* bad : {"", "host:", ":80", "::1:80", "1.2.3.4:65536", "x", "127.0.0.1:-1"}) {
+    EXPECT_THROW(parse_listen_address(bad), std::invalid_argument) << bad;
+  }
+  for (const char* yes : {"127.0.0.1", "127.1.2.3", "::1", "localhost"}) EXPECT_TRUE(is_loopback_host(yes)) << yes;
+  for (const char* no : {"0.0.0.0", "::", "10.0.0.1", "127.example.com", "128.0.0.1", "::ffff:10.0.0.1"}) {
+    EXPECT_FALSE(is_loopback_host(no)) << no;
+  }
+}
+
 TEST(Histograms, BoundsAreTheGivenOrTheDefaultsInTheFieldsUnit) {
   Options o;
   o.quantiles = {"latency_ms", "bytes", "wait"};

@@ -63,6 +63,9 @@ struct FollowOptions {
   // Called once for each input error as it happens (each is also in
   // FollowResult::result.errors).
   std::function<void(const InputError&)> on_error;
+  // Descriptors kept back for the caller beside the engine's own margin
+  // (--serve: the server's connections), so that files never take them.
+  size_t reserved_descriptors = 0;
   // Called with each round's counted lines (per second, and per key when
   // keyed, with their measures) and its summary, as the round ends: what
   // /metrics adds up (serve.h).

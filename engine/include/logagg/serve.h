@@ -9,9 +9,10 @@
 // - GET /: an index of the two.
 // Read-only (no request changes anything; no path touches the file system),
 // and bounded: at most max_streams event streams at once (more get 503),
-// requests of at most 8 KiB of headers and no body (413), 5 s to send a
-// request, 2 s for a client to take what is written to it, keep-alive
-// connections closed after 5 s idle. A bad request gets a 4xx; the counting
+// request lines of at most 8 KiB (414), any method but GET and HEAD
+// answered 405 before its body is read, 5 s to send each part of a request,
+// 2 s for a client to take what is written to it, keep-alive connections
+// closed after 5 s idle. A bad request gets a 4xx; the counting
 // never waits on a client. Fed by follow: FollowOptions::on_round with
 // add_round, the sink's rows with add_rows.
 #pragma once
@@ -36,7 +37,11 @@ struct ServeOptions {
   std::string host = "127.0.0.1";  // loopback by default
   int port = 0;                    // 0: any free port (LiveServer::port() says which)
   size_t history = 3600;           // buckets whose rows /events keeps for clients that connect (--serve-history)
-  size_t max_streams = 16;         // event streams at once
+  size_t max_streams = 16;         // event streams at once (the server's threads: max_streams + 4)
+  // The descriptors the server counts on holding at once (the listening
+  // socket, a connection per thread and as many waiting for one), which
+  // --follow keeps back from its files (FollowOptions::reserved_descriptors).
+  size_t descriptors() const { return 1 + 2 * (max_streams + 4); }
   // The histograms' bounds as their `le` labels say them, by field
   // (plan_histograms fills them with the Question's).
   std::vector<std::pair<std::string, std::vector<std::string>>> histograms;

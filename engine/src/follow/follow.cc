@@ -42,13 +42,14 @@ void grow_descriptor_table(size_t count) {
 
 // How many files may be held open: the descriptor limit, less what the
 // engine and logagg itself open meanwhile (standard streams, inotify, the
-// stop descriptor, the engine's threads reading compressed spans). The
-// descriptor table is grown to the limit now.
-size_t reserve_descriptors(const RunSettings& options) {
+// stop descriptor, the engine's threads reading compressed spans), and the
+// `reserved` the caller keeps back. The descriptor table is grown to the
+// limit now.
+size_t reserve_descriptors(const RunSettings& options, size_t reserved) {
   rlimit files{};
   if (::getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur == RLIM_INFINITY) return size_t{1} << 20;
   const size_t threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  const size_t reserve = 16 + 2 * threads;
+  const size_t reserve = 16 + 2 * threads + reserved;
   const auto limit = static_cast<size_t>(files.rlim_cur);
   grow_descriptor_table(limit);
   return limit > 2 * reserve ? limit - reserve : std::max<size_t>(1, limit / 2);
@@ -101,7 +102,7 @@ FollowResult follow(const std::vector<std::string>& paths, const Options& option
 
 FollowResult follow(const std::vector<std::string>& paths, const Query& query, const RunSettings& options,
                     const FollowOptions& fo, const FollowSink& sink) {
-  Follower follower(paths, query, options, reserve_descriptors(options));
+  Follower follower(paths, query, options, reserve_descriptors(options, fo.reserved_descriptors));
   Watcher watcher(fo.stop_fd, follower.followed(), follower.held().budget());  // ended before the follower
   BucketStream stream(fo.bucketing, (fo.late.count() + 999) / 1000, fo.top,
                       query.keyed() ? query.question().max_apps : SIZE_MAX);

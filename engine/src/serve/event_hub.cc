@@ -2,6 +2,8 @@
 #include "serve/event_hub.h"
 
 #include <algorithm>
+#include <charconv>
+#include <chrono>
 
 namespace logagg {
 namespace {
@@ -14,7 +16,13 @@ ReportOptions as_json(ReportOptions report) {
 }  // namespace
 
 EventHub::EventHub(const Query& query, const ReportOptions& report, size_t history)
-    : writer_(query, as_json(report)), history_(std::max<size_t>(1, history)) {}
+    : writer_(query, as_json(report)), history_(std::max<size_t>(1, history)) {
+  // The run: its start in milliseconds, so that a client coming back from
+  // another run of logagg (whose numbers start again at 1) starts afresh.
+  run_ = std::to_string(
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
+}
 
 void EventHub::publish(const std::vector<FollowRow>& rows) {
   if (rows.empty()) return;
@@ -24,7 +32,7 @@ void EventHub::publish(const std::vector<FollowRow>& rows) {
   size_t at = 0;
   for (const FollowRow& row : rows) {
     const size_t end = lines.find('\n', at);
-    const std::string id = std::to_string(++last_id_);
+    const std::string id = run_ + "." + std::to_string(++last_id_);
     events_.push_back({last_id_, row.start, "id: " + id + "\ndata: " + lines.substr(at, end - at) + "\n\n"});
     at = end + 1;
     starts_.insert(row.start);
@@ -47,14 +55,22 @@ std::string EventHub::take_after(uint64_t& after, std::chrono::milliseconds wait
     after = first - 1;
   }
   // Ids are consecutive in events_: the first wanted is at after + 1 - first.
-  for (size_t i = after + 1 - first; i < events_.size(); ++i) out += events_[i].text;
-  after = last_id_;
+  for (size_t i = after + 1 - first; i < events_.size() && out.size() < kMaxTake; ++i) {
+    out += events_[i].text;
+    after = events_[i].id;
+  }
   return out;
 }
 
-uint64_t EventHub::before_kept() const {
+uint64_t EventHub::start_after(std::string_view last_event_id) const {
   std::lock_guard lock(mutex_);
-  return events_.empty() ? last_id_ : events_.front().id - 1;
+  const uint64_t before_kept = events_.empty() ? last_id_ : events_.front().id - 1;
+  if (!last_event_id.starts_with(run_ + ".")) return before_kept;
+  last_event_id.remove_prefix(run_.size() + 1);
+  uint64_t id = 0;
+  const auto [end, error] = std::from_chars(last_event_id.data(), last_event_id.data() + last_event_id.size(), id);
+  if (error != std::errc() || end != last_event_id.data() + last_event_id.size() || id > last_id_) return before_kept;
+  return id;  // behind what is kept: take_after tells the gap
 }
 
 void EventHub::stop() {

@@ -1,9 +1,10 @@
 // The rows of /events (LiveServer): each bucket's rows as follow hands them
 // out (completed, or corrected by a late line) as server-sent events, each
-// "id: N" (numbered from 1) and "data: ROW", ROW being the line --follow
-// --format json prints for it. The rows of the last `history` buckets are
-// kept (and at most kMaxKeptRows rows), so that a client that connects gets
-// them first, and one that comes back (Last-Event-ID) what it missed.
+// "id: RUN.N" (RUN: this run's, N numbered from 1) and "data: ROW", ROW being
+// the line --follow --format json prints for it. The rows of the last
+// `history` buckets are kept (and at most kMaxKeptRows rows), so that a
+// client that connects gets them first, and one that comes back
+// (Last-Event-ID of this run) what it missed, or a gap event.
 // Thread-safe: follow's thread publishes, each client's thread waits.
 #pragma once
 
@@ -14,6 +15,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "logagg/follow_rows.h"
@@ -23,17 +25,23 @@ namespace logagg {
 class EventHub {
  public:
   static constexpr size_t kMaxKeptRows = 200000;
+  // At most this many bytes of events a take_after: a client far behind
+  // gets them in pieces, and a stop is seen between two.
+  static constexpr size_t kMaxTake = 256 * 1024;
 
   EventHub(const Query& query, const ReportOptions& report, size_t history);
 
   void publish(const std::vector<FollowRow>& rows);
-  // The events after id `after`, as the text of an event
-  // stream, and `after` moved to the last; waits up to `wait` for one. An
-  // empty text: none came (or the hub stopped). Rows no longer kept are
-  // skipped: the text then starts with a "gap" event saying how many.
+  // The events after number `after`, as the text of an event stream (at
+  // most about kMaxTake bytes), and `after` moved to the last; waits up to
+  // `wait` for one. An empty text: none came (or the hub stopped). Rows no
+  // longer kept are skipped: the text then starts with a "gap" event saying
+  // how many.
   std::string take_after(uint64_t& after, std::chrono::milliseconds wait);
-  // The id before the first row kept: where a new client starts.
-  uint64_t before_kept() const;
+  // Where a client starts (the number take_after takes): after the event
+  // `last_event_id` names (a Last-Event-ID of this run), else before the
+  // first row kept.
+  uint64_t start_after(std::string_view last_event_id) const;
   // Wakes every waiting client; take_after returns at once from then on.
   void stop();
   bool stopped() const;
@@ -51,6 +59,7 @@ class EventHub {
   std::condition_variable changed_;
   std::deque<Event> events_;
   std::set<int64_t> starts_;  // of the buckets kept
+  std::string run_;           // this run's part of the ids
   uint64_t last_id_ = 0;
   bool stopped_ = false;
 };

@@ -9,7 +9,9 @@
 // loop runs, so stopping waits for it.
 #include "logagg/serve.h"
 
+#include <arpa/inet.h>
 #include <httplib.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include <atomic>
@@ -29,6 +31,7 @@ using namespace std::chrono_literals;
 
 constexpr size_t kMaxRequestBody = 0;  // no request carries a body
 constexpr auto kStreamWait = 1000ms;   // between two writes to an event stream, at most
+constexpr auto kStopWait = 3000ms;     // for the workers to end when the server stops
 
 constexpr std::string_view kIndex =
     "logagg --follow --serve\n"
@@ -79,7 +82,7 @@ void LiveServer::Impl::route() {
     const int yes = 1;
     ::setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
   });
-  const size_t workers = options.max_streams + 4;
+  const size_t workers = options.max_streams + 4;  // ServeOptions::descriptors() counts on this
   server.new_task_queue = [workers] { return new httplib::ThreadPool(workers); };
   server.set_read_timeout(5, 0);
   server.set_write_timeout(2, 0);
@@ -99,16 +102,16 @@ void LiveServer::Impl::route() {
   });
   server.Get("/events",
              [this](const httplib::Request& request, httplib::Response& response) { serve_events(request, response); });
-  const auto not_allowed = [](const httplib::Request&, httplib::Response& response) {
+  // Any other method is answered before its body is read (a chunked one
+  // would be read whole into memory), and the connection closed.
+  server.set_pre_routing_handler([](const httplib::Request& request, httplib::Response& response) {
+    if (request.method == "GET" || request.method == "HEAD") return httplib::Server::HandlerResponse::Unhandled;
     response.status = 405;
     response.set_header("Allow", "GET, HEAD");
-    response.set_content("only GET and HEAD are served\n", "text/plain; charset=utf-8");
-  };
-  server.Post(".*", not_allowed);
-  server.Put(".*", not_allowed);
-  server.Patch(".*", not_allowed);
-  server.Delete(".*", not_allowed);
-  server.Options(".*", not_allowed);
+    response.set_header("Connection", "close");
+    response.set_content("405 only GET and HEAD are served\n", "text/plain; charset=utf-8");
+    return httplib::Server::HandlerResponse::Handled;
+  });
   server.set_error_handler([](const httplib::Request&, httplib::Response& response) {
     if (response.body.empty()) response.set_content(error_text(response.status), "text/plain; charset=utf-8");
   });
@@ -126,12 +129,7 @@ void LiveServer::Impl::serve_events(const httplib::Request& request, httplib::Re
     response.set_content("too many event streams at once\n", "text/plain; charset=utf-8");
     return;
   }
-  uint64_t after = hub.before_kept();
-  if (const std::string last = request.get_header_value("Last-Event-ID"); !last.empty()) {
-    uint64_t id = 0;
-    const auto [end, error] = std::from_chars(last.data(), last.data() + last.size(), id);
-    if (error == std::errc() && end == last.data() + last.size()) after = std::max(after, id);
-  }
+  uint64_t after = hub.start_after(request.get_header_value("Last-Event-ID"));
   response.set_header("Cache-Control", "no-store");
   response.set_chunked_content_provider(
       "text/event-stream",
@@ -170,23 +168,37 @@ LiveServer::LiveServer(const Query& query, const ReportOptions& report, const Se
 
 LiveServer::~LiveServer() { stop(); }
 
-int LiveServer::port() const { return impl_->port; }
+int LiveServer::port() const { return impl_ ? impl_->port : -1; }
 
 void LiveServer::add_round(const Result& round) {
+  if (!impl_) return;  // stopped, and left to the process's exit
   std::lock_guard lock(impl_->totals_mutex);
   impl_->totals.add(round);
 }
 
-void LiveServer::add_rows(const std::vector<FollowRow>& rows) { impl_->hub.publish(rows); }
+void LiveServer::add_rows(const std::vector<FollowRow>& rows) {
+  if (impl_) impl_->hub.publish(rows);
+}
 
 void LiveServer::stop() {
+  if (!impl_ || !impl_->listener.joinable()) return;
   Impl& s = *impl_;
-  if (!s.listener.joinable()) return;
   s.hub.stop();
   // A stop before the accept loop runs would be lost (cpp-httplib 0.11).
   while (!s.server.is_running() && !s.listen_returned) std::this_thread::sleep_for(1ms);
   s.server.stop();
-  s.listener.join();
+  // The accept loop ends once every worker is done. One held by a client
+  // sending a request a byte at a time (each read has its own timeout)
+  // could hold it for long: past kStopWait the server is left to the
+  // process's exit, its threads detached and its memory never freed.
+  const auto deadline = std::chrono::steady_clock::now() + kStopWait;
+  while (!s.listen_returned && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(5ms);
+  if (s.listen_returned) {
+    s.listener.join();
+  } else {
+    s.listener.detach();
+    static_cast<void>(impl_.release());
+  }
 }
 
 ServeOptions parse_listen_address(std::string_view text) {
@@ -215,7 +227,12 @@ ServeOptions parse_listen_address(std::string_view text) {
 }
 
 bool is_loopback_host(std::string_view host) {
-  return host == "localhost" || host == "::1" || host.starts_with("127.");
+  const std::string text(host);
+  in_addr v4{};
+  in6_addr v6{};
+  if (::inet_pton(AF_INET, text.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  if (::inet_pton(AF_INET6, text.c_str(), &v6) == 1) return IN6_IS_ADDR_LOOPBACK(&v6);
+  return host == "localhost";
 }
 
 }  // namespace logagg

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <array>
+#include <initializer_list>
+#include <set>
 #include <string_view>
 
 #include "serve/prometheus_text.h"
@@ -33,6 +35,12 @@ void value(std::string& out, bool first, std::string_view text) {
   out.append(first ? " " : "} ").append(text).push_back('\n');
 }
 
+// Whether expressions[i] was given before (its series is written once).
+bool repeated(const std::vector<std::string>& expressions, size_t i) {
+  return std::find(expressions.begin(), expressions.begin() + static_cast<std::ptrdiff_t>(i), expressions[i]) !=
+         expressions.begin() + static_cast<std::ptrdiff_t>(i);
+}
+
 void sample(std::string& out, std::string_view name, std::string_view label_name, std::string_view label_value,
             uint64_t n) {
   bool first = true;
@@ -47,11 +55,28 @@ LiveTotals::LiveTotals(const Query& query, const std::vector<std::pair<std::stri
                        const std::vector<std::pair<std::string, std::vector<std::string>>>& le)
     : query_(query), max_keys_(std::max<size_t>(1, query.question().max_apps)) {
   const MeasureSpec& spec = query_.measures();
+  // Every name a family writes is its own: a field's that would be taken
+  // (--sum lines: logagg_lines_total; latency_ms and latency_s both in
+  // seconds) gets _2, _3, ...
+  std::set<std::string> taken = {"logagg_lines_total",          "logagg_lines_read_total",
+                                 "logagg_lines_blank_total",    "logagg_lines_outside_range_total",
+                                 "logagg_lines_rejected_total", "logagg_lines_filtered_total",
+                                 "logagg_lines_matching_total"};
+  const auto claim = [&](const std::string& base, std::initializer_list<std::string_view> suffixes) {
+    const auto free = [&](const std::string& name) {
+      return std::none_of(suffixes.begin(), suffixes.end(),
+                          [&](std::string_view suffix) { return taken.count(name + std::string(suffix)) != 0; });
+    };
+    std::string name = base;
+    for (int n = 2; !free(name); ++n) name = base + "_" + std::to_string(n);
+    for (const std::string_view suffix : suffixes) taken.insert(name + std::string(suffix));
+    return name;
+  };
   for (size_t i = 0; i < spec.fields.size(); ++i) {
     const MeasureSpec::Field& f = spec.fields[i];
     const std::optional<DurationUnit> unit = field_unit(f.name, units);
     const std::string metric = "logagg_" + field_metric_name(f.name, unit);
-    if (f.summed) sums_.push_back({i, metric, unit, {}});
+    if (f.summed) sums_.push_back({i, claim(metric, {"_total"}), unit, {}});
     if (f.bounds.empty()) continue;
     const auto given = std::find_if(le.begin(), le.end(), [&](const auto& h) { return h.first == f.name; });
     std::vector<std::string> texts = given != le.end() ? given->second : std::vector<std::string>{};
@@ -59,7 +84,7 @@ LiveTotals::LiveTotals(const Query& query, const std::vector<std::pair<std::stri
       texts.clear();
       for (const double b : f.bounds) texts.push_back(std::to_string(b));
     }
-    histograms_.push_back({i, metric, unit, std::move(texts)});
+    histograms_.push_back({i, claim(metric, {"", "_bucket", "_sum", "_count"}), unit, std::move(texts)});
   }
   for (const std::string& column : query_.key_columns()) {
     std::string name = label_name(column);
@@ -193,6 +218,7 @@ std::string LiveTotals::exposition() const {
     family(out, "logagg_lines_filtered_total", "counter",
            "Valid lines filtered out, per --where filter (the first that failed).");
     for (size_t i = 0; i < question.where.size(); ++i) {
+      if (repeated(question.where, i)) continue;  // the first of the same filters fails first
       sample(out, "logagg_lines_filtered_total", "filter", question.where[i],
              i < summary_.filtered_by.size() ? summary_.filtered_by[i] : 0);
     }
@@ -202,6 +228,7 @@ std::string LiveTotals::exposition() const {
     family(out, "logagg_lines_matching_total", "counter",
            "Lines counted for which a --count-if expression holds, per key.");
     for (size_t i = 0; i < spec.count_if.size(); ++i) {
+      if (repeated(spec.count_if, i)) continue;  // the same series again
       samples(out, "logagg_lines_matching_total", "count_if", spec.count_if[i],
               [i](const KeyTotals& t) { return std::to_string(t.matching[i]); });
     }
