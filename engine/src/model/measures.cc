@@ -364,7 +364,9 @@ MeasureSpec MeasureSpec::of(const Question& question) {
     if (question.percentiles.empty()) throw std::invalid_argument("--percentiles: name at least one");
     for (const std::string& p : question.percentiles) spec.percentiles.push_back(percentile_of(p));
   }
-  for (const auto& [name, bounds] : question.histograms) {
+  for (const auto& histogram : question.histograms) {
+    const std::string& name = histogram.first;
+    const std::vector<double>& bounds = histogram.second;
     const auto it = std::find_if(spec.fields.begin(), spec.fields.end(), [&](const Field& f) { return f.name == name; });
     if (it == spec.fields.end() || !it->quantiled) {
       throw std::invalid_argument("a histogram of " + name + ", which --quantiles does not name");
