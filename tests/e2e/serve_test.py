@@ -42,9 +42,12 @@ import urllib.request
 from decimal import Decimal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from browser_cdp import Browser  # noqa: E402
 from follow_test import BASE, LOGAGG, Follow, json_rows, run, summary_of, text_of, wait_for  # noqa: E402
 
 PROMETHEUS, PROMTOOL = shutil.which("prometheus"), shutil.which("promtool")
+CHROMIUM = os.environ.get("LOGAGG_CHROMIUM") or shutil.which("chromium")
+ARTIFACTS = os.environ.get("LOGAGG_ARTIFACTS")
 HOSTS = ["web", "api", "db"]
 RED = ["--by", "host", "--where", "status!=404", "--count-if", "status>=500", "--sum", "latency_ms",
        "--quantiles", "latency_ms", "--unit", "latency_ms=ms"]
@@ -52,11 +55,11 @@ BOUNDS = ["0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5", "1", "2.5", "5
 SAMPLE = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)(\{.*\})? (\S+)')
 
 
-def need(program, name):
+def need(program, name, package="prometheus"):
     if program:
         return
     if os.environ.get("CI") == "true":
-        raise AssertionError(f"missing in CI: {name} (scripts/install-deps.sh installs the prometheus package)")
+        raise AssertionError(f"missing in CI: {name} (scripts/install-deps.sh installs the {package} package)")
     raise unittest.SkipTest(f"missing: {name} (a failure when CI=true)")
 
 
@@ -401,6 +404,82 @@ class Safety(Case):
         self.assertIsNotNone(wait_for(lambda: "is not a loopback address" in f.errors(), 10), f.errors())
         rc, _, err = f.stop()
         self.assertEqual(rc, 0, err)
+
+
+class LivePage(Case):
+    def test_the_page_follows_each_bucket_and_correction(self):
+        """The dashboard at / in headless Chromium: loaded with the buckets so far, then fed by
+        /page-events. Its last bucket (each host stacked, "(other)" adding up the rest, the lines
+        matching --count-if of all keys) and a corrected earlier bucket equal a count of the lines
+        written."""
+        need(CHROMIUM, "chromium", "chromium")
+        rng = random.Random(11)
+        log = os.path.join(self.logs, "access.log")
+        open(log, "w").close()
+        server = Server(self, "--late", "1s", *RED, self.logs)
+        stream = EventStream(server.port)
+        written = []
+
+        def write(seconds, per=60):
+            """Lines of 12 hosts: the page stacks the 10 busiest, the others in "(other)"."""
+            new = [json.loads(line(rng, BASE + t, t * 1000 + i)) for t in seconds for i in range(per)]
+            for x in new:
+                x["host"] = f"h{min(rng.randrange(14), 11)}"
+            written.extend(new)
+            new = [json.dumps(x) for x in new]
+            with open(log, "a") as out:
+                out.write(text_of(new))
+
+        def expected(start, names):
+            """Lines counted at `start` by name ("(other)": the rest), and those with status >= 500."""
+            counted = [x for x in written if x["timestamp"] == iso(start) and x["status"] != 404]
+            counts = {n: sum(1 for x in counted if x["host"] == n) for n in names}
+            counts["(other)"] = sum(1 for x in counted if x["host"] not in names)
+            return {n: f"{c:,}" for n, c in counts.items()}, sum(1 for x in counted if x["status"] >= 500)
+
+        def page_point(start):
+            """The page's counts by name and its count(status>=500) of all keys at bucket `start`."""
+            return page.evaluate(f"""(() => {{
+                const u = logaggChart, i = u.data[0].indexOf({start});
+                if (i < 0) return null;
+                const names = JSON.parse(document.getElementById("logagg-data").textContent).names;
+                return [Object.fromEntries(names.map((name, k) => [name, u.series[1 + k].value(u, null, 1 + k, i)])),
+                        logaggPanels[0].data[1][i]];
+            }})()""")
+
+        write(range(0, 4))
+        self.assertTrue(stream.read_until(lambda events: len(events) >= 3, 10))  # buckets 0..2 completed
+        with Browser(CHROMIUM, self.tmp) as browser:
+            page = browser.open(f"http://127.0.0.1:{server.port}/")
+            self.assertIsNotNone(page.wait_for("document.body.dataset.drawnMs", 20), "the page draws")
+            names = page.evaluate("JSON.parse(document.getElementById('logagg-data').textContent).names")
+            self.assertEqual(len(names), 11, names)  # the ten busiest hosts, and (other)
+            self.assertEqual(names[-1], "(other)")
+            self.assertIsNone(page.evaluate("document.body.dataset.liveEvents"))
+            for t in range(4, 10):
+                write([t])
+                time.sleep(0.1)
+            write([12], per=1)  # completes bucket 9 (--late 1s)
+            self.assertIsNotNone(page.wait_for(f"document.body.dataset.liveLast === '{BASE + 9}'", 20),
+                                 page.evaluate("document.body.dataset.liveLast"))
+            self.assertGreaterEqual(int(page.evaluate("document.body.dataset.liveEvents")), 1)
+            for start in (BASE + 5, BASE + 9):
+                self.assertEqual(page_point(start), list(expected(start, names[:-1])), start)
+            # Late lines for bucket 4: a correction, merged into the page's point.
+            before = int(page.evaluate("document.body.dataset.liveEvents"))
+            write([4], per=7)
+            self.assertIsNotNone(page.wait_for(f"+document.body.dataset.liveEvents > {before}", 10))
+            self.assertEqual(page_point(BASE + 4), list(expected(BASE + 4, names[:-1])))
+            if ARTIFACTS:
+                os.makedirs(ARTIFACTS, exist_ok=True)
+                page.screenshot(os.path.join(ARTIFACTS, "live-page.png"))
+        stream.close()
+        rc, _, err = server.follow.stop()
+        self.assertEqual(rc, 0, err[-2000:])
+
+
+def iso(t):
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
 
 
 if __name__ == "__main__":

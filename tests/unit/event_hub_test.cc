@@ -34,24 +34,38 @@ std::vector<FollowRow> rows(int64_t start, int n, bool correction = false) {
   return out;
 }
 
+// The rows as /events publishes them (row_events).
+void publish(EventHub& hub, const std::vector<FollowRow>& rows) {
+  ReportOptions json;
+  json.format = Format::kJson;
+  hub.publish(row_events(FollowWriter(Query(Options{}), json), rows));
+}
+
 TEST(EventHub, RowsAreEventsWithIdsAndTheirJsonLine) {
-  EventHub hub(Query(Options{}), ReportOptions{}, 10);
+  EventHub hub(10);
   EXPECT_EQ(hub.start_after(""), 0u);
+  EXPECT_EQ(hub.last_event_id(), "");
   uint64_t after = hub.start_after("");
   EXPECT_EQ(hub.take_after(after, 0ms), "");  // nothing yet: returns after the wait
-  hub.publish(rows(kT0, 1));
-  hub.publish({{kT0, "", 5, true}});
+  publish(hub, rows(kT0, 1));
+  publish(hub, {{kT0, "", 5, true}});
   EXPECT_EQ(numbered(hub.take_after(after, 0ms)),
             "id: 1\ndata: {\"second\": \"2023-11-14T22:13:20Z\", \"count\": 1}\n\n"
             "id: 2\ndata: {\"second\": \"2023-11-14T22:13:20Z\", \"count\": 5, \"correction\": true}\n\n");
   EXPECT_EQ(after, 2u);
   EXPECT_EQ(hub.take_after(after, 0ms), "");
+  // A client that starts after the last id gets only what comes next.
+  uint64_t next = hub.start_after(hub.last_event_id());
+  EXPECT_EQ(next, 2u);
+  publish(hub, rows(kT0 + 1, 1));
+  EXPECT_EQ(numbered(hub.take_after(next, 0ms)),
+            "id: 3\ndata: {\"second\": \"2023-11-14T22:13:21Z\", \"count\": 1}\n\n");
 }
 
 TEST(EventHub, TheLastBucketsAreKeptAndAClientBehindIsToldTheGap) {
-  EventHub hub(Query(Options{}), ReportOptions{}, 2);
+  EventHub hub(2);
   uint64_t behind = 0;
-  for (int64_t s = 0; s < 4; ++s) hub.publish(rows(kT0 + s, 2));  // 8 rows, of 4 buckets
+  for (int64_t s = 0; s < 4; ++s) publish(hub, rows(kT0 + s, 2));  // 8 rows, of 4 buckets
   // Kept: the rows of the last two buckets (ids 5..8).
   EXPECT_EQ(hub.start_after(""), 4u);
   uint64_t fresh = hub.start_after("");
@@ -75,8 +89,8 @@ TEST(EventHub, TheLastBucketsAreKeptAndAClientBehindIsToldTheGap) {
 }
 
 TEST(EventHub, AClientFarBehindGetsTheRowsInPieces) {
-  EventHub hub(Query(Options{}), ReportOptions{}, 100000);
-  for (int64_t s = 0; s < 20000; ++s) hub.publish(rows(kT0 + s, 1));
+  EventHub hub(100000);
+  for (int64_t s = 0; s < 20000; ++s) publish(hub, rows(kT0 + s, 1));
   uint64_t after = hub.start_after("");
   size_t pieces = 0, events = 0;
   for (std::string text; !(text = hub.take_after(after, 0ms)).empty(); ++pieces) {
@@ -89,7 +103,7 @@ TEST(EventHub, AClientFarBehindGetsTheRowsInPieces) {
 }
 
 TEST(EventHub, AStopWakesAWaitingClientAtOnce) {
-  EventHub hub(Query(Options{}), ReportOptions{}, 10);
+  EventHub hub(10);
   std::string got = "unset";
   const auto start = std::chrono::steady_clock::now();
   std::thread client([&] {
@@ -107,14 +121,14 @@ TEST(EventHub, AStopWakesAWaitingClientAtOnce) {
 }
 
 TEST(EventHub, AWaitingClientGetsARowAsItIsPublished) {
-  EventHub hub(Query(Options{}), ReportOptions{}, 10);
+  EventHub hub(10);
   std::string got;
   std::thread client([&] {
     uint64_t after = 0;
     got = hub.take_after(after, 60s);
   });
   std::this_thread::sleep_for(20ms);
-  hub.publish(rows(kT0, 1));
+  publish(hub, rows(kT0, 1));
   client.join();
   EXPECT_EQ(numbered(got).find("id: 1\n"), 0u) << got;
 }

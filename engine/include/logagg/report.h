@@ -106,6 +106,26 @@ struct ReportOptions {
 using ReportSink = std::function<void(std::string_view chunk)>;
 void write_report(const Result& result, const ReportOptions& report, const ReportSink& sink);
 
+// The --format html page of a run followed live (--follow --serve, whose
+// server makes it): it follows `events`, the address of an event stream of
+// the same origin whose events each carry live_html_data for the buckets a
+// round changed, and keeps the last `points` points.
+struct LiveHtml {
+  std::string events;
+  size_t points = 0;
+};
+// The page of `result` (the buckets a server keeps, with the run's summary),
+// following `live`: a note says what it shows, and its tables are over those
+// buckets. A page whose points would be binned does not follow (its note says
+// so). Throws std::invalid_argument as write_report does without html.
+void write_live_html_report(const Result& result, const ReportOptions& report, const LiveHtml& live,
+                            const ReportSink& sink);
+// The data of the html page of `result`, every key drawn (none folded into
+// "(other)"), as one line of JSON: an event of a live page. "" when the page
+// of `result` would bin its points (the live page cannot merge those). Throws
+// std::invalid_argument as write_report does without html.
+std::string live_html_data(const Result& result, const ReportOptions& report);
+
 // Whether this build writes Format::kHtml (the CMake option LOGAGG_WITH_HTML,
 // on by default). Without it, write_report throws std::invalid_argument for
 // Format::kHtml.

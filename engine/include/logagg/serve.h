@@ -6,7 +6,9 @@
 // - GET /events: server-sent events, each bucket's rows as follow hands them
 //   out (completed, or corrected by a late line), the rows of the last
 //   ServeOptions::history buckets first;
-// - GET /: an index of the two.
+// - GET /: the dashboard (the --format html page) of the last
+//   ServeOptions::history buckets, live: it follows GET /page-events, whose
+//   events each carry the page's data for the buckets a round changed.
 // Read-only (no request changes anything; no path touches the file system),
 // and bounded: at most max_streams event streams at once (more get 503),
 // request lines of at most 8 KiB (414), any method but GET and HEAD

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <span>
 #include <stdexcept>
 
@@ -60,6 +61,28 @@ void write_report(const Result& result, const ReportOptions& report, const Repor
       break;  // above
   }
   out.flush();
+}
+
+void write_live_html_report(const Result& result, const ReportOptions& report, const LiveHtml& live,
+                            const ReportSink& sink) {
+#if LOGAGG_WITH_HTML
+  write_html_report(make_live_html_report(result, report, live), sink);
+#else
+  static_cast<void>(result), static_cast<void>(report), static_cast<void>(live), static_cast<void>(sink);
+  throw std::invalid_argument("this logagg was built without --format html (LOGAGG_WITH_HTML=OFF)");
+#endif
+}
+
+std::string live_html_data(const Result& result, const ReportOptions& report) {
+#if LOGAGG_WITH_HTML
+  ReportOptions every_key = report;
+  every_key.top = std::numeric_limits<size_t>::max();
+  const HtmlReport page = make_html_report(result, every_key);
+  return page.buckets_per_point > 1 || page.key_points_bin > 1 ? std::string() : write_html_data(page);
+#else
+  static_cast<void>(result), static_cast<void>(report);
+  throw std::invalid_argument("this logagg was built without --format html (LOGAGG_WITH_HTML=OFF)");
+#endif
 }
 
 bool has_html_format() noexcept { return LOGAGG_WITH_HTML; }

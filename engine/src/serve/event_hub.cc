@@ -6,17 +6,20 @@
 #include <chrono>
 
 namespace logagg {
-namespace {
 
-ReportOptions as_json(ReportOptions report) {
-  report.format = Format::kJson;
-  return report;
+std::vector<StreamEvent> row_events(const FollowWriter& json, const std::vector<FollowRow>& rows) {
+  const std::string lines = json.rows(rows);  // a line a row, none empty
+  std::vector<StreamEvent> events;
+  size_t at = 0;
+  for (const FollowRow& row : rows) {
+    const size_t end = lines.find('\n', at);
+    events.push_back({row.start, lines.substr(at, end - at)});
+    at = end + 1;
+  }
+  return events;
 }
 
-}  // namespace
-
-EventHub::EventHub(const Query& query, const ReportOptions& report, size_t history)
-    : writer_(query, as_json(report)), history_(std::max<size_t>(1, history)) {
+EventHub::EventHub(size_t history) : history_(std::max<size_t>(1, history)) {
   // The run: its start in milliseconds, so that a client coming back from
   // another run of logagg (whose numbers start again at 1) starts afresh.
   run_ = std::to_string(
@@ -24,18 +27,13 @@ EventHub::EventHub(const Query& query, const ReportOptions& report, size_t histo
           .count());
 }
 
-void EventHub::publish(const std::vector<FollowRow>& rows) {
-  if (rows.empty()) return;
-  // One json line a row (FollowWriter writes them so, none empty).
-  const std::string lines = writer_.rows(rows);
+void EventHub::publish(const std::vector<StreamEvent>& events) {
+  if (events.empty()) return;
   std::lock_guard lock(mutex_);
-  size_t at = 0;
-  for (const FollowRow& row : rows) {
-    const size_t end = lines.find('\n', at);
+  for (const StreamEvent& event : events) {
     const std::string id = run_ + "." + std::to_string(++last_id_);
-    events_.push_back({last_id_, row.start, "id: " + id + "\ndata: " + lines.substr(at, end - at) + "\n\n"});
-    at = end + 1;
-    starts_.insert(row.start);
+    events_.push_back({last_id_, event.start, "id: " + id + "\ndata: " + event.data + "\n\n"});
+    starts_.insert(event.start);
   }
   while (starts_.size() > history_) starts_.erase(starts_.begin());
   while (!events_.empty() && (events_.front().start < *starts_.begin() || events_.size() > kMaxKeptRows)) {
@@ -71,6 +69,11 @@ uint64_t EventHub::start_after(std::string_view last_event_id) const {
   const auto [end, error] = std::from_chars(last_event_id.data(), last_event_id.data() + last_event_id.size(), id);
   if (error != std::errc() || end != last_event_id.data() + last_event_id.size() || id > last_id_) return before_kept;
   return id;  // behind what is kept: take_after tells the gap
+}
+
+std::string EventHub::last_event_id() const {
+  std::lock_guard lock(mutex_);
+  return last_id_ == 0 ? std::string() : run_ + "." + std::to_string(last_id_);
 }
 
 void EventHub::stop() {

@@ -1,10 +1,12 @@
-// The rows of /events (LiveServer): each bucket's rows as follow hands them
-// out (completed, or corrected by a late line) as server-sent events, each
-// "id: RUN.N" (RUN: this run's, N numbered from 1) and "data: ROW", ROW being
-// the line --follow --format json prints for it. The rows of the last
-// `history` buckets are kept (and at most kMaxKeptRows rows), so that a
-// client that connects gets them first, and one that comes back
-// (Last-Event-ID of this run) what it missed, or a gap event.
+// An event stream of LiveServer's, kept and handed to each client as
+// server-sent events, each "id: RUN.N" (RUN: this run's, N numbered from 1)
+// and "data: DATA": for /events each bucket's rows as follow hands them out
+// (completed, or corrected by a late line), DATA being the line --follow
+// --format json prints for a row; for /page-events the live page's
+// documents (LivePage). The events of the last `history` buckets are kept
+// (and at most kMaxKeptRows events), so that a client that connects gets
+// them first, and one that comes back (Last-Event-ID of this run) what it
+// missed, or a gap event.
 // Thread-safe: follow's thread publishes, each client's thread waits.
 #pragma once
 
@@ -22,6 +24,16 @@
 
 namespace logagg {
 
+// An event of a bucket: its start, and its data (one line).
+struct StreamEvent {
+  int64_t start;
+  std::string data;
+};
+
+// The events of /events for `rows`, each the line `json` (a FollowWriter of
+// --format json) writes for a row.
+std::vector<StreamEvent> row_events(const FollowWriter& json, const std::vector<FollowRow>& rows);
+
 class EventHub {
  public:
   static constexpr size_t kMaxKeptRows = 200000;
@@ -29,9 +41,9 @@ class EventHub {
   // gets them in pieces, and a stop is seen between two.
   static constexpr size_t kMaxTake = 256 * 1024;
 
-  EventHub(const Query& query, const ReportOptions& report, size_t history);
+  explicit EventHub(size_t history);
 
-  void publish(const std::vector<FollowRow>& rows);
+  void publish(const std::vector<StreamEvent>& events);
   // The events after number `after`, as the text of an event stream (at
   // most about kMaxTake bytes), and `after` moved to the last; waits up to
   // `wait` for one. An empty text: none came (or the hub stopped). Rows no
@@ -42,6 +54,9 @@ class EventHub {
   // `last_event_id` names (a Last-Event-ID of this run), else before the
   // first row kept.
   uint64_t start_after(std::string_view last_event_id) const;
+  // The id of the last event published ("" before the first): a client
+  // that starts after it (start_after) gets what comes next.
+  std::string last_event_id() const;
   // Wakes every waiting client; take_after returns at once from then on.
   void stop();
   bool stopped() const;
@@ -53,7 +68,6 @@ class EventHub {
     std::string text;
   };
 
-  FollowWriter writer_;
   const size_t history_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;

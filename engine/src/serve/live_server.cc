@@ -1,6 +1,7 @@
 // The HTTP server of a followed run (logagg/serve.h), on cpp-httplib: its
-// routes, limits and the order it stops in. The counters are LiveTotals'
-// and the event stream's rows EventHub's; this file only serves them.
+// routes, limits and the order it stops in. The counters are LiveTotals',
+// the dashboard LivePage's and the event streams EventHub's; this file only
+// serves them.
 // cpp-httplib 0.11 notes that shape it: a response streamed from a provider
 // holds a worker thread for as long as the client stays, so event streams
 // are capped below the pool's size and each waits at most a second between
@@ -22,6 +23,7 @@
 #include <thread>
 
 #include "serve/event_hub.h"
+#include "serve/live_page.h"
 #include "serve/live_totals.h"
 
 namespace logagg {
@@ -33,19 +35,13 @@ constexpr size_t kMaxRequestBody = 0;  // no request carries a body
 constexpr auto kStreamWait = 1000ms;   // between two writes to an event stream, at most
 constexpr auto kStopWait = 3000ms;     // for the workers to end when the server stops
 
-constexpr std::string_view kIndex =
-    "logagg --follow --serve\n"
-    "\n"
-    "/metrics  the counters since logagg started, for Prometheus (text exposition format 0.0.4)\n"
-    "/events   each bucket's rows as it completes or is corrected, as server-sent events\n";
-
 // The body of an error response cpp-httplib makes itself.
 std::string error_text(int status) {
   switch (status) {
     case 400:
       return "400 bad request\n";
     case 404:
-      return "404 not found: /metrics, /events or /\n";
+      return "404 not found: / (the dashboard), /metrics, /events or /page-events\n";
     case 413:
       return "413 a request carries no body here\n";
     case 414:
@@ -59,15 +55,29 @@ std::string error_text(int status) {
 
 struct LiveServer::Impl {
   Impl(const Query& query, const ReportOptions& report, const ServeOptions& options)
-      : options(options), totals(query, report.units, options.histograms), hub(query, report, options.history) {}
+      : options(options),
+        totals(query, report.units, options.histograms),
+        json(query, as_json(report)),
+        rows(options.history),
+        page(query, report, options.history),
+        page_events(options.history) {}
 
+  static ReportOptions as_json(ReportOptions report) {
+    report.format = Format::kJson;
+    return report;
+  }
   void route();
-  void serve_events(const httplib::Request& request, httplib::Response& response);
+  void serve_page(httplib::Response& response);
+  void serve_events(EventHub& hub, const httplib::Request& request, httplib::Response& response);
 
   const ServeOptions options;
   std::mutex totals_mutex;
   LiveTotals totals;
-  EventHub hub;
+  const FollowWriter json;  // the rows of /events
+  EventHub rows;
+  std::mutex page_mutex;  // the page's window, and what page_events has of it
+  LivePage page;
+  EventHub page_events;
   std::atomic<size_t> streams{0};
   httplib::Server server;
   std::thread listener;
@@ -89,9 +99,7 @@ void LiveServer::Impl::route() {
   server.set_keep_alive_timeout(5);
   server.set_keep_alive_max_count(100);
   server.set_payload_max_length(kMaxRequestBody);
-  server.Get("/", [](const httplib::Request&, httplib::Response& response) {
-    response.set_content(std::string(kIndex), "text/plain; charset=utf-8");
-  });
+  server.Get("/", [this](const httplib::Request&, httplib::Response& response) { serve_page(response); });
   server.Get("/metrics", [this](const httplib::Request&, httplib::Response& response) {
     std::string text;
     {
@@ -100,8 +108,12 @@ void LiveServer::Impl::route() {
     }
     response.set_content(std::move(text), "text/plain; version=0.0.4; charset=utf-8");
   });
-  server.Get("/events",
-             [this](const httplib::Request& request, httplib::Response& response) { serve_events(request, response); });
+  server.Get("/events", [this](const httplib::Request& request, httplib::Response& response) {
+    serve_events(rows, request, response);
+  });
+  server.Get("/page-events", [this](const httplib::Request& request, httplib::Response& response) {
+    serve_events(page_events, request, response);
+  });
   // Any other method is answered before its body is read (a chunked one
   // would be read whole into memory), and the connection closed.
   server.set_pre_routing_handler([](const httplib::Request& request, httplib::Response& response) {
@@ -121,7 +133,35 @@ void LiveServer::Impl::route() {
   });
 }
 
-void LiveServer::Impl::serve_events(const httplib::Request& request, httplib::Response& response) {
+// The dashboard: the window's rows are copied under the lock and drawn
+// outside it, so that follow's thread never waits for a page.
+void LiveServer::Impl::serve_page(httplib::Response& response) {
+  if (!has_html_format()) {
+    response.set_content(
+        "logagg --follow --serve, built without --format html: no dashboard here; "
+        "/metrics and /events are served\n",
+        "text/plain; charset=utf-8");
+    return;
+  }
+  Summary summary;
+  {
+    std::lock_guard lock(totals_mutex);
+    summary = totals.summary();
+  }
+  Result window;
+  std::string events = "/page-events?after=";
+  {
+    std::lock_guard lock(page_mutex);
+    window = page.window(summary);
+    events += page_events.last_event_id();
+  }
+  response.set_header("Cache-Control", "no-store");
+  response.set_content(page.page(window, events), "text/html; charset=utf-8");
+}
+
+// An event stream of `hub`'s: from the event after Last-Event-ID (a client
+// coming back) or the `after` parameter (the page), else from the first kept.
+void LiveServer::Impl::serve_events(EventHub& hub, const httplib::Request& request, httplib::Response& response) {
   if (streams.fetch_add(1) >= options.max_streams) {
     streams.fetch_sub(1);
     response.status = 503;
@@ -129,11 +169,12 @@ void LiveServer::Impl::serve_events(const httplib::Request& request, httplib::Re
     response.set_content("too many event streams at once\n", "text/plain; charset=utf-8");
     return;
   }
-  uint64_t after = hub.start_after(request.get_header_value("Last-Event-ID"));
+  uint64_t after = hub.start_after(request.has_header("Last-Event-ID") ? request.get_header_value("Last-Event-ID")
+                                                                       : request.get_param_value("after"));
   response.set_header("Cache-Control", "no-store");
   response.set_chunked_content_provider(
       "text/event-stream",
-      [this, after, first = true](size_t, httplib::DataSink& sink) mutable {
+      [&hub, after, first = true](size_t, httplib::DataSink& sink) mutable {
         if (first) {
           first = false;
           static constexpr std::string_view kRetry = "retry: 2000\n\n";
@@ -177,13 +218,18 @@ void LiveServer::add_round(const Result& round) {
 }
 
 void LiveServer::add_rows(const std::vector<FollowRow>& rows) {
-  if (impl_) impl_->hub.publish(rows);
+  if (!impl_ || rows.empty()) return;
+  Impl& s = *impl_;
+  s.rows.publish(row_events(s.json, rows));
+  std::lock_guard lock(s.page_mutex);
+  s.page_events.publish(s.page.add(rows));
 }
 
 void LiveServer::stop() {
   if (!impl_ || !impl_->listener.joinable()) return;
   Impl& s = *impl_;
-  s.hub.stop();
+  s.rows.stop();
+  s.page_events.stop();
   // A stop before the accept loop runs would be lost (cpp-httplib 0.11).
   while (!s.server.is_running() && !s.listen_returned) std::this_thread::sleep_for(1ms);
   s.server.stop();

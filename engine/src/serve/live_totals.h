@@ -45,6 +45,8 @@ class LiveTotals {
   void add(const Result& round);
   // The counters in Prometheus's text exposition format.
   std::string exposition() const;
+  // Every round's summary added: the lines read since logagg started.
+  const Summary& summary() const { return summary_; }
 
  private:
   // A --sum field, or a histogram: where its values are in a cell, and how

@@ -52,7 +52,8 @@ void fill_series(const ReportRows& rows, uint64_t bin, HtmlReport& page) {
   }
   page.series.resize(rows.by_app() ? rows.apps().size() : 1);
   for (size_t i = 0; i < page.series.size(); ++i) {
-    page.series[i].name = rows.by_app() ? key_text(rows.key(static_cast<uint32_t>(i)), rows.key_columns().size()) : "requests";
+    page.series[i].name =
+        rows.by_app() ? key_text(rows.key(static_cast<uint32_t>(i)), rows.key_columns().size()) : "requests";
     page.series[i].values.assign(points, 0);
   }
   PointOf point_of(bucketing, first, bin);
@@ -190,7 +191,7 @@ MeasureCell fill_measures(const ReportRows& rows, const MeasureText& text, const
   return total;
 }
 
-// Each measure over the whole run (`all`: every row's cell added).
+// Each measure over page.span (`all`: every row's cell added).
 void fill_totals(const MeasureCell& all, const Result& result, const ReportOptions& report, HtmlReport& page) {
   const MeasureText text(result.query.measures(), report.units);
   std::vector<MeasureText::Value> values;
@@ -211,6 +212,8 @@ HtmlReport::RowsTable rows_table(const ReportRows& rows, const Result& result, c
     table.columns.insert(table.columns.end(), measures->columns().begin(), measures->columns().end());
   }
   const size_t parts = rows.key_columns().size();
+  uint64_t total = 0;  // the share's whole: the lines counted, or those of a live page's buckets
+  rows.for_each([&](int64_t, uint32_t, uint64_t count, const MeasureCell*) { total += count; });
   std::vector<MeasureText::Value> values;
   rows.for_each([&](int64_t, uint32_t app, uint64_t count, const MeasureCell* cell) {
     std::vector<std::string>& row = table.rows.emplace_back();
@@ -218,7 +221,7 @@ HtmlReport::RowsTable rows_table(const ReportRows& rows, const Result& result, c
       for (const std::string_view part : key_parts(rows.key(app), parts)) row.emplace_back(shown_key(part));
     }
     row.push_back(std::to_string(count));
-    row.push_back(ratio_text(count * 100, result.summary.counted) + "%");
+    row.push_back(total == 0 ? "-" : ratio_text(count * 100, total) + "%");
     if (!measures) return;
     measures->values(cell, count, values);
     for (const MeasureText::Value& v : values) row.push_back(v.present ? v.text : "-");
@@ -229,9 +232,10 @@ HtmlReport::RowsTable rows_table(const ReportRows& rows, const Result& result, c
 // Keys in the table of keys without --top.
 constexpr size_t kDefaultTableKeys = 100;
 
-// The table of keys over the whole run (the --top N busiest, or
+// The table of keys over page.span (the --top N busiest, or
 // kDefaultTableKeys; the rest as "(other)").
 void fill_keys_table(const Result& result, const ReportOptions& report, HtmlReport& page) {
+  const std::string over = " over " + page.span;
   ReportOptions whole = report;
   whole.bucketing = Bucketing::whole();
   whole.fill_gaps = false;
@@ -240,14 +244,14 @@ void fill_keys_table(const Result& result, const ReportOptions& report, HtmlRepo
   page.keys_table = rows_table(rows, result, whole);
   const size_t keys = result.apps.size() - (!result.apps.empty() && result.apps.back() == kOtherApp ? 1 : 0);
   if (keys > whole.top) {
-    page.keys_table_note = "The " + std::to_string(whole.top) + " busiest of " + std::to_string(keys) +
-                           " keys over the whole run, the rest as (other)" + (report.top == 0 ? " (--top N shows N)." : ".");
+    page.keys_table_note = "The " + std::to_string(whole.top) + " busiest of " + std::to_string(keys) + " keys" + over +
+                           ", the rest as (other)" + (report.top == 0 ? " (--top N shows N)." : ".");
   } else {
-    page.keys_table_note = "Every key over the whole run, busiest first.";
+    page.keys_table_note = "Every key" + over + ", busiest first.";
   }
   if (result.apps_capped) {
-    page.keys_table_note += " Keys met past --max-apps " + std::to_string(result.query.question().max_apps) +
-                            " are counted in (other).";
+    page.keys_table_note +=
+        " Keys met past --max-apps " + std::to_string(result.query.question().max_apps) + " are counted in (other).";
   }
   page.keys_table_note += " Click a column's name to sort by it.";
 }
@@ -347,7 +351,7 @@ HtmlReport make_whole_run_page(const Result& result, const ReportOptions& report
 
 }  // namespace
 
-HtmlReport make_html_report(const Result& result, const ReportOptions& report) {
+HtmlReport make_html_report(const Result& result, const ReportOptions& report, std::string_view span) {
   const Query& query = result.query;
   if (report.bucketing.is_whole()) return make_whole_run_page(result, report);
   ReportOptions chart = report;
@@ -359,6 +363,7 @@ HtmlReport make_html_report(const Result& result, const ReportOptions& report) {
   const Bucketing& bucketing = rows.bucketing();
 
   HtmlReport page;
+  page.span = span;
   page.bucket_name = bucketing.name();
   page.time_zone = bucketing.zone() != nullptr ? time_zone_name(*bucketing.zone()) : "UTC";
   page.title = "logagg: requests per " + page.bucket_name +
@@ -404,6 +409,25 @@ HtmlReport make_html_report(const Result& result, const ReportOptions& report) {
   if (query.keyed()) fill_keys_table(result, report, page);
   fill_stats(report_stats(result, query.keyed(), rows.buckets(), bucketing, chart.top), query, page);
   fill_accounting(result, page);
+  return page;
+}
+
+HtmlReport make_live_html_report(const Result& result, const ReportOptions& report, const LiveHtml& live) {
+  const std::string kept = "the last " + std::to_string(live.points) + " buckets kept";
+  HtmlReport page = make_html_report(result, report, kept);
+  page.title += ", live";
+  if (page.buckets_per_point > 1 || page.key_points_bin > 1) {
+    page.notes.push_back(
+        "Too many points to follow live: this page shows the buckets as they were when it "
+        "loaded (a smaller --serve-history follows).");
+    return page;
+  }
+  page.live = HtmlReport::Live{live.events, live.points};
+  page.notes.push_back("Live: the charts show " + kept +
+                       " (--serve-history) and follow each bucket as it completes and each correction. "
+                       "The tables are as of the page's load, and the keys stacked the busiest then; "
+                       "reload to update them. The lines are counted since logagg started. This server also "
+                       "answers /metrics (for Prometheus) and /events (the rows, as server-sent events).");
   return page;
 }
 

@@ -57,14 +57,16 @@ constexpr std::array<Escape, 5> kScriptJsonEscapes{
 // only its own inline scripts and style sheets run (by the hashes of their
 // text; the JSON data <script> is not run, so it needs none), no <base> or
 // form can be added, and no string may become markup through innerHTML and
-// its kin (trusted types, where the browser has them).
-std::string content_security_policy() {
+// its kin (trusted types, where the browser has them). A live page may also
+// connect to its own origin (its event stream).
+std::string content_security_policy(bool live) {
   const auto hash = [](const html_assets::Asset& asset) {
     return "'sha256-" + absl::Base64Escape(absl_view(asset.sha256)) + "'";
   };
   return "default-src 'none'; script-src " + hash(html_assets::kUplotJs) + " " + hash(html_assets::kPageJs) +
          "; style-src " + hash(html_assets::kUplotCss) + " " + hash(html_assets::kPageCss) +
-         "; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'";
+         "; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'" +
+         (live ? "; connect-src 'self'" : "");
 }
 
 // Buffers the page and hands it to the sink in chunks of about kChunk bytes.
@@ -162,9 +164,9 @@ void write_strings(PageWriter& out, const Strings& strings, bool json) {
 // measures "panels": [{"title", "left", "right"}, ...], "m": [{"name",
 // "panel", "right", "unit", "v": [value or null per point]}, ...], with keys
 // too "k": {"x": [key point starts], "v": [[[values of m[0] for names[0]],
-// ...], ...]}.
-void write_data(PageWriter& out, const HtmlReport& report) {
-  out.raw("<script type=\"application/json\" id=\"logagg-data\">{\"zone\":");
+// ...], ...]}; a live page's "live": {"events", "points"} (HtmlReport::Live).
+void write_data_json(PageWriter& out, const HtmlReport& report) {
+  out.raw("{\"zone\":");
   out.json_string(report.time_zone);
   out.raw(",\"bucket\":");
   out.json_string(report.bucket_name);
@@ -222,7 +224,20 @@ void write_data(PageWriter& out, const HtmlReport& report) {
     }
     out.raw("]}");
   }
-  out.raw("}</script>\n");
+  if (report.live) {
+    out.raw(",\n\"live\":{\"events\":");
+    out.json_string(report.live->events);
+    out.raw(",\"points\":");
+    out.number(report.live->points);
+    out.raw("}");
+  }
+  out.raw("}");
+}
+
+void write_data(PageWriter& out, const HtmlReport& report) {
+  out.raw("<script type=\"application/json\" id=\"logagg-data\">");
+  write_data_json(out, report);
+  out.raw("</script>\n");
 }
 
 // The notes above the chart (or the rows), if any.
@@ -261,11 +276,13 @@ void write_rows_table(PageWriter& out, std::string_view id, const HtmlReport::Ro
   out.raw("</table>");
 }
 
-// The tables after the chart or the rows: the measures over the whole run
+// The tables after the chart or the rows: the measures over report.span
 // (with measures), the statistics and the accounting.
 void write_tables(PageWriter& out, const HtmlReport& report) {
   out.raw("<div class=\"tables\">\n");
-  if (!report.totals.empty()) write_table(out, "totals", "Measures over the whole run, all keys", report.totals);
+  if (!report.totals.empty()) {
+    write_table(out, "totals", "Measures over " + report.span + ", all keys", report.totals);
+  }
   write_table(out, "stats", "Statistics", report.stats);
   write_table(out, "accounting", "Lines", report.accounting);
   out.raw("</div>\n");
@@ -291,10 +308,20 @@ void write_rows_page(PageWriter& out, const HtmlReport& report) {
 
 }  // namespace
 
+std::string write_html_data(const HtmlReport& report) {
+  std::string json;
+  const ReportSink sink = [&json](std::string_view text) { json.append(text); };
+  PageWriter out(sink);
+  write_data_json(out, report);
+  out.flush();
+  std::erase(json, '\n');  // only between values: a string's line feed is written \n
+  return json;
+}
+
 void write_html_report(const HtmlReport& report, const ReportSink& sink) {
   PageWriter out(sink);
   out.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta http-equiv=\"Content-Security-Policy\" content=\"");
-  out.raw(content_security_policy());
+  out.raw(content_security_policy(report.live.has_value()));
   out.raw(
       "\">\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"

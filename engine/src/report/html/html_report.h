@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -81,6 +82,7 @@ struct HtmlReport {
   // With measures: each measure over the whole run (all keys, every bucket:
   // the sums added, the percentiles of the merged sketch), as label and value.
   std::vector<std::pair<std::string, std::string>> totals;
+  std::string span = "the whole run";  // what the keys' table and the totals are over
   // Label and value rows shown beside the chart, in order: the statistics
   // ("peak", "42 at 2023-11-14T22:13:20Z"), then the accounting ("counted", ...).
   std::vector<std::pair<std::string, std::string>> stats;
@@ -92,11 +94,24 @@ struct HtmlReport {
   // columns, count, share of the counted lines and the measures' columns,
   // as the table format writes them.
   std::optional<RowsTable> rows_table;
+  // A page served live (--follow --serve, LivePage): its charts follow
+  // `events`, server-sent events of the same origin whose data each is a
+  // document of this page's data's shape (write_html_data) for the buckets
+  // it changes, and keep the last `points` points.
+  struct Live {
+    std::string events;  // "/page-events?after=ID"
+    size_t points = 0;
+  };
+  std::optional<Live> live;
 };
 
 // Writes the page through `sink` in chunks (the data of a million points is
 // never one string).
 void write_html_report(const HtmlReport& report, const ReportSink& sink);
+// The page's data alone (the JSON document its charts are drawn from), for
+// the events of a live page: fit for a <script> and an event stream alike
+// ('<', '>', '&', U+2028 and U+2029 escaped), and one line.
+std::string write_html_data(const HtmlReport& report);
 
 }  // namespace logagg
 
@@ -106,7 +121,12 @@ namespace logagg {
 // gaps as zeros, at most kMaxHtmlPoints of them (more are binned: each point
 // then sums the same number of buckets, and a note says so); with --by-app,
 // the --top N apps (10 without --top) and "(other)", stacked.
+// `span` says what the tables of keys and totals are over: a live page's are
+// over the buckets the server keeps.
 inline constexpr uint64_t kMaxHtmlPoints = 200000;
-HtmlReport make_html_report(const Result& result, const ReportOptions& report);
+HtmlReport make_html_report(const Result& result, const ReportOptions& report, std::string_view span = "the whole run");
+// The page of a live run (write_live_html_report): the buckets `result`
+// holds, its tables over them, following `live` unless binned.
+HtmlReport make_live_html_report(const Result& result, const ReportOptions& report, const LiveHtml& live);
 
 }  // namespace logagg

@@ -16,12 +16,15 @@
 // chart to its first draw and body[data-ready-ms] the time from the start of
 // loading the page to it; body[data-drawn-ms] the time from the start of
 // loading to every chart drawn (the panels too); body[data-key] the key whose
-// measures are shown.
+// measures are shown. A live page (report.live: served by --follow --serve)
+// follows its event stream (see follow() at the end); body[data-live-last] is
+// the start of the last bucket it has, body[data-live-events] the events
+// merged.
 "use strict";
 (() => {
   const report = JSON.parse(document.getElementById("logagg-data").textContent);
   const chart = document.getElementById("chart");
-  const n = report.x.length;
+  let n = report.x.length;
   const durations = {s: 1, ms: 1e-3, "µs": 1e-6, ns: 1e-9};
   // A click on a column's name sorts the rows by it, the largest first, then
   // the smallest first: numbers by value (a duration in any unit by its
@@ -60,8 +63,10 @@
   if (n === 0) {
     const empty = chart.appendChild(document.createElement("p"));
     empty.className = "empty";
-    empty.textContent = "Nothing was counted.";
+    empty.textContent = report.live ? "Nothing was counted yet: the page draws the first bucket when it completes."
+                                    : "Nothing was counted.";
     document.body.dataset.points = "0";
+    if (report.live) new EventSource(report.live.events).onmessage = () => location.reload();
     return;
   }
   let zone = report.zone;
@@ -116,6 +121,12 @@
     [60, "{HH}:{mm}", ymd, null, ymd, null, null, null, 1],
     [1, "{HH}:{mm}:{ss}", ymd, null, ymd, null, null, null, 1],
   ];
+  // Time ticks at least a second apart (no bucket is shorter), else uPlot
+  // would label half seconds on a short span.
+  const day = 86400;
+  const timeIncrs = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, day,
+                     2 * day, 7 * day, 14 * day, 28 * day, 91 * day, 182 * day, 365 * day, 730 * day, 1826 * day];
+  const timeAxis = {values: timeTicks, incrs: timeIncrs};
   const timeSeries = () => ({label: `${report.bucket} (${zone})`, value: (u, t) => t == null ? "--" : bucketLabel(t)});
   const width = () => chart.clientWidth;
   // Every chart of the page, the counts' first: a zoom in one is made in all.
@@ -181,11 +192,15 @@
   };
   let data = [report.x].concat(ys);
   let bands = [];
-  const total = new Float64Array(report.stacked ? n : 0);
-  if (report.stacked) {
+  let total = [];
+  const addTotal = () => {
+    total = new Float64Array(n);
     for (const y of ys) for (let i = 0; i < n; i++) total[i] += y[i];
+  };
+  if (report.stacked) {
+    addTotal();
     const s = stack(null);
-    series.push({label: "total", stroke: "#1f2328", paths: () => null, value: own(total)});
+    series.push({label: "total", stroke: "#1f2328", paths: () => null, value: (u, v, s, i) => i == null ? "--" : count.format(total[i])});
     data = [report.x].concat(s.stacked, [total]);
     bands = s.bands;
   }
@@ -202,7 +217,7 @@
     series,
     bands,
     scales: {y: {range: (u, min, max) => [0, uPlot.rangeNum(0, Math.max(max, 1), 0.1, true)[1]]}},
-    axes: [{values: timeTicks}, {size: 70, labelSize, label: report.count_axis, values: counts}],
+    axes: [timeAxis, {size: 70, labelSize, label: report.count_axis, values: counts}],
     hooks: {
       draw: [u => {
         if (document.body.dataset.points) return;
@@ -238,7 +253,7 @@
     const heading = section.appendChild(document.createElement("h2"));
     const box = section.appendChild(document.createElement("div"));
     const unitOf = right => (measures[drawn.find(j => measures[j].right === right)] || {}).unit;
-    const axes = [{values: timeTicks},
+    const axes = [timeAxis,
                   {scale: "left", size: 70, labelSize, label: p.left, values: (u, s) => s.map(v => measureText(unitOf(false), v))}];
     const scales = {left: {}};
     if (p.right) {
@@ -261,8 +276,8 @@
   window.logaggPanels = panels.map(p => p.u);
   // The panels show the measures of all keys, or of the key chosen.
   let shown = -1;
-  const showKey = k => {
-    const keyed = k >= 0, change = k !== shown;
+  const showKey = (k, force) => {
+    const keyed = k >= 0, change = force || k !== shown;
     shown = k;
     document.body.dataset.key = keyed ? report.names[k] : "";
     const {min, max} = u.scales.x;
@@ -288,4 +303,88 @@
   window.addEventListener("resize", () => {
     for (const c of charts) c.setSize({width: width(), height: c === u ? countHeight : 220});
   });
+
+  // Live: each event is a document of report's shape for the buckets a round
+  // changed, every key of them. Its points replace the page's at the same
+  // start, or come after the last (the page keeps the last report.live.points);
+  // keys the page does not stack are added up in "(other)", whose measures
+  // are not known for such points (they are left out). A key the page has no
+  // place for, or a document it cannot merge ({"reload": true}), reloads the
+  // page, at most once every 10 s. A view zoomed away from the last bucket
+  // stays; one that shows it moves with the new buckets.
+  if (!report.live) return;
+  const names = new Map(report.names.map((name, k) => [name, k]));
+  const other = names.get("(other)");
+  let reloading = false;
+  const reload = () => {
+    if (reloading) return;
+    reloading = true;
+    setTimeout(() => location.reload(), Math.max(0, 10000 - performance.now()));
+  };
+  const keyValues = report.k ? report.k.v : [];
+  // Every array with a value per point: the counts, the measures, each key's.
+  const perPoint = () => [report.x, ...ys, ...measures.map(m => m.v), ...(report.k ? [report.k.x] : []),
+                          ...keyValues.flat()];
+  const at = start => {
+    let lo = 0, hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (report.x[mid] < start) lo = mid + 1; else hi = mid;
+    }
+    if (lo < n && report.x[lo] === start) return lo;
+    if (lo < n) return -1;  // between two points, or before the first: not the page's
+    for (const a of perPoint()) a.push(a === report.x || a === (report.k || {}).x ? start : null);
+    for (const y of ys) y[n] = 0;
+    return n++;
+  };
+  const merge = d => {
+    if (d.reload) return reload();
+    d.x.forEach((start, i) => {
+      const p = at(start);
+      if (p < 0) return;
+      let rest = 0;
+      for (const y of ys) y[p] = 0;
+      d.names.forEach((name, s) => {
+        const k = names.get(name);
+        if (k === undefined || k === other) {
+          rest += d.y[s][i];
+          return;
+        }
+        ys[k][p] = d.y[s][i];
+        if (d.k) keyValues[k].forEach((v, j) => { v[p] = d.k.v[s][j][i]; });
+      });
+      if (other !== undefined) {
+        ys[other][p] = rest;
+        keyValues[other]?.forEach(v => { v[p] = null; });
+      } else if (rest > 0) {
+        reload();
+      }
+      measures.forEach((m, j) => { m.v[p] = d.m[j].v[i]; });
+    });
+    const past = n - report.live.points;
+    if (past > 0) {
+      for (const a of perPoint()) a.splice(0, past);
+      n -= past;
+    }
+  };
+  // Draws the points merged; `following`: the view showed the last bucket.
+  const redraw = (min, max, following) => {
+    if (report.stacked) addTotal();
+    if (report.stacked) restack(u); else u.setData([report.x].concat(ys));
+    showKey(shown, true);
+    if (!following) for (const c of charts) c.setScale("x", {min, max});
+    document.body.dataset.liveLast = String(report.x[n - 1]);
+    subtitle.textContent = subtitle.textContent.replace(/^[0-9,]+ buckets?/, n === 1 ? "1 bucket" : `${count.format(n)} buckets`);
+  };
+  const subtitle = document.querySelector(".subtitle").firstChild;
+  let merged = 0;
+  const events = new EventSource(report.live.events);
+  events.onmessage = e => {
+    const {min, max} = u.scales.x;
+    const following = max >= report.x[n - 1];
+    merge(JSON.parse(e.data));
+    redraw(min, max, following);
+    document.body.dataset.liveEvents = String(++merged);
+  };
+  document.body.dataset.liveLast = String(report.x[n - 1]);
 })();
