@@ -24,6 +24,7 @@
 Without prometheus and promtool (Debian's prometheus package) it skips, or fails in CI.
 """
 
+import calendar
 import http.client
 import json
 import os
@@ -43,10 +44,13 @@ from decimal import Decimal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser_cdp import Browser  # noqa: E402
+from serve_load import Clients  # noqa: E402
 from follow_test import BASE, LOGAGG, Follow, json_rows, run, summary_of, text_of, wait_for  # noqa: E402
 
 PROMETHEUS, PROMTOOL = shutil.which("prometheus"), shutil.which("promtool")
 CHROMIUM = os.environ.get("LOGAGG_CHROMIUM") or shutil.which("chromium")
+SANITIZED = os.environ.get("LOGAGG_SANITIZED") == "1"  # a build 2-20 times slower: a lighter load
+WRITER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rate_writer.py")
 ARTIFACTS = os.environ.get("LOGAGG_ARTIFACTS")
 HOSTS = ["web", "api", "db"]
 RED = ["--by", "host", "--where", "status!=404", "--count-if", "status>=500", "--sum", "latency_ms",
@@ -361,9 +365,10 @@ class Safety(Case):
         rng = random.Random(8)
         open(log, "w").close()
         server = Server(self, "--late", "1s", self.logs)
-        streams = [EventStream(server.port) for _ in range(16)]
+        streams = [EventStream(server.port) for _ in range(256)]
         self.addCleanup(lambda: [s.close() for s in streams])
         self.assertEqual(server.get("/events")[0], 503)
+        self.assertEqual(server.get("/page-events")[0], 503)  # the two streams share the cap
         self.assertEqual(server.get("/metrics")[0], 200)  # the rest is still served
         # A client that never reads: rows pile up in its socket, never in the counting.
         streams[0].close()  # its slot is free once the server's next write to it fails (a second at most)
@@ -375,12 +380,21 @@ class Safety(Case):
         stalled.connect(("127.0.0.1", server.port))
         stalled.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
         self.assertRegex(stalled.recv(12), rb"^HTTP/1\.1 200")  # then never read again
+        # Clients that open a connection and send nothing, or half a request (as a peer that
+        # vanished would): each is closed once the read timeout (5 s) passes.
+        silent = [socket.create_connection(("127.0.0.1", server.port), timeout=15) for _ in range(2)]
+        self.addCleanup(lambda: [c.close() for c in silent])
+        silent[1].sendall(b"GET /metr")
+        opened = time.monotonic()
         for step in range(20):
             with open(log, "a") as out:
                 out.write(text_of([line(rng, BASE + step, i) for i in range(200)]))
             time.sleep(0.05)
         self.assertIsNotNone(wait_for(lambda: "logagg_lines_read_total 4000\n" in server.metrics(), 10))
         self.assertTrue(streams[1].read_until(lambda events: len(events) >= 15, 10), "rows reach the others")
+        for c in silent:
+            self.assertEqual(c.recv(100), b"")  # closed by the server, not by the test's own timeout
+        self.assertLess(time.monotonic() - opened, 12)
         rc, out, err = server.follow.stop()
         self.assertEqual(rc, 0, err[-2000:])
         self.assertEqual(summary_of(err)["counted"], 4000)
@@ -476,6 +490,47 @@ class LivePage(Case):
         stream.close()
         rc, _, err = server.follow.stop()
         self.assertEqual(rc, 0, err[-2000:])
+
+
+class Load(Case):
+    def test_200_clients_while_the_log_grows_at_50000_lines_a_second(self):
+        """150 /events streams, 25 /page-events streams and 25 clients scraping /metrics every
+        second, all at once, while a writer appends 50,000 lines a second (10,000 in a sanitized
+        build) for 5 s: every line is counted, every stream gets every bucket's last row as logagg
+        printed it, none more than a bucket after the bucket's end plus --late, and logagg's memory
+        stays bounded."""
+        log = os.path.join(self.logs, "access.log")
+        open(log, "w").close()
+        server = Server(self, "--late", "1s", "--format", "json", "--by", "host", "--count-if", "status>=500",
+                        "--quantiles", "latency_ms", self.logs)
+        clients = Clients(server.port, events=150, pages=25, scrapers=25)
+        self.addCleanup(clients.stop)
+        since = time.time()
+        writer = subprocess.run([sys.executable, WRITER, log, "10000" if SANITIZED else "50000", "5"],
+                                capture_output=True, check=True)
+        written, writer_done = int(writer.stdout), time.time()
+        self.assertIsNotNone(wait_for(lambda: f"logagg_lines_read_total {written}\n" in server.metrics(), 20),
+                             "every line read")
+        hwm = int(re.search(r"^VmHWM:\s+(\d+) kB", open(f"/proc/{server.follow.proc.pid}/status").read(), re.M)[1])
+        rc, out, err = server.follow.stop()
+        self.assertEqual(rc, 0, err[-2000:])
+        clients.drain()
+        self.assertEqual(clients.errors, [])
+        self.assertEqual(summary_of(err)["counted"], written)
+        printed = {(row["second"], row["host"]): row for row in json_rows(out)}
+        delays = []
+        for rows, arrivals in zip(clients.rows, clients.arrivals):
+            self.assertEqual(last_of_each(rows), printed)
+            for second, at in arrivals.items():
+                end = calendar.timegm(time.strptime(second, "%Y-%m-%dT%H:%M:%SZ")) + 1
+                if since + 1 < end and end + 1 <= writer_done:  # completed (end + --late) while lines came
+                    delays.append(at - end - 1.0)
+        self.assertGreater(len(delays), 150)
+        self.assertLess(max(delays), 1.0 if not SANITIZED else 3.0, "a row later than the next bucket")
+        self.assertTrue(all(n > 0 for n in clients.page_events), clients.page_events)
+        self.assertTrue(all(n > 0 for n in clients.scrapes), clients.scrapes)
+        if not SANITIZED:
+            self.assertLess(hwm, 128 * 1024, "logagg's memory (VmHWM, kB)")
 
 
 def iso(t):

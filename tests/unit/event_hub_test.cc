@@ -1,7 +1,8 @@
 // Tests for /events' rows (engine/src/serve/event_hub.cc): each row an event
 // with its id and the --follow --format json line, the last buckets kept for
 // a client that connects, a gap told to one that fell behind, and a stop that
-// wakes every waiting client at once.
+// wakes every waiting client at once and still hands out what was published
+// before it.
 #include "serve/event_hub.h"
 
 #include <gtest/gtest.h>
@@ -118,6 +119,16 @@ TEST(EventHub, AStopWakesAWaitingClientAtOnce) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);
   uint64_t after = 0;
   EXPECT_EQ(hub.take_after(after, 60s), "");  // at once from then on
+}
+
+TEST(EventHub, AfterAStopAClientStillGetsWhatWasPublishedBefore) {
+  EventHub hub(10);
+  publish(hub, rows(kT0, 2));  // the last rows of a run, published just before the server stops
+  hub.stop();
+  uint64_t after = 0;
+  EXPECT_EQ(numbered(hub.take_after(after, 60s)).find("id: 1\n"), 0u);
+  EXPECT_EQ(after, 2u);
+  EXPECT_EQ(hub.take_after(after, 60s), "");  // then nothing, at once
 }
 
 TEST(EventHub, AWaitingClientGetsARowAsItIsPublished) {

@@ -39,11 +39,16 @@ struct ServeOptions {
   std::string host = "127.0.0.1";  // loopback by default
   int port = 0;                    // 0: any free port (LiveServer::port() says which)
   size_t history = 3600;           // buckets whose rows /events keeps for clients that connect (--serve-history)
-  size_t max_streams = 16;         // event streams at once (the server's threads: max_streams + 4)
+  size_t max_streams = 256;        // event streams at once (/events and /page-events together)
+  // The server's threads: one per event stream, and kOtherWorkers for the
+  // other requests (cpp-httplib gives each connection a thread while it is
+  // open, a keep-alive one too).
+  static constexpr size_t kOtherWorkers = 16;
+  size_t workers() const { return max_streams + kOtherWorkers; }
   // The descriptors the server counts on holding at once (the listening
   // socket, a connection per thread and as many waiting for one), which
   // --follow keeps back from its files (FollowOptions::reserved_descriptors).
-  size_t descriptors() const { return 1 + 2 * (max_streams + 4); }
+  size_t descriptors() const { return 1 + 2 * workers(); }
   // The histograms' bounds as their `le` labels say them, by field
   // (plan_histograms fills them with the Question's).
   std::vector<std::pair<std::string, std::vector<std::string>>> histograms;

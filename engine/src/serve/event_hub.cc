@@ -45,7 +45,7 @@ void EventHub::publish(const std::vector<StreamEvent>& events) {
 std::string EventHub::take_after(uint64_t& after, std::chrono::milliseconds wait) {
   std::unique_lock lock(mutex_);
   changed_.wait_for(lock, wait, [&] { return stopped_ || last_id_ > after; });
-  if (stopped_ || last_id_ <= after) return {};
+  if (last_id_ <= after) return {};  // none came, or stopped with none left for this client
   std::string out;
   const uint64_t first = events_.empty() ? last_id_ + 1 : events_.front().id;
   if (after + 1 < first) {

@@ -57,7 +57,9 @@ class EventHub {
   // The id of the last event published ("" before the first): a client
   // that starts after it (start_after) gets what comes next.
   std::string last_event_id() const;
-  // Wakes every waiting client; take_after returns at once from then on.
+  // Wakes every waiting client; take_after returns at once from then on,
+  // with the events a client has not had yet (those published before the
+  // stop: the last rows reach it), then empty.
   void stop();
   bool stopped() const;
 

@@ -13,6 +13,7 @@
 #include <arpa/inet.h>
 #include <httplib.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <sys/socket.h>
 
 #include <atomic>
@@ -33,7 +34,13 @@ using namespace std::chrono_literals;
 
 constexpr size_t kMaxRequestBody = 0;  // no request carries a body
 constexpr auto kStreamWait = 1000ms;   // between two writes to an event stream, at most
-constexpr auto kStopWait = 3000ms;     // for the workers to end when the server stops
+constexpr auto kStreamsWait = 2000ms;  // for the streams to send their last events when the server stops
+constexpr auto kStopWait = 3000ms;     // then for the workers to end
+
+// The server's threads are named "logagg-serve" (top -H, perf, /proc), so
+// that what serving costs can be told from the counting's cost; cpp-httplib
+// makes its workers itself, so each is named as it takes a request.
+void name_this_thread() { ::pthread_setname_np(::pthread_self(), "logagg-serve"); }
 
 // The body of an error response cpp-httplib makes itself.
 std::string error_text(int status) {
@@ -92,8 +99,7 @@ void LiveServer::Impl::route() {
     const int yes = 1;
     ::setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
   });
-  const size_t workers = options.max_streams + 4;  // ServeOptions::descriptors() counts on this
-  server.new_task_queue = [workers] { return new httplib::ThreadPool(workers); };
+  server.new_task_queue = [workers = options.workers()] { return new httplib::ThreadPool(workers); };
   server.set_read_timeout(5, 0);
   server.set_write_timeout(2, 0);
   server.set_keep_alive_timeout(5);
@@ -117,6 +123,7 @@ void LiveServer::Impl::route() {
   // Any other method is answered before its body is read (a chunked one
   // would be read whole into memory), and the connection closed.
   server.set_pre_routing_handler([](const httplib::Request& request, httplib::Response& response) {
+    name_this_thread();
     if (request.method == "GET" || request.method == "HEAD") return httplib::Server::HandlerResponse::Unhandled;
     response.status = 405;
     response.set_header("Allow", "GET, HEAD");
@@ -181,9 +188,9 @@ void LiveServer::Impl::serve_events(EventHub& hub, const httplib::Request& reque
           if (!sink.write(kRetry.data(), kRetry.size())) return false;
         }
         const std::string text = hub.take_after(after, kStreamWait);
-        if (hub.stopped()) return false;                  // frees the worker: the server can stop
-        if (text.empty()) return sink.write(":\n\n", 3);  // a heartbeat: a departed client fails it
-        return sink.write(text.data(), text.size());
+        if (!text.empty()) return sink.write(text.data(), text.size());
+        if (hub.stopped()) return false;  // all sent: frees the worker, so the server can stop
+        return sink.write(":\n\n", 3);    // a heartbeat: a departed client fails it
       },
       [this](bool) { streams.fetch_sub(1); });
 }
@@ -202,6 +209,7 @@ LiveServer::LiveServer(const Query& query, const ReportOptions& report, const Se
                              " (in use by another program, or not an address of this host)");
   }
   s.listener = std::thread([&s] {
+    name_this_thread();
     s.server.listen_after_bind();
     s.listen_returned = true;
   });
@@ -230,6 +238,12 @@ void LiveServer::stop() {
   Impl& s = *impl_;
   s.rows.stop();
   s.page_events.stop();
+  // Each stream ends once its client has the events published before the
+  // stop (the run's last rows); cpp-httplib calls no provider once the
+  // server stops, so the server waits for them first (at most kStreamsWait:
+  // a client too slow to take them is left without).
+  const auto streams_deadline = std::chrono::steady_clock::now() + kStreamsWait;
+  while (s.streams > 0 && std::chrono::steady_clock::now() < streams_deadline) std::this_thread::sleep_for(5ms);
   // A stop before the accept loop runs would be lost (cpp-httplib 0.11).
   while (!s.server.is_running() && !s.listen_returned) std::this_thread::sleep_for(1ms);
   s.server.stop();
