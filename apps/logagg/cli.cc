@@ -189,11 +189,11 @@ void add_input_options(CLI::App& app, Config& config, RawFlags& raw) {
       ->type_name("DURATION")
       ->group("");  // on --follow's line
   app.add_option("--serve", raw.serve,
-                 "With --follow: /metrics (Prometheus) and /events over HTTP on [HOST:]PORT (127.0.0.1 by default); "
-                 "--serve-history N")
+                 "With --follow: a live dashboard at /, /metrics (Prometheus) and /events over HTTP on "
+                 "[HOST:]PORT (127.0.0.1 by default); --serve-history N")
       ->type_name("ADDR")
       ->group("");  // on --follow's line
-  app.add_option("--serve-history", raw.serve_history, "With --serve: the buckets /events keeps (default 3600)")
+  app.add_option("--serve-history", raw.serve_history, "With --serve: the buckets /events and the dashboard keep (default 3600)")
       ->check(CLI::Range(size_t{1}, size_t{1} << 20).description(""))
       ->type_name("N")
       ->group("");  // on --follow's line

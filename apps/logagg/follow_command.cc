@@ -76,7 +76,7 @@ std::unique_ptr<LiveServer> start_server(const Config& config, bool& failed) {
     auto server = std::make_unique<LiveServer>(config.query, config.report, *config.serve);
     const std::string& host = config.serve->host;
     const std::string shown = host.find(':') != std::string::npos ? "[" + host + "]" : host;
-    std::fprintf(stderr, "logagg: serving /metrics and /events on http://%s:%d/\n", terminal_text(shown).c_str(),
+    std::fprintf(stderr, "logagg: serving the dashboard, /metrics and /events on http://%s:%d/\n", terminal_text(shown).c_str(),
                  server->port());
     if (!is_loopback_host(host)) {
       std::fprintf(stderr, "logagg: warning: %s is not a loopback address: whoever can reach it can read the counts "

@@ -121,8 +121,8 @@ class Server:
         self.follow = Follow(["--serve", "127.0.0.1:0", *args], test.tmp)
         test.addCleanup(self.follow.kill)
         found = []
-        wait_for(lambda: found.append(re.search(r"serving /metrics and /events on http://127\.0\.0\.1:(\d+)/",
-                                                self.follow.errors())) or found[-1], 10)
+        said = re.compile(r"serving the dashboard, /metrics and /events on http://127\.0\.0\.1:(\d+)/")
+        wait_for(lambda: found.append(said.search(self.follow.errors())) or found[-1], 10)
         if not found or not found[-1]:
             raise AssertionError(f"logagg did not say where it serves: {self.follow.errors()[-2000:]}")
         self.port = int(found[-1][1])

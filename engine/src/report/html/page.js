@@ -310,7 +310,7 @@
   // keys the page does not stack are added up in "(other)", whose measures
   // are not known for such points (they are left out). A key the page has no
   // place for, or a document it cannot merge ({"reload": true}), reloads the
-  // page, at most once every 10 s. A view zoomed away from the last bucket
+  // page, at most once every 10 s (10 s after it loaded). A view zoomed away from the last bucket
   // stays; one that shows it moves with the new buckets.
   if (!report.live) return;
   const names = new Map(report.names.map((name, k) => [name, k]));
@@ -377,9 +377,15 @@
     subtitle.textContent = subtitle.textContent.replace(/^[0-9,]+ buckets?/, n === 1 ? "1 bucket" : `${count.format(n)} buckets`);
   };
   const subtitle = document.querySelector(".subtitle").firstChild;
+  // The browser reconnects a dropped stream by itself and resumes after the
+  // last event it had; events it can no longer have (a "gap"), or those of
+  // another run of logagg (restarted: its ids' run differs), reload the page.
   let merged = 0;
+  const run = (/after=([0-9]+)\./.exec(report.live.events) || [])[1];
   const events = new EventSource(report.live.events);
+  events.addEventListener("gap", reload);
   events.onmessage = e => {
+    if (run && !e.lastEventId.startsWith(run + ".")) return reload();
     const {min, max} = u.scales.x;
     const following = max >= report.x[n - 1];
     merge(JSON.parse(e.data));
