@@ -4,7 +4,7 @@ first event came, and /metrics scrapers, each on a thread of its own.
 
   clients = Clients(port, events=150, pages=25, scrapers=25)
   ...                       # the log grows
-  clients.stop()            # or, once logagg has stopped, clients.drain(): every event read
+  clients.stop()            # or: clients.stop_scraping(), stop logagg, clients.drain(): every event read
   clients.arrivals          # per /events stream: {bucket start (ISO text): when its first row came (time.time())}
   clients.rows              # per /events stream: its rows (dicts), in order
 """
@@ -19,6 +19,7 @@ class Clients:
     def __init__(self, port, events=0, pages=0, scrapers=0, scrape_every=1.0):
         self.port, self.scrape_every = port, scrape_every
         self.stopping = threading.Event()
+        self.scraping = threading.Event()  # set: the scrapers stop
         self.errors = []
         self.arrivals = [{} for _ in range(events)]
         self.rows = [[] for _ in range(events)]
@@ -75,7 +76,7 @@ class Clients:
 
     def _scrape(self, i):
         try:
-            while not self.stopping.wait(self.scrape_every):
+            while not self.scraping.wait(self.scrape_every):
                 conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
                 conn.request("GET", "/metrics")
                 response = conn.getresponse()
@@ -87,16 +88,22 @@ class Clients:
         except Exception as e:  # noqa: BLE001
             self.errors.append(f"/metrics: {e!r}")
 
+    def stop_scraping(self):
+        """Stops the scrapers (before logagg stops: a scrape of a server gone would fail)."""
+        self.scraping.set()
+        for t in self.threads[len(self.arrivals) + len(self.page_events):]:
+            t.join(timeout=10)
+
     def drain(self, timeout=30):
         """Once logagg has stopped: waits for each stream to read to its end (every event the
-        server sent), then stops the scrapers."""
+        server sent)."""
         end = time.monotonic() + timeout
-        for t in self.threads[:len(self.arrivals) + len(self.page_events)]:
+        for t in self.threads:
             t.join(timeout=max(0.0, end - time.monotonic()))
-        self.stop()
 
     def stop(self):
         """Stops every client: a stream ends at its next event or heartbeat (a second at most)."""
+        self.scraping.set()
         self.stopping.set()
         for t in self.threads:
             t.join(timeout=10)

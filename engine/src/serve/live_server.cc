@@ -228,9 +228,13 @@ void LiveServer::add_round(const Result& round) {
 void LiveServer::add_rows(const std::vector<FollowRow>& rows) {
   if (!impl_ || rows.empty()) return;
   Impl& s = *impl_;
+  {
+    std::lock_guard lock(s.page_mutex);
+    s.page_events.publish(s.page.add(rows));
+  }
+  // After the page's: a client that has seen a row at /events finds it in
+  // the dashboard it loads then.
   s.rows.publish(row_events(s.json, rows));
-  std::lock_guard lock(s.page_mutex);
-  s.page_events.publish(s.page.add(rows));
 }
 
 void LiveServer::stop() {
