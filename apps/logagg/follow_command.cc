@@ -5,6 +5,7 @@
 #include "follow_command.h"
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
@@ -70,10 +71,17 @@ class LivePlot {
 // --serve: the server, listening (its address on stderr, with a warning
 // when it is not a loopback one); nullptr without --serve, or when it
 // cannot listen (said on stderr).
-std::unique_ptr<LiveServer> start_server(const Config& config, bool& failed) {
+std::unique_ptr<LiveServer> start_server(const Config& config, ServeOptions& serve, bool& failed) {
   if (!config.serve) return nullptr;
+  serve = *config.serve;
+  if (rlimit files{}; ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY &&
+                      serve.fit_to_descriptors(files.rlim_cur)) {
+    std::fprintf(stderr, "logagg: the descriptor limit (%llu) leaves room for %zu event streams at once, not %zu "
+                         "(raise it: ulimit -n)\n",
+                 static_cast<unsigned long long>(files.rlim_cur), serve.max_streams, config.serve->max_streams);
+  }
   try {
-    auto server = std::make_unique<LiveServer>(config.query, config.report, *config.serve);
+    auto server = std::make_unique<LiveServer>(config.query, config.report, serve);
     const std::string& host = config.serve->host;
     const std::string shown = host.find(':') != std::string::npos ? "[" + host + "]" : host;
     std::fprintf(stderr, "logagg: serving the dashboard, /metrics and /events on http://%s:%d/\n", terminal_text(shown).c_str(),
@@ -107,7 +115,8 @@ int run_follow(const Config& config) {
   }
 
   bool serve_failed = false;
-  std::unique_ptr<LiveServer> server = start_server(config, serve_failed);
+  ServeOptions serve;
+  std::unique_ptr<LiveServer> server = start_server(config, serve, serve_failed);
   if (serve_failed) return 1;
   const FollowWriter writer(config.query, config.report);
   LivePlot plot(config);
@@ -121,7 +130,7 @@ int run_follow(const Config& config) {
   fo.on_error = [](const InputError& e) { print_error(e.path, e.message); };
   if (server) {
     fo.on_round = [&](const Result& round) { server->add_round(round); };
-    fo.reserved_descriptors = config.serve->descriptors();
+    fo.reserved_descriptors = serve.descriptors();
   }
   FollowResult followed;
   try {

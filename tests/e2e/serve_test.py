@@ -430,7 +430,7 @@ class LivePage(Case):
         rng = random.Random(11)
         log = os.path.join(self.logs, "access.log")
         open(log, "w").close()
-        server = Server(self, "--late", "1s", *RED, self.logs)
+        server = Server(self, "--late", "1s", "--serve-history", "6", *RED, self.logs)
         stream = EventStream(server.port)
         written = []
 
@@ -451,15 +451,26 @@ class LivePage(Case):
             counts["(other)"] = sum(1 for x in counted if x["host"] not in names)
             return {n: f"{c:,}" for n, c in counts.items()}, sum(1 for x in counted if x["status"] >= 500)
 
-        def page_point(start):
-            """The page's counts by name and its count(status>=500) of all keys at bucket `start`."""
+        def page_point(start, key=""):
+            """At bucket `start`: the page's counts by name, the total it draws (the stack's top, and
+            the total series) and count(status>=500) of all keys, or of `key` chosen in the selector."""
             return page.evaluate(f"""(() => {{
+                const select = document.getElementById("key");
+                select.selectedIndex = [...select.options].findIndex(o => o.textContent === {json.dumps(key or "all keys")});
+                select.dispatchEvent(new Event("change"));
                 const u = logaggChart, i = u.data[0].indexOf({start});
                 if (i < 0) return null;
                 const names = JSON.parse(document.getElementById("logagg-data").textContent).names;
                 return [Object.fromEntries(names.map((name, k) => [name, u.series[1 + k].value(u, null, 1 + k, i)])),
-                        logaggPanels[0].data[1][i]];
+                        u.data[names.length][i], u.data[names.length + 1][i], logaggPanels[0].data[1][i]];
             }})()""")
+
+        def expected(start, names, key=""):
+            counted = [x for x in written if x["timestamp"] == iso(start) and x["status"] != 404]
+            counts = {n: sum(1 for x in counted if x["host"] == n) for n in names}
+            counts["(other)"] = sum(1 for x in counted if x["host"] not in names)
+            matching = sum(1 for x in counted if x["status"] >= 500 and x["host"] == (key or x["host"]))
+            return [{n: f"{c:,}" for n, c in counts.items()}, len(counted), len(counted), matching]
 
         write(range(0, 4))
         self.assertTrue(stream.read_until(lambda events: any(
@@ -470,7 +481,6 @@ class LivePage(Case):
             names = page.evaluate("JSON.parse(document.getElementById('logagg-data').textContent).names")
             self.assertEqual(len(names), 11, names)  # the ten busiest hosts, and (other)
             self.assertEqual(names[-1], "(other)")
-            self.assertLess(int(page.evaluate("document.body.dataset.liveLast")), BASE + 4)  # the rest by events
             for t in range(4, 10):
                 write([t])
                 time.sleep(0.1)
@@ -479,16 +489,42 @@ class LivePage(Case):
                                  page.evaluate("document.body.dataset.liveLast"))
             self.assertGreaterEqual(int(page.evaluate("document.body.dataset.liveEvents")), 1)
             for start in (BASE + 5, BASE + 9):
-                self.assertEqual(page_point(start), list(expected(start, names[:-1])), start)
+                self.assertEqual(page_point(start), expected(start, names[:-1]), start)
+            self.assertEqual(page_point(BASE + 9, names[0]), expected(BASE + 9, names[:-1], names[0]))
+            # --serve-history 6: the page keeps the last six points.
+            self.assertEqual(page.evaluate("[logaggChart.data[0].length, logaggChart.data[0][0]]"), [6, BASE + 4])
             # Late lines for bucket 4: a correction, merged into the page's point.
-            before = int(page.evaluate("document.body.dataset.liveEvents"))
             write([4], per=7)
-            self.assertIsNotNone(page.wait_for(f"+document.body.dataset.liveEvents > {before}", 10))
-            self.assertEqual(page_point(BASE + 4), list(expected(BASE + 4, names[:-1])))
+            self.assertIsNotNone(wait_for(lambda: page_point(BASE + 4) == expected(BASE + 4, names[:-1]), 10),
+                                 (page_point(BASE + 4), expected(BASE + 4, names[:-1])))
             if ARTIFACTS:
                 os.makedirs(ARTIFACTS, exist_ok=True)
                 page.screenshot(os.path.join(ARTIFACTS, "live-page.png"))
         stream.close()
+        rc, _, err = server.follow.stop()
+        self.assertEqual(rc, 0, err[-2000:])
+
+    def test_a_new_key_reloads_a_page_that_has_no_place_for_it(self):
+        """Three hosts stacked, no "(other)": a fourth reloads the page (10 s after it loaded, at the
+        earliest), which then stacks it."""
+        need(CHROMIUM, "chromium", "chromium")
+        rng = random.Random(12)
+        log = os.path.join(self.logs, "access.log")
+        with open(log, "w") as out:
+            out.write(text_of([line(rng, BASE + t, i) for t in range(3) for i in range(30)]))
+        server = Server(self, "--late", "1s", "--by", "host", self.logs)
+        self.assertIsNotNone(wait_for(lambda: "logagg_lines_read_total 90\n" in server.metrics(), 10))
+        names = "JSON.parse(document.getElementById('logagg-data').textContent).names"
+        with Browser(CHROMIUM, self.tmp) as browser:
+            page = browser.open(f"http://127.0.0.1:{server.port}/")
+            self.assertIsNotNone(page.wait_for("document.body.dataset.drawnMs", 20), "the page draws")
+            self.assertEqual(sorted(page.evaluate(names)), sorted(HOSTS))
+            with open(log, "a") as out:
+                out.write(text_of([line(rng, BASE + 3, i).replace('"host":"', '"host":"new-') for i in range(5)]))
+                out.write(text_of([line(rng, BASE + 6, 0)]))  # completes bucket 3
+            self.assertIsNotNone(page.wait_for("document.body.textContent.includes('Reloading the page: a new key')",
+                                               10))
+            self.assertIsNotNone(page.wait_for(f"{names}.some(n => n.startsWith('new-'))", 20), page.evaluate(names))
         rc, _, err = server.follow.stop()
         self.assertEqual(rc, 0, err[-2000:])
 

@@ -1,13 +1,14 @@
 // Tests for the live dashboard's window and events (engine/src/serve/live_page.cc):
 // the new buckets sent from the last one the page has (empty ones between as
 // zeros), a correction as its bucket alone, every key of a bucket (none folded
-// into "(other)"), buckets past the window dropped, a document that would be
+// into "(other)"), buckets past the window or its rows dropped, a document that would be
 // binned sent as a reload, and the page of the window following its stream.
 // That Chromium merges the events into the charts is serve_e2e's.
 #include "serve/live_page.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -78,20 +79,66 @@ TEST(LivePage, ACorrectionIsItsBucketAloneAndEveryKeyIsSent) {
   EXPECT_EQ(value_of(events[1].data, "x"), "[1700000002,1700000003]");
 }
 
+TEST(LivePage, AnEventNamesTheBusiestKeysAndAddsUpTheRest) {
+  LivePage page(red_query(), ReportOptions{}, 100);
+  std::vector<FollowRow> many;
+  for (size_t k = 0; k < LivePage::kEventKeys + 5; ++k) {
+    many.push_back(row(kT0, "h" + std::to_string(k), k < 10 ? 100 : 1, 0));
+  }
+  const std::vector<StreamEvent> events = page.add(many);
+  ASSERT_EQ(events.size(), 1u);
+  const std::string names = value_of(events[0].data, "names");
+  EXPECT_NE(names.find(R"("h9")"), std::string::npos);
+  EXPECT_NE(names.find(R"x("(other)"])x"), std::string::npos) << names;  // the 5 left out, last
+  EXPECT_EQ(std::count(names.begin(), names.end(), ','), static_cast<long>(LivePage::kEventKeys));
+}
+
 TEST(LivePage, TheWindowKeepsTheLastBucketsAndDropsOlderCorrections) {
   LivePage page(red_query(), ReportOptions{}, 2);
   page.add({row(kT0, "web", 1, 0), row(kT0 + 1, "web", 2, 0), row(kT0 + 2, "web", 3, 0)});
   EXPECT_TRUE(page.add({row(kT0, "web", 9, 0, true)}).empty());  // older than the window
-  const Result window = page.window(Summary{});
-  ASSERT_EQ(window.counts.size(), 2u);
-  EXPECT_EQ(window.counts[0].second, kT0 + 1);
-  EXPECT_EQ(window.counts[1].count, 3u);
+  const LivePage::Snapshot window = page.snapshot();
+  ASSERT_EQ(window.size(), 2u);
+  EXPECT_EQ(window.begin()->first, kT0 + 1);
+  EXPECT_EQ(window.rbegin()->second->at("web").count, 3u);
+}
+
+TEST(LivePage, PastItsRowsTheOldestBucketsGo) {
+  LivePage page(red_query(), ReportOptions{}, 100, /*max_rows=*/25);
+  for (int64_t s = 0; s < 5; ++s) {
+    std::vector<FollowRow> rows;
+    for (int k = 0; k < 10; ++k) rows.push_back(row(kT0 + s, "h" + std::to_string(k), 1, 0));
+    page.add(rows);
+  }
+  const LivePage::Snapshot window = page.snapshot();  // 20 rows: the last three buckets would be 30
+  ASSERT_EQ(window.size(), 2u);
+  EXPECT_EQ(window.begin()->first, kT0 + 3);
+  EXPECT_EQ(window.begin()->second->size(), 10u);
+}
+
+TEST(LivePage, ASnapshotStaysAsItWasWhileTheWindowChanges) {
+  LivePage page(red_query(), ReportOptions{}, 100);
+  page.add({row(kT0, "web", 1, 0)});
+  const LivePage::Snapshot before = page.snapshot();
+  page.add({row(kT0, "web", 5, 1, true), row(kT0, "api", 2, 0, true)});
+  EXPECT_EQ(before.at(kT0)->size(), 1u);
+  EXPECT_EQ(before.at(kT0)->at("web").count, 1u);
+  EXPECT_EQ(page.snapshot().at(kT0)->at("web").count, 5u);
+}
+
+TEST(LivePage, NewBucketsAfterAGapLongerThanTheWindowAreAReload) {
+  LivePage page(red_query(), ReportOptions{}, 10);
+  page.add({row(kT0, "web", 1, 0)});
+  const std::vector<StreamEvent> events = page.add({row(kT0 + 11, "web", 1, 0)});
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].data, R"({"reload":true})");
+  EXPECT_EQ(page.add({row(kT0 + 12, "web", 1, 0)})[0].data.find("reload"), std::string::npos);
 }
 
 TEST(LivePage, ADocumentThatWouldBeBinnedIsAReload) {
-  LivePage page(red_query(), ReportOptions{}, 100);
+  LivePage page(red_query(), ReportOptions{}, 300000);
   page.add({row(kT0, "web", 1, 0)});
-  const std::vector<StreamEvent> events = page.add({row(kT0 + 1000000, "web", 1, 0)});  // a million buckets on
+  const std::vector<StreamEvent> events = page.add({row(kT0 + 250000, "web", 1, 0)});  // past kMaxHtmlPoints
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].data, R"({"reload":true})");
 }
@@ -101,7 +148,7 @@ TEST(LivePage, ThePageFollowsItsStreamAndSaysWhatItShows) {
   page.add({row(kT0, "web", 3, 1)});
   Summary summary;
   summary.counted = 3;
-  const std::string html = page.page(page.window(summary), "/page-events?after=1.1");
+  const std::string html = page.page(page.snapshot(), summary, "/page-events?after=1.1");
   EXPECT_NE(html.find(R"("live":{"events":"/page-events?after=1.1","points":50})"), std::string::npos);
   EXPECT_NE(html.find("connect-src 'self'"), std::string::npos);
   EXPECT_NE(html.find("the last 50 buckets kept"), std::string::npos);

@@ -189,6 +189,17 @@ TEST(ListenAddress, HostAndPortAndLoopback) {
   }
 }
 
+TEST(ListenAddress, StreamsFitTheDescriptorLimit) {
+  ServeOptions o;
+  EXPECT_FALSE(o.fit_to_descriptors(size_t{1} << 20));
+  EXPECT_EQ(o.max_streams, 256u);
+  EXPECT_TRUE(o.fit_to_descriptors(1024));
+  EXPECT_EQ(o.max_streams, 111u);
+  EXPECT_LE(o.descriptors(), 1024u / 4);
+  EXPECT_TRUE(o.fit_to_descriptors(64));
+  EXPECT_EQ(o.max_streams, 1u);  // always one
+}
+
 TEST(Histograms, BoundsAreTheGivenOrTheDefaultsInTheFieldsUnit) {
   Options o;
   o.quantiles = {"latency_ms", "bytes", "wait"};

@@ -120,11 +120,12 @@ struct LiveHtml {
 // so). Throws std::invalid_argument as write_report does without html.
 void write_live_html_report(const Result& result, const ReportOptions& report, const LiveHtml& live,
                             const ReportSink& sink);
-// The data of the html page of `result`, every key drawn (none folded into
-// "(other)"), as one line of JSON: an event of a live page. "" when the page
-// of `result` would bin its points (the live page cannot merge those). Throws
-// std::invalid_argument as write_report does without html.
-std::string live_html_data(const Result& result, const ReportOptions& report);
+// The data of the html page of `result`, its `keys` busiest keys drawn (the
+// rest added up as "(other)"), as one line of JSON: an event of a live page.
+// "" when the page of `result` would bin its points (the live page cannot
+// merge those). Throws std::invalid_argument as write_report does without
+// html.
+std::string live_html_data(const Result& result, const ReportOptions& report, size_t keys);
 
 // Whether this build writes Format::kHtml (the CMake option LOGAGG_WITH_HTML,
 // on by default). Without it, write_report throws std::invalid_argument for

@@ -49,6 +49,10 @@ struct ServeOptions {
   // socket, a connection per thread and as many waiting for one), which
   // --follow keeps back from its files (FollowOptions::reserved_descriptors).
   size_t descriptors() const { return 1 + 2 * workers(); }
+  // Fewer streams when the descriptor limit is low: the server's
+  // descriptors() at most a quarter of `limit`, the rest for the files
+  // followed (at least one stream). Returns whether it lowered max_streams.
+  bool fit_to_descriptors(size_t limit);
   // The histograms' bounds as their `le` labels say them, by field
   // (plan_histograms fills them with the Question's).
   std::vector<std::pair<std::string, std::vector<std::string>>> histograms;

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <limits>
 #include <span>
 #include <stdexcept>
 
@@ -73,14 +72,14 @@ void write_live_html_report(const Result& result, const ReportOptions& report, c
 #endif
 }
 
-std::string live_html_data(const Result& result, const ReportOptions& report) {
+std::string live_html_data(const Result& result, const ReportOptions& report, size_t keys) {
 #if LOGAGG_WITH_HTML
-  ReportOptions every_key = report;
-  every_key.top = std::numeric_limits<size_t>::max();
-  const HtmlReport page = make_html_report(result, every_key);
+  ReportOptions busiest = report;
+  busiest.top = keys;
+  const HtmlReport page = make_html_report(result, busiest);
   return page.buckets_per_point > 1 || page.key_points_bin > 1 ? std::string() : write_html_data(page);
 #else
-  static_cast<void>(result), static_cast<void>(report);
+  static_cast<void>(result), static_cast<void>(report), static_cast<void>(keys);
   throw std::invalid_argument("this logagg was built without --format html (LOGAGG_WITH_HTML=OFF)");
 #endif
 }

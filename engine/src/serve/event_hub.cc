@@ -33,10 +33,13 @@ void EventHub::publish(const std::vector<StreamEvent>& events) {
   for (const StreamEvent& event : events) {
     const std::string id = run_ + "." + std::to_string(++last_id_);
     events_.push_back({last_id_, event.start, "id: " + id + "\ndata: " + event.data + "\n\n"});
+    bytes_ += events_.back().text.size();
     starts_.insert(event.start);
   }
   while (starts_.size() > history_) starts_.erase(starts_.begin());
-  while (!events_.empty() && (events_.front().start < *starts_.begin() || events_.size() > kMaxKeptRows)) {
+  while (!events_.empty() && (events_.front().start < *starts_.begin() || events_.size() > kMaxKeptRows ||
+                              bytes_ > kMaxKeptBytes)) {
+    bytes_ -= events_.front().text.size();
     events_.pop_front();
   }
   changed_.notify_all();

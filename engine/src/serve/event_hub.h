@@ -4,7 +4,8 @@
 // (completed, or corrected by a late line), DATA being the line --follow
 // --format json prints for a row; for /page-events the live page's
 // documents (LivePage). The events of the last `history` buckets are kept
-// (and at most kMaxKeptRows events), so that a client that connects gets
+// (and at most kMaxKeptRows events of at most kMaxKeptBytes in all), so
+// that a client that connects gets
 // them first, and one that comes back (Last-Event-ID of this run) what it
 // missed, or a gap event.
 // Thread-safe: follow's thread publishes, each client's thread waits.
@@ -37,6 +38,7 @@ std::vector<StreamEvent> row_events(const FollowWriter& json, const std::vector<
 class EventHub {
  public:
   static constexpr size_t kMaxKeptRows = 200000;
+  static constexpr size_t kMaxKeptBytes = size_t{64} << 20;
   // At most this many bytes of events a take_after: a client far behind
   // gets them in pieces, and a stop is seen between two.
   static constexpr size_t kMaxTake = 256 * 1024;
@@ -77,6 +79,7 @@ class EventHub {
   std::set<int64_t> starts_;  // of the buckets kept
   std::string run_;           // this run's part of the ids
   uint64_t last_id_ = 0;
+  size_t bytes_ = 0;  // of events_' texts
   bool stopped_ = false;
 };
 

@@ -85,6 +85,7 @@ struct LiveServer::Impl {
   std::mutex page_mutex;  // the page's window, and what page_events has of it
   LivePage page;
   EventHub page_events;
+  std::string page_failed;  // why the dashboard stopped (an exception on follow's thread), or ""
   std::atomic<size_t> streams{0};
   httplib::Server server;
   std::thread listener;
@@ -140,8 +141,9 @@ void LiveServer::Impl::route() {
   });
 }
 
-// The dashboard: the window's rows are copied under the lock and drawn
-// outside it, so that follow's thread never waits for a page.
+// The dashboard: a snapshot of the window is taken under the lock (its
+// buckets are shared, not copied) and drawn outside it, so that follow's
+// thread never waits for a page to be drawn.
 void LiveServer::Impl::serve_page(httplib::Response& response) {
   if (!has_html_format()) {
     response.set_content(
@@ -155,15 +157,21 @@ void LiveServer::Impl::serve_page(httplib::Response& response) {
     std::lock_guard lock(totals_mutex);
     summary = totals.summary();
   }
-  Result window;
+  LivePage::Snapshot window;
   std::string events = "/page-events?after=";
   {
     std::lock_guard lock(page_mutex);
-    window = page.window(summary);
+    if (!page_failed.empty()) {
+      response.status = 500;
+      response.set_content("the dashboard stopped: " + page_failed + " (/metrics and /events are still served)\n",
+                           "text/plain; charset=utf-8");
+      return;
+    }
+    window = page.snapshot();
     events += page_events.last_event_id();
   }
   response.set_header("Cache-Control", "no-store");
-  response.set_content(page.page(window, events), "text/html; charset=utf-8");
+  response.set_content(page.page(window, summary, events), "text/html; charset=utf-8");
 }
 
 // An event stream of `hub`'s: from the event after Last-Event-ID (a client
@@ -189,8 +197,11 @@ void LiveServer::Impl::serve_events(EventHub& hub, const httplib::Request& reque
         }
         const std::string text = hub.take_after(after, kStreamWait);
         if (!text.empty()) return sink.write(text.data(), text.size());
-        if (hub.stopped()) return false;  // all sent: frees the worker, so the server can stop
-        return sink.write(":\n\n", 3);    // a heartbeat: a departed client fails it
+        if (hub.stopped()) {  // all sent: the stream ends (its last chunk), the worker is free
+          sink.done();
+          return true;
+        }
+        return sink.write(":\n\n", 3);  // a heartbeat: a departed client fails it
       },
       [this](bool) { streams.fetch_sub(1); });
 }
@@ -229,8 +240,17 @@ void LiveServer::add_rows(const std::vector<FollowRow>& rows) {
   if (!impl_ || rows.empty()) return;
   Impl& s = *impl_;
   {
+    // The page fails alone: whatever it throws (memory), the counting and
+    // the other endpoints go on.
     std::lock_guard lock(s.page_mutex);
-    s.page_events.publish(s.page.add(rows));
+    if (s.page_failed.empty()) {
+      try {
+        s.page_events.publish(s.page.add(rows));
+      } catch (const std::exception& e) {
+        s.page_failed = e.what();
+        s.page_events.publish({{rows.front().start, R"({"reload":true})"}});
+      }
+    }
   }
   // After the page's: a client that has seen a row at /events finds it in
   // the dashboard it loads then.
@@ -263,6 +283,14 @@ void LiveServer::stop() {
     s.listener.detach();
     static_cast<void>(impl_.release());
   }
+}
+
+bool ServeOptions::fit_to_descriptors(size_t limit) {
+  const size_t room = (limit / 4 - std::min<size_t>(limit / 4, 1)) / 2;  // threads whose descriptors fit
+  const size_t streams = std::max<size_t>(1, room > kOtherWorkers ? room - kOtherWorkers : 0);
+  if (streams >= max_streams) return false;
+  max_streams = streams;
+  return true;
 }
 
 ServeOptions parse_listen_address(std::string_view text) {

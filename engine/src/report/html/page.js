@@ -66,7 +66,11 @@
     empty.textContent = report.live ? "Nothing was counted yet: the page draws the first bucket when it completes."
                                     : "Nothing was counted.";
     document.body.dataset.points = "0";
-    if (report.live) new EventSource(report.live.events).onmessage = () => location.reload();
+    if (report.live) {  // reloaded when the first bucket comes, or (10 s on) when the stream ends
+      const events = new EventSource(report.live.events);
+      events.onmessage = () => location.reload();
+      events.onerror = () => events.readyState === EventSource.CLOSED && setTimeout(() => location.reload(), 10000);
+    }
     return;
   }
   let zone = report.zone;
@@ -305,40 +309,48 @@
   });
 
   // Live: each event is a document of report's shape for the buckets a round
-  // changed, every key of them. Its points replace the page's at the same
-  // start, or come after the last (the page keeps the last report.live.points);
-  // keys the page does not stack are added up in "(other)", whose measures
-  // are not known for such points (they are left out). A key the page has no
-  // place for, or a document it cannot merge ({"reload": true}), reloads the
-  // page, at most once every 10 s (10 s after it loaded). A view zoomed away from the last bucket
-  // stays; one that shows it moves with the new buckets.
+  // changed, the busiest keys of them named. Its points replace the page's at
+  // the same start, or come after the last (the page keeps the last
+  // report.live.points). Keys the page does not stack are added up in
+  // "(other)", whose measures are not known for such points (left out). The
+  // page reloads (at most once every 10 s after it loaded, saying why) for a
+  // key it has no place for, a document it cannot merge ({"reload": true}),
+  // events it missed (a "gap"), another run's events (logagg restarted: the
+  // ids' run differs), or a stream the server ended or refused. A view that
+  // shows every point keeps showing them all; one zoomed to the newest
+  // buckets moves with them; one zoomed to older buckets stays.
   if (!report.live) return;
   const names = new Map(report.names.map((name, k) => [name, k]));
   const other = names.get("(other)");
   let reloading = false;
-  const reload = () => {
+  const reload = why => {
     if (reloading) return;
     reloading = true;
+    const note = document.createElement("p");
+    note.className = "notes";
+    note.textContent = `Reloading the page: ${why}.`;
+    chart.before(note);
     setTimeout(() => location.reload(), Math.max(0, 10000 - performance.now()));
   };
   const keyValues = report.k ? report.k.v : [];
   // Every array with a value per point: the counts, the measures, each key's.
   const perPoint = () => [report.x, ...ys, ...measures.map(m => m.v), ...(report.k ? [report.k.x] : []),
                           ...keyValues.flat()];
+  // The point of bucket `start`: the page's, or a new one after the last;
+  // -1 for one before the first or between two (not the page's).
   const at = start => {
     let lo = 0, hi = n;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (report.x[mid] < start) lo = mid + 1; else hi = mid;
     }
-    if (lo < n && report.x[lo] === start) return lo;
-    if (lo < n) return -1;  // between two points, or before the first: not the page's
+    if (lo < n) return report.x[lo] === start ? lo : -1;
     for (const a of perPoint()) a.push(a === report.x || a === (report.k || {}).x ? start : null);
     for (const y of ys) y[n] = 0;
     return n++;
   };
   const merge = d => {
-    if (d.reload) return reload();
+    if (d.reload) return reload("a change the page cannot draw in place");
     d.x.forEach((start, i) => {
       const p = at(start);
       if (p < 0) return;
@@ -357,7 +369,7 @@
         ys[other][p] = rest;
         keyValues[other]?.forEach(v => { v[p] = null; });
       } else if (rest > 0) {
-        reload();
+        reload("a new key");
       }
       measures.forEach((m, j) => { m.v[p] = d.m[j].v[i]; });
     });
@@ -367,29 +379,33 @@
       n -= past;
     }
   };
-  // Draws the points merged; `following`: the view showed the last bucket.
-  const redraw = (min, max, following) => {
+  const subtitle = document.querySelector(".subtitle").firstChild;
+  // Draws the points merged, the view as it was (min, max; lastBefore: the
+  // newest bucket then) kept as said above.
+  const redraw = (min, max, lastBefore) => {
     if (report.stacked) addTotal();
-    if (report.stacked) restack(u); else u.setData([report.x].concat(ys));
+    if (report.stacked) restack(u); else u.setData([report.x].concat(ys));  // the view: every point
     showKey(shown, true);
-    if (!following) for (const c of charts) c.setScale("x", {min, max});
-    document.body.dataset.liveLast = String(report.x[n - 1]);
+    const all = min <= report.x[0] && max >= lastBefore;
+    const last = report.x[n - 1];
+    const view = all ? null : max >= lastBefore ? {min: min + last - lastBefore, max: last} : max >= report.x[0] ? {min, max} : null;
+    if (view) for (const c of charts) c.setScale("x", view);
+    document.body.dataset.liveLast = String(last);
     subtitle.textContent = subtitle.textContent.replace(/^[0-9,]+ buckets?/, n === 1 ? "1 bucket" : `${count.format(n)} buckets`);
   };
-  const subtitle = document.querySelector(".subtitle").firstChild;
-  // The browser reconnects a dropped stream by itself and resumes after the
-  // last event it had; events it can no longer have (a "gap"), or those of
-  // another run of logagg (restarted: its ids' run differs), reload the page.
   let merged = 0;
   const run = (/after=([0-9]+)\./.exec(report.live.events) || [])[1];
   const events = new EventSource(report.live.events);
-  events.addEventListener("gap", reload);
+  events.addEventListener("gap", () => reload("it missed changes the server no longer keeps"));
+  events.onerror = () => {
+    if (events.readyState === EventSource.CLOSED) reload("the server ended or refused its stream");
+  };
   events.onmessage = e => {
-    if (run && !e.lastEventId.startsWith(run + ".")) return reload();
+    if (run && !e.lastEventId.startsWith(run + ".")) return reload("logagg was restarted");
     const {min, max} = u.scales.x;
-    const following = max >= report.x[n - 1];
+    const lastBefore = report.x[n - 1];
     merge(JSON.parse(e.data));
-    redraw(min, max, following);
+    redraw(min, max, lastBefore);
     document.body.dataset.liveEvents = String(++merged);
   };
   document.body.dataset.liveLast = String(report.x[n - 1]);
