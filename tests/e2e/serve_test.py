@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""End-to-end test of `logagg --follow --serve ADDR` (issue 42): /metrics and /events.
+"""End-to-end test of `logagg --follow --serve ADDR` (issue 42): /metrics, /events and the live
+dashboard at /.
 
   serve_test.py LOGAGG [-k TEST]
 
@@ -17,11 +18,19 @@
   totals. (Bytes that are not UTF-8 never reach a key: such a line is not JSON; the exposition's
   U+FFFD for them is a unit test's.)
 - Safety: another method gets 405 before its body is read, another path 404, garbage 400, and
-  the counting goes on; the event streams past 16 at once get 503; a client that stops reading
-  does not hold the counting; SIGTERM closes every client and prints the summary (status 0); a
-  port in use is refused with its reason (status 1); an address not on loopback is warned about.
+  the counting goes on; the event streams past 256 at once get 503; a client that stops reading,
+  one that sends nothing and one that sends half a request do not hold the counting (the last two
+  are closed at the read timeout); SIGTERM closes every client and prints the summary (status 0);
+  a port in use is refused with its reason (status 1); an address not on loopback is warned about.
+- The live dashboard in headless Chromium (driven through the DevTools protocol, browser_cdp.py):
+  its buckets, a correction and one key's measures merged from /page-events equal a count of the
+  lines written, through a rotation; a new key with no place reloads the page.
+- Load: 200 clients at once (serve_load.py) while the log grows at 50,000 lines a second
+  (rate_writer.py): every line counted, every stream gets every bucket's last row, none more than
+  a bucket late, memory bounded.
 
-Without prometheus and promtool (Debian's prometheus package) it skips, or fails in CI.
+Without prometheus and promtool (Debian's prometheus package), or Chromium, the tests that need
+them skip, or fail in CI.
 """
 
 import calendar
@@ -428,9 +437,10 @@ class LivePage(Case):
 
     def test_the_page_follows_each_bucket_and_correction(self):
         """The dashboard at / in headless Chromium: loaded with the buckets so far, then fed by
-        /page-events. Its last bucket (each host stacked, "(other)" adding up the rest, the lines
-        matching --count-if of all keys) and a corrected earlier bucket equal a count of the lines
-        written."""
+        /page-events while the writer appends and rotates the log. Its last bucket (each host
+        stacked, "(other)" adding up the rest, the total drawn, the lines matching --count-if of all
+        keys and of one key chosen) and a corrected earlier bucket equal a count of the lines
+        written; --serve-history 6 keeps six points."""
         need(CHROMIUM, "chromium", "chromium")
         rng = random.Random(11)
         self.need_dashboard()
@@ -488,6 +498,9 @@ class LivePage(Case):
             self.assertEqual(len(names), 11, names)  # the ten busiest hosts, and (other)
             self.assertEqual(names[-1], "(other)")
             for t in range(4, 10):
+                if t == 7:  # rotated by rename; the writer starts a new file
+                    os.rename(log, log + ".1")
+                    open(log, "w").close()
                 write([t])
                 time.sleep(0.1)
             write([12], per=1)  # completes bucket 9 (--late 1s)

@@ -265,7 +265,9 @@ void LiveServer::stop() {
   // Each stream ends once its client has the events published before the
   // stop (the run's last rows); cpp-httplib calls no provider once the
   // server stops, so the server waits for them first (at most kStreamsWait:
-  // a client too slow to take them is left without).
+  // a client too slow to take them is left without). Without the wait, only
+  // a stream between two calls of its provider at the stop loses them: a
+  // window too narrow for a test to hit at will.
   const auto streams_deadline = std::chrono::steady_clock::now() + kStreamsWait;
   while (s.streams > 0 && std::chrono::steady_clock::now() < streams_deadline) std::this_thread::sleep_for(5ms);
   // A stop before the accept loop runs would be lost (cpp-httplib 0.11).
