@@ -316,7 +316,8 @@
   // page reloads (at most once every 10 s after it loaded, saying why) for a
   // key it has no place for, a document it cannot merge ({"reload": true}),
   // events it missed (a "gap"), another run's events (logagg restarted: the
-  // ids' run differs), or a stream the server ended or refused. A view that
+  // ids' run differs), or a stream the server refused (a dropped one the
+  // browser reconnects by itself). A view that
   // shows every point keeps showing them all; one zoomed to the newest
   // buckets moves with them; one zoomed to older buckets stays.
   if (!report.live) return;
@@ -398,7 +399,7 @@
   const events = new EventSource(report.live.events);
   events.addEventListener("gap", () => reload("it missed changes the server no longer keeps"));
   events.onerror = () => {
-    if (events.readyState === EventSource.CLOSED) reload("the server ended or refused its stream");
+    if (events.readyState === EventSource.CLOSED) reload("the server refused its stream");
   };
   events.onmessage = e => {
     if (run && !e.lastEventId.startsWith(run + ".")) return reload("logagg was restarted");
