@@ -139,7 +139,8 @@ std::vector<MeasuredRow> measured_rows(const Result& result, bool keyed);
 
 // Sorts `rows` by second then key (app_before), adds up equal ones, and sets
 // result.apps (when keyed), counts, app_counts and cells (laid out by
-// `spec`) from them.
+// `spec`) from them. With an empty `spec` (nothing measured) the rows' cells
+// carry only their counts, and result.cells stays empty.
 void set_measured_rows(std::vector<MeasuredRow> rows, const MeasureSpec& spec, bool keyed, Result& result);
 
 }  // namespace logagg

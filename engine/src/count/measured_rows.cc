@@ -49,7 +49,7 @@ void set_measured_rows(std::vector<MeasuredRow> rows, const MeasureSpec& spec, b
   }
   for (MeasuredRow& r : added) {
     if (!keyed) result.counts.push_back({r.second, r.cell.count});
-    result.cells.push_back(std::move(r.cell));
+    if (!spec.empty()) result.cells.push_back(std::move(r.cell));
   }
   if (keyed) sum_app_counts_per_second(result);
 }

@@ -77,7 +77,7 @@ std::string live_html_data(const Result& result, const ReportOptions& report, si
   ReportOptions busiest = report;
   busiest.top = keys;
   const HtmlReport page = make_html_report(result, busiest);
-  return page.buckets_per_point > 1 || page.key_points_bin > 1 ? std::string() : write_html_data(page);
+  return page.binned() ? std::string() : write_html_data(page);
 #else
   static_cast<void>(result), static_cast<void>(report), static_cast<void>(keys);
   throw std::invalid_argument("this logagg was built without --format html (LOGAGG_WITH_HTML=OFF)");

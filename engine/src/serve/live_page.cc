@@ -61,23 +61,7 @@ Result LivePage::rows_between(const Window& window, int64_t first, int64_t last)
   for (auto b = window.lower_bound(first); b != window.end() && b->first <= last; ++b) {
     for (const auto& [key, cell] : *b->second) rows.push_back({b->first, key, cell});
   }
-  if (query_.measured()) {
-    set_measured_rows(std::move(rows), query_.measures(), query_.keyed(), out);
-    return out;
-  }
-  if (!query_.keyed()) {
-    for (const MeasuredRow& r : rows) out.counts.push_back({r.second, r.cell.count});
-    return out;
-  }
-  for (const MeasuredRow& r : rows) out.apps.push_back(r.key);
-  std::sort(out.apps.begin(), out.apps.end(), app_before);
-  out.apps.erase(std::unique(out.apps.begin(), out.apps.end()), out.apps.end());
-  std::vector<AppCount> counts;
-  for (const MeasuredRow& r : rows) {
-    const auto app = std::lower_bound(out.apps.begin(), out.apps.end(), r.key, app_before) - out.apps.begin();
-    counts.push_back({r.second, static_cast<uint32_t>(app), r.cell.count});
-  }
-  add_up_app_rows(counts, out);
+  set_measured_rows(std::move(rows), query_.measures(), query_.keyed(), out);
   return out;
 }
 

@@ -416,7 +416,7 @@ HtmlReport make_live_html_report(const Result& result, const ReportOptions& repo
   const std::string kept = "the last " + std::to_string(live.points) + " buckets kept";
   HtmlReport page = make_html_report(result, report, kept);
   page.title += ", live";
-  if (page.buckets_per_point > 1 || page.key_points_bin > 1) {
+  if (page.binned()) {
     page.notes.push_back(
         "Too many points to follow live: this page shows the buckets as they were when it "
         "loaded (a smaller --serve-history follows).");

@@ -68,6 +68,9 @@ struct HtmlReport {
   // `starts` (more than 1 when keys x measures x points would make the page
   // slow to open): key_values[series][measure] has a value per key_starts.
   uint64_t key_points_bin = 1;
+  // Whether any point adds up more than one bucket (a live page cannot
+  // merge such points).
+  bool binned() const { return buckets_per_point > 1 || key_points_bin > 1; }
   std::vector<int64_t> key_starts;
   std::vector<std::vector<std::vector<std::string>>> key_values;
   // With keys: a table of the keys over the whole run (the key columns,

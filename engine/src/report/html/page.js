@@ -17,7 +17,7 @@
 // loading the page to it; body[data-drawn-ms] the time from the start of
 // loading to every chart drawn (the panels too); body[data-key] the key whose
 // measures are shown. A live page (report.live: served by --follow --serve)
-// follows its event stream (see follow() at the end); body[data-live-last] is
+// follows its event stream (see "Live" at the end); body[data-live-last] is
 // the start of the last bucket it has, body[data-live-events] the events
 // merged.
 "use strict";
@@ -384,8 +384,12 @@
   // Draws the points merged, the view as it was (min, max; lastBefore: the
   // newest bucket then) kept as said above.
   const redraw = (min, max, lastBefore) => {
-    if (report.stacked) addTotal();
-    if (report.stacked) restack(u); else u.setData([report.x].concat(ys));  // the view: every point
+    if (report.stacked) {
+      addTotal();
+      restack(u);
+    } else {
+      u.setData([report.x].concat(ys));  // the view: every point
+    }
     showKey(shown, true);
     const all = min <= report.x[0] && max >= lastBefore;
     const last = report.x[n - 1];
