@@ -187,6 +187,25 @@ TEST(LogSketch, ABusySketchReadAsItFillsHoldsEveryValueOnce) {
   EXPECT_EQ(busy, counted);
 }
 
+TEST(LogSketch, ValuesAllInOneBucketOrTwoOpenAWindowAroundThem) {
+  // A sketch opens its window of counters after its list of pending values
+  // has filled twice. With every value in one bucket (a field that never
+  // changes), or in two, the window's ends are those buckets: it once
+  // ended below its start and threw std::length_error.
+  for (const std::vector<double>& values : {std::vector<double>{5}, {0}, {-3}, {5, 7}, {1e-9, 1e9}}) {
+    LogSketch sketch;
+    std::map<int32_t, uint64_t> want;
+    for (int i = 0; i < 1000; ++i) {
+      const int32_t key = LogSketch::key_of(values[static_cast<size_t>(i) % values.size()]);
+      ASSERT_NO_THROW(sketch.add_key(key)) << values.front() << ", value " << i;
+      ++want[key];
+    }
+    LogSketch counted;
+    for (const auto& [key, count] : want) counted.add_key(key, count);
+    EXPECT_EQ(sketch, counted) << values.front();
+  }
+}
+
 // A cell made of random parts: count-if counts, a sum of either sign (also
 // past 2^64 units) and a sketch of 0 to 12 buckets.
 MeasureCell random_cell(std::mt19937_64& rng) {

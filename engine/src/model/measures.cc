@@ -162,6 +162,9 @@ void LogSketch::list_full() {
   if (!window_.empty() || ++lists_filled_ < kListsBeforeWindow) return;
   // The window: the keys from the 0.5th to the 99.5th percentile of the
   // values so far, with room around them; around the median when wider.
+  // Each is the key of the bucket that holds that rank (`seen` values come
+  // before the bucket), so low <= median <= high, one key when all the
+  // values share one bucket.
   const uint64_t n = total();
   uint64_t seen = 0;
   int32_t low = 0, high = 0, median = 0;
@@ -169,8 +172,8 @@ void LogSketch::list_full() {
     const int32_t key = key_in(b);
     if (seen <= n / 200) low = key;
     if (seen <= n / 2) median = key;
+    if (seen < n - n / 200) high = key;
     seen += b & kCountMask;
-    if (seen <= n - n / 200) high = key;
   }
   constexpr int32_t kRoom = 32;
   low -= kRoom;
