@@ -4,8 +4,9 @@
 // and on RE2), classifying one line (JSON validation and field extraction),
 // classifying 8 MiB of sample lines line by line and a block at a time,
 // counting into the per-thread map, a key's number (AppCache: few distinct
-// keys, as a status, and many), a measure's value (read_measure), and segment
-// cutting.
+// keys, as a status, a pair of them, and many), counting measured lines by
+// key (a RED report's count path), a measure's value (read_measure), and
+// segment cutting.
 #include <benchmark/benchmark.h>
 #include <date/date.h>
 
@@ -283,14 +284,49 @@ void BM_CountIntoMap(benchmark::State& state) {
 }
 BENCHMARK(BM_CountIntoMap);
 
+// Counting measured lines by key, as a RED report does (`--by status --sum
+// bytes --quantiles latency_ms`): statuses weighted as the generator writes
+// them, 700 lines a second in time order (about 70 lines a cell, as in the
+// bench corpus), each line's two values read.
+void BM_CountMeasuredByKey(benchmark::State& state) {
+  logagg::MeasureSpec spec;
+  spec.fields = {{"bytes", true, false, {}}, {"latency_ms", false, true, {}}};
+  spec.percentiles = {{"50", 50, 0}, {"99", 99, 0}};
+  logagg::SharedCounts shared;
+  logagg::SharedMeasures measures(spec);
+  logagg::AppTable table(100'000);
+  logagg::Counter counter(shared, INT64_MIN, INT64_MAX, &table, logagg::Counter::kDefaultMaxSeconds, &measures, &spec);
+  const std::string_view statuses[] = {"200", "200", "200", "200", "200", "200", "201", "304", "404", "500"};
+  std::mt19937_64 rng(4);
+  std::vector<std::string_view> keys(4096);
+  for (auto& k : keys) k = statuses[rng() % 10];
+  logagg::LineMeasures line;
+  line.values.resize(2);
+  line.usable = 3;
+  logagg::read_measure("165950", line.values[0]);
+  logagg::read_measure("128.347", line.values[1]);
+  size_t i = 0;
+  for (auto _ : state) {
+    logagg::LineVerdict v = logagg::LineVerdict::counted(1'700'000'000 + static_cast<int64_t>(i / 700), keys[i & 4095]);
+    v.measures = &line;
+    counter.record(v);
+    ++i;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_CountMeasuredByKey);
+
 // A key's number from a worker's AppCache, for state.range(0) distinct keys
-// met in turn: 5 as `--by status` meets them, 1,000 as app ids.
+// met in turn: 5 as `--by status` meets them, 50 as a pair (`--by method
+// --by status`), 1,000 as app ids.
 void BM_AppCacheId(benchmark::State& state) {
   const auto distinct = static_cast<size_t>(state.range(0));
   std::vector<std::string> keys;
   std::mt19937_64 rng(3);
   for (size_t i = 0; i < distinct; ++i) {
-    keys.push_back(distinct <= 5 ? std::to_string(200 + 100 * i) : "app" + std::to_string(rng() % 100'000'000));
+    keys.push_back(distinct <= 5    ? std::to_string(200 + 100 * i)
+                   : distinct <= 50 ? "GET\x1f" + std::to_string(200 + i)
+                                    : "app" + std::to_string(rng() % 100'000'000));
   }
   std::vector<size_t> order(4096);
   for (size_t& k : order) k = rng() % distinct;
@@ -300,7 +336,7 @@ void BM_AppCacheId(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(cache.id(keys[order[i++ & 4095]]));
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_AppCacheId)->Arg(5)->Arg(1000);
+BENCHMARK(BM_AppCacheId)->Arg(5)->Arg(50)->Arg(1000);
 
 // A measure's value from its JSON text: integers (`bytes`) and decimals
 // (`latency_ms`), as the corpus has them.

@@ -120,6 +120,29 @@ TEST(AppCache, EveryByteOfAnIdCounts) {
   for (const std::string& id : ids) EXPECT_EQ(table.names()[cache.id(id)], id) << "asked again";
 }
 
+TEST(AppCache, AnswersAsTheTableOnBothSidesOfFewIds) {
+  // Up to kFewIds ids are answered from a direct-mapped table in front of
+  // the memo, where ids share slots (a slot holds the one met last); past
+  // kFewIds the memo alone answers. Ids met in turn, again and again, from
+  // one to well past kFewIds distinct: every answer must be the table's.
+  AppTable table(10000);
+  AppCache cache(table);
+  const size_t many = 3 * AppCache::kFewIds;
+  size_t most = 0;
+  for (size_t distinct = 1; distinct <= many; distinct += distinct < AppCache::kFewIds + 2 ? 1 : 17) {
+    for (size_t round = 0; round < 3; ++round) {
+      for (size_t k = 0; k < distinct; ++k) {
+        const std::string id = std::to_string(100 + (k + 7 * round) % distinct);  // a status's text
+        const uint32_t n = cache.id(id);
+        ASSERT_NE(n, kOther);
+        ASSERT_EQ(table.names()[n], id) << distinct << " ids met in turn";
+      }
+    }
+    most = distinct;
+  }
+  EXPECT_EQ(table.names().size(), most) << "no id numbered twice";
+}
+
 // Small on purpose: these also run under TSan.
 constexpr int kThreads = 4;
 constexpr int kIds = 40;

@@ -94,16 +94,54 @@ struct ShortId {
 // for every counted line, where hashing the id as a string and comparing it
 // with memcmp was much of what the lookup and count added to a --by-app run
 // (docs/bench-notes/2026-12-02-by-app.md).
+//
+// While the memo holds few ids (kFewIds: a status, a method, a status class,
+// a pair of them), a direct-mapped table in front of it answers most lookups
+// with one multiply and one compare, a slot per id. Past kFewIds it steps
+// aside for good, at the price of one predicted branch: many ids met in turn
+// thrash any small table, and each miss would pay the slot on top of the map
+// (docs/bench-notes/2026-12-05-walk-baseline.md).
 class AppCache {
  public:
+  static constexpr size_t kFewIds = 256;
+
   explicit AppCache(AppTable& table) : table_(&table) {}
 
+  // Inlined up to the front table's hit; the rest is out of line.
   uint32_t id(std::string_view app) {
-    if (app.size() <= ShortId::kMaxBytes) [[likely]] return look_up(short_ids_, ShortId::of(app), app);
-    return look_up(ids_, absl::string_view(app.data(), app.size()), app);
+    if (few_ && app.size() <= ShortId::kMaxBytes) [[likely]] {
+      const ShortId key = ShortId::of(app);
+      const Slot& slot = front_[slot_of(key)];
+      if (slot.holds(key)) [[likely]] return slot.id;
+    }
+    return id_past_front(app);
   }
 
  private:
+  // Four slots an id, so that few ids seldom share one (a shared slot holds
+  // the id met last; the other is still found in the map).
+  static constexpr int kSlotBits = 10;
+  static_assert(size_t{1} << kSlotBits >= 4 * kFewIds);
+  struct Slot {  // a ShortId and its number in 24 bytes
+    uint64_t head = 0, tail = 0;
+    uint32_t size = UINT32_MAX;  // no id has that size
+    uint32_t id = 0;
+    bool holds(const ShortId& k) const { return head == k.head && tail == k.tail && size == k.size; }
+  };
+  static size_t slot_of(const ShortId& k) {
+    const uint64_t mixed = (k.head ^ (k.tail * 0x9E3779B97F4A7C15u) ^ k.size) * 0xD6E8FEB86659FD93u;
+    return static_cast<size_t>(mixed >> (64 - kSlotBits));
+  }
+
+  [[gnu::noinline]] uint32_t id_past_front(std::string_view app) {
+    if (app.size() > ShortId::kMaxBytes) return look_up(ids_, absl::string_view(app.data(), app.size()), app);
+    const ShortId key = ShortId::of(app);
+    const uint32_t id = look_up(short_ids_, key, app);
+    if (few_ && id != AppTable::kOther) front_[slot_of(key)] = {key.head, key.tail, key.size, id};
+    few_ = short_ids_.size() <= kFewIds;
+    return id;
+  }
+
   // `app`'s number in `memo` under `key`, asked of the table the first time.
   template <typename Memo, typename Key>
   uint32_t look_up(Memo& memo, const Key& key, std::string_view app) {
@@ -115,6 +153,8 @@ class AppCache {
   }
 
   AppTable* table_;
+  bool few_ = true;  // the memo holds at most kFewIds ids: front_ is used
+  std::vector<Slot> front_ = std::vector<Slot>(size_t{1} << kSlotBits);
   absl::flat_hash_map<ShortId, uint32_t> short_ids_;
   absl::flat_hash_map<std::string, uint32_t> ids_;  // longer ids
 };

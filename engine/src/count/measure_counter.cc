@@ -59,13 +59,23 @@ MeasureCounter::MeasureCounter(SharedMeasures& shared, const MeasureSpec& spec, 
 
 void MeasureCounter::switch_to(CellKey key) {
   if (cells_.size() >= max_cells_) spill();
+  const size_t capacity = cells_.capacity();
   const auto [it, inserted] = cells_.try_emplace(key);
   if (inserted) it->second = empty_;
+  if (cells_.capacity() != capacity || key.second != index_second_) {  // the cells moved, or another second
+    forget_index();
+    index_second_ = key.second;
+  }
+  if (key.app != AppTable::kOther) {
+    if (key.app >= by_key_.size()) by_key_.resize(key.app + size_t{1});
+    by_key_[key.app] = {generation_, &it->second};
+  }
   last_key_ = key;
   last_ = &it->second;
 }
 
 void MeasureCounter::spill() {
+  forget_index();
   last_ = nullptr;
   if (!cells_.empty()) shared_->add(cells_);
 }

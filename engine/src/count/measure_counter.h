@@ -89,17 +89,23 @@ class MeasureCounter {
   // measures read; tallies its fields without a usable value in `tally`.
   void add(int64_t second, uint32_t app, const LineMeasures& line, Summary& tally) {
     if (last_ == nullptr || last_key_.second != second || last_key_.app != app) [[unlikely]] {
-      switch_to({second, app});
+      const Indexed* at = app < by_key_.size() ? &by_key_[app] : nullptr;
+      if (second == index_second_ && at != nullptr && at->generation == generation_) {
+        last_key_ = {second, app};
+        last_ = at->cell;
+      } else {
+        switch_to({second, app});
+      }
     }
     MeasureCell& cell = *last_;
     ++cell.count;
     for (uint64_t m = line.matched; m != 0; m &= m - 1) ++cell.matched[static_cast<size_t>(__builtin_ctzll(m))];
     for (size_t i = 0; i < fields_.size(); ++i) {
-      if (!line.values[i]) {
+      if ((line.usable >> i & 1) == 0) [[unlikely]] {
         ++tally.no_measure[i];
         continue;
       }
-      add_value(cell.fields[i], fields_[i], *line.values[i]);
+      add_value(cell.fields[i], fields_[i], line.values[i]);
     }
   }
 
@@ -129,6 +135,18 @@ class MeasureCounter {
     }
   }
   void switch_to(CellKey key);
+  void forget_index() { ++generation_; }
+
+  // Where the cells of one second are, by key number (a cell of
+  // index_second_ at by_key_[app] if its generation is the current one):
+  // with keys, most lines go to another key's cell than the line before,
+  // found here rather than hashed into cells_. The pointers are valid as
+  // long as cells_ neither grows its table nor spills: either bumps the
+  // generation, as does another second.
+  struct Indexed {
+    uint64_t generation = 0;
+    MeasureCell* cell = nullptr;
+  };
 
   SharedMeasures* shared_;
   std::vector<Field> fields_;
@@ -137,6 +155,9 @@ class MeasureCounter {
   CellMap cells_;
   CellKey last_key_{0, 0};
   MeasureCell* last_ = nullptr;  // the cell of last_key_: stable until the next insertion
+  int64_t index_second_ = 0;
+  uint64_t generation_ = 1;
+  std::vector<Indexed> by_key_;
 };
 
 }  // namespace logagg

@@ -32,10 +32,13 @@ struct MeasureValue {
 };
 
 // What the measures read from one counted line: each measured field's value
-// (MeasureSpec::fields' order; nullopt: none usable), and which --count-if
-// predicates hold (bit i for Question::count_if[i]).
+// (MeasureSpec::fields' order), which of them are usable (bit i for field i:
+// values[i] holds its value; the others hold whatever was read last), and
+// which --count-if predicates hold (bit i for Question::count_if[i]). The
+// values are written in place, line after line, into one vector sized once.
 struct LineMeasures {
-  std::vector<std::optional<MeasureValue>> values;
+  std::vector<MeasureValue> values;
+  uint64_t usable = 0;
   uint64_t matched = 0;
 };
 

@@ -233,11 +233,12 @@ LineVerdict LineKeys::apply(LineVerdict v, const FieldTarget* targets) {
 }
 
 const LineMeasures& LineKeys::read_measures(const FieldTarget* targets) {
-  measures_.values.resize(rules_.measures.size());
+  uint64_t usable = 0;
   for (size_t i = 0; i < rules_.measures.size(); ++i) {
     const std::optional<std::string_view> text = targets[rules_.measures[i]].seen.value();
-    measures_.values[i] = text ? read_measure(*text) : std::nullopt;
+    if (text && read_measure(*text, measures_.values[i])) usable |= uint64_t{1} << i;
   }
+  measures_.usable = usable;
   measures_.matched = 0;
   for (size_t i = 0; i < rules_.count_if.size(); ++i) {
     const auto& [target, predicate] = rules_.count_if[i];

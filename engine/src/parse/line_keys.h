@@ -63,7 +63,9 @@ struct KeyRules {
 class LineKeys {
  public:
   explicit LineKeys(KeyRules rules)
-      : rules_(std::move(rules)), field_count_(static_cast<uint32_t>(rules_.fields.size())) {}
+      : rules_(std::move(rules)), field_count_(static_cast<uint32_t>(rules_.fields.size())) {
+    measures_.values.resize(rules_.measures.size());
+  }
   const KeyRules& rules() const { return rules_; }
 
   // The verdict of a line counted as `v` (its app id, if any, in v.app),

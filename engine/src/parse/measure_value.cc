@@ -76,9 +76,9 @@ constexpr double kExactPowers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7
                                    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
 // The common case, a number without an exponent of at most 19 digits
-// (bytes, 0.004, -12.5), read in one pass; nullopt for anything else, which
-// the general reading below takes.
-std::optional<MeasureValue> read_short(std::string_view text) noexcept {
+// (bytes, 0.004, -12.5), read in one pass into `v`; false for anything else,
+// which the general reading below takes.
+bool read_short(std::string_view text, MeasureValue& v) noexcept {
   const char* p = text.data();
   const char* const end = p + text.size();
   const bool negative = p != end && *p == '-';
@@ -87,35 +87,34 @@ std::optional<MeasureValue> read_short(std::string_view text) noexcept {
   uint64_t m = 0;
   while (p != end && is_digit(*p)) m = m * 10 + static_cast<uint64_t>(*p++ - '0');
   const auto int_digits = p - int_start;
-  if (int_digits == 0 || (int_digits > 1 && *int_start == '0')) return std::nullopt;
+  if (int_digits == 0 || (int_digits > 1 && *int_start == '0')) return false;
   ptrdiff_t frac_digits = 0;
   if (p != end && *p == '.') {
     const char* const frac_start = ++p;
     while (p != end && is_digit(*p)) m = m * 10 + static_cast<uint64_t>(*p++ - '0');
     frac_digits = p - frac_start;
-    if (frac_digits == 0) return std::nullopt;
+    if (frac_digits == 0) return false;
   }
-  if (p != end || int_digits + frac_digits > 19 || frac_digits > FixedSum::kFractionDigits) return std::nullopt;
-  MeasureValue v{};
+  if (p != end || int_digits + frac_digits > 19 || frac_digits > FixedSum::kFractionDigits) return false;
   const FixedUnits units = static_cast<FixedUnits>(m) * kPowers[FixedSum::kFractionDigits - frac_digits];
   v.fixed = FixedSum::of_units(negative ? -units : units);
   v.digits = static_cast<int>(frac_digits);
-  if (int_digits + frac_digits > kDoubleDigits) v.written = text;
+  v.written = int_digits + frac_digits > kDoubleDigits ? text : std::string_view();
   if (m <= (uint64_t{1} << 53)) {  // both exact: their quotient is rounded once, correctly
     // An integer (bytes) needs no division; the same double either way.
     v.real = frac_digits == 0 ? static_cast<double>(m) : static_cast<double>(m) / kExactPowers[frac_digits];
   } else if (std::from_chars(text.data(), end, v.real).ec != std::errc{}) {
-    return std::nullopt;
+    return false;
   }
   if (negative) v.real = -v.real;
-  return v;
+  return true;
 }
 
 }  // namespace
 
-std::optional<MeasureValue> read_measure(std::string_view text) noexcept {
-  if (const std::optional<MeasureValue> v = read_short(text)) return v;
-  if (!is_json_number(text)) return std::nullopt;
+bool read_measure(std::string_view text, MeasureValue& v) noexcept {
+  if (read_short(text, v)) [[likely]] return true;
+  if (!is_json_number(text)) return false;
   const bool negative = text[0] == '-';
   size_t p = negative ? 1 : 0;
   size_t q = p;
@@ -134,20 +133,19 @@ std::optional<MeasureValue> read_measure(std::string_view text) noexcept {
     exponent = exponent_of(text.substr(q));
     if (minus) exponent = -exponent;
   }
-  MeasureValue v{};
   const int64_t scale = static_cast<int64_t>(d.frac_part.size()) - exponent;  // value = digits x 10^-scale
   if (std::from_chars(text.data(), text.data() + text.size(), v.real).ec != std::errc{} || std::isinf(v.real)) {
-    return std::nullopt;  // out of a double's range (from_chars says so for both ends)
+    return false;  // out of a double's range (from_chars says so for both ends)
   }
   if (v.real == 0) {
     for (size_t k = 0; k < d.size(); ++k) {
-      if (d[k] != '0') return std::nullopt;  // a nonzero value below the smallest double
+      if (d[k] != '0') return false;  // a nonzero value below the smallest double
     }
   }
   v.fixed = FixedSum::of_units(units_of(d, FixedSum::kFractionDigits - scale, negative));
   v.digits = static_cast<int>(std::clamp<int64_t>(scale, 0, FixedSum::kFractionDigits));
-  if (static_cast<ptrdiff_t>(d.size()) > kDoubleDigits) v.written = text;
-  return v;
+  v.written = static_cast<ptrdiff_t>(d.size()) > kDoubleDigits ? text : std::string_view();
+  return true;
 }
 
 }  // namespace logagg
