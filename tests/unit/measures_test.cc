@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <optional>
 #include <random>
@@ -337,6 +339,47 @@ TEST(MeasureText, PlainDecimalsWithoutExponents) {
   out.clear();
   append_rounded_double(out, 2.5e20, 7);
   EXPECT_EQ(out, "250000000000000000000.0");
+}
+
+// The quantiles' text, against printf's %.*e read the slow way: its digits
+// and exponent, the point moved, the trailing zeros dropped.
+std::string rounded_by_printf(double v, int significant) {
+  if (v == 0) return "0";
+  char sci[64];
+  std::snprintf(sci, sizeof sci, "%.*e", significant - 1, v);
+  std::string s(sci);
+  const size_t e = s.find('e');
+  std::string digits;
+  for (size_t i = 0; i < e; ++i) {
+    if (std::isdigit(static_cast<unsigned char>(s[i]))) digits += s[i];
+  }
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  const int point = std::stoi(s.substr(e + 1)) + 1;
+  std::string out = v < 0 ? "-" : "";
+  if (point <= 0) return out + "0." + std::string(static_cast<size_t>(-point), '0') + digits;
+  if (static_cast<size_t>(point) >= digits.size()) {
+    out += digits + std::string(static_cast<size_t>(point) - digits.size(), '0');
+    return std::fabs(v) >= 0x1p64 ? out + ".0" : out;
+  }
+  return out + digits.substr(0, static_cast<size_t>(point)) + "." + digits.substr(static_cast<size_t>(point));
+}
+
+TEST(MeasureText, RoundedDoublesAsPrintfRoundsThem) {
+  std::mt19937_64 rng(9);
+  std::vector<double> values = {0.5, 1.5, 2.5, 0.125, 1e308, -1e308, 4.9e-324, 2.2250738585072014e-308,
+                                1.7976931348623157e308, 123456.75, 0x1p64, 9.9999995, 9.99999949999};
+  for (int i = 0; i < 20000; ++i) {
+    const double x = std::ldexp(static_cast<double>(rng() >> 11), static_cast<int>(rng() % 200) - 150);
+    values.push_back(i % 2 == 0 ? x : -x);
+    values.push_back(static_cast<double>(rng() % 100000000) / std::pow(10.0, static_cast<double>(rng() % 12)));
+  }
+  for (const int significant : {1, 3, 7, 17}) {
+    for (const double v : values) {
+      std::string out;
+      append_rounded_double(out, v, significant);
+      ASSERT_EQ(out, rounded_by_printf(v, significant)) << std::hexfloat << v << " to " << significant;
+    }
+  }
 }
 
 TEST(MeasureText, DurationsInTheUnitThatReadsBest) {

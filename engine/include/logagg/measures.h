@@ -100,7 +100,7 @@ class LogSketch {
         ++window_[slot];
         return;
       }
-      if (pending_.size() == kPendingMax) [[unlikely]] list_full();
+      if (pending_.size() == pending_.capacity()) [[unlikely]] make_room();
       pending_.push_back(key);
       return;
     }
@@ -150,6 +150,10 @@ class LogSketch {
   static constexpr size_t kPendingMax = 128;
   static constexpr uint32_t kListsBeforeWindow = 2;
   static constexpr int32_t kWindowKeys = 512;
+  // Room for one more pending value: the list full (kPendingMax values), as
+  // list_full(); else a larger capacity, in few steps rather than doubling
+  // from one (a sketch is made for every cell of a measured run).
+  void make_room();
   // Sorts the pending values into the buckets, and opens the window once the
   // list has filled often enough.
   void list_full();

@@ -157,6 +157,15 @@ void LogSketch::add_packed(std::vector<uint64_t>& x, std::span<const uint64_t> y
   }
 }
 
+void LogSketch::make_room() {
+  if (pending_.size() >= kPendingMax) {
+    list_full();
+    return;
+  }
+  constexpr size_t kFirstRoom = 16;
+  pending_.reserve(std::min(kPendingMax, std::max(kFirstRoom, 4 * pending_.size())));
+}
+
 void LogSketch::list_full() {
   sort_pending();
   if (!window_.empty() || ++lists_filled_ < kListsBeforeWindow) return;
@@ -202,6 +211,7 @@ void LogSketch::sort_pending() const {
   if (pending_.empty()) return;
   std::sort(pending_.begin(), pending_.end());
   std::vector<uint64_t> runs;  // the pending values as buckets
+  runs.reserve(pending_.size());
   for (size_t i = 0; i < pending_.size();) {
     size_t j = i + 1;
     while (j < pending_.size() && pending_[j] == pending_[i]) ++j;
