@@ -107,12 +107,7 @@ inline size_t leading_digits(const char* p) {
 // compare 8 bytes at a time.
 struct Name {
   explicit Name(const std::string& name) : size(name.size()), bytes(name + std::string(8, '\0')) {}
-  // A name no key has (the app field of --app-field none).
-  static Name none() {
-    Name n("");
-    n.size = SIZE_MAX;
-    return n;
-  }
+  Name() : size(SIZE_MAX), bytes(8, '\0') {}  // a name no key has (the app field of --app-field none)
   size_t size;
   std::string bytes;
 };
@@ -194,11 +189,13 @@ struct BlockParser::Impl {
   std::vector<char> app_text, time_text, scratch;
   std::vector<std::vector<char>> extra_text;  // the same for each field of --by and --where
   std::vector<Level> stack;                   // the containers walk_container() is in
-  // The first steps of the two fields' paths (the keys of the line's object
-  // they start at), and whether each path goes deeper.
-  Name app_name, time_name;
-  std::vector<Name> extra_names;  // the first steps of the fields of --by and --where
-  uint64_t extra_shapes = 0;      // bit shape_of(name) set for each of them
+  // The first step of each target's path (the key of the line's object it
+  // starts at; the app's none with --app-field none), the targets whose first
+  // step has each shape (most keys' shape has none: one test for all the
+  // names, and then mostly one name to compare), and whether each path goes
+  // deeper.
+  Name names[kMaxTargets];
+  unsigned shape_targets[64] = {};
   unsigned deeper = 0;
   bool has_app;                    // false with --app-field none
   std::optional<LineKeys> keys;    // --by, --where
@@ -225,18 +222,16 @@ struct BlockParser::Impl {
         time_numbers(rules.time_format.numeric()),
         max_line_bytes(max_bytes),
         block_bytes(block),
-        app_name(rules.has_app ? Name(rules.app.steps.front()) : Name::none()),
-        time_name(rules.time.steps.front()),
         has_app(rules.has_app),
         retry(rules, max_bytes),
         block_path(std::string_view(simdjson::get_active_implementation()->name()) != "fallback") {
     targets[kApp] = FieldTarget(rules.app);
     targets[kTime] = FieldTarget(rules.time);
-    for (size_t t = 2; t < n_targets; ++t) {
-      targets[t] = FieldTarget(rules.keys.fields[t - 2]);
-      extra_names.emplace_back(targets[t].path.steps.front());
-      extra_shapes |=
-          uint64_t{1} << shape_of(std::string_view(extra_names.back().bytes.data(), extra_names.back().size));
+    for (size_t t = 2; t < n_targets; ++t) targets[t] = FieldTarget(rules.keys.fields[t - 2]);
+    for (size_t t = 0; t < n_targets; ++t) {
+      if (t == kApp && !has_app) continue;  // names[kApp] stays none
+      names[t] = Name(targets[t].path.steps.front());
+      shape_targets[shape_of(std::string_view(names[t].bytes.data(), names[t].size))] |= 1u << t;
     }
     for (size_t t = 0; t < n_targets; ++t) deeper |= targets[t].path.steps.size() > 1 ? 1u << t : 0u;
     if (!has_app) deeper &= ~(1u << kApp);
@@ -267,9 +262,10 @@ struct BlockParser::Impl {
     if (!keys && has_app) [[likely]] {
       return field_verdict(&targets[kApp].seen, targets[kTime].seen, app_pattern, time_format);
     }
-    const LineVerdict v =
+    LineVerdict v =
         field_verdict(has_app ? &targets[kApp].seen : nullptr, targets[kTime].seen, app_pattern, time_format);
-    return keys && v.status == LineStatus::kCounted ? keys->apply(v, targets) : v;
+    if (keys && v.status == LineStatus::kCounted) keys->apply(v, targets);
+    return v;
   }
 
   // Classifies `line` again, with a dotted field's nested path, if its
@@ -388,15 +384,14 @@ bool BlockParser::Impl::walk_line(const char* b, const uint32_t* idx, size_t& t,
       if (b[idx[i]] != '"' || b[idx[i + 1]] != ':' || !string_text(b, idx, i, escapes, scratch.data(), key)) {
         return false;
       }
-      unsigned hit = (is_name(app_name, key) ? 1u << kApp : 0u) | (is_name(time_name, key) ? 1u << kTime : 0u);
+      unsigned hit = 0;
       if constexpr (kExtras) {
-        // Most keys differ from every extra field's name in length or first
-        // byte: one test for all of them.
-        if ((extra_shapes >> shape_of(key) & 1) != 0) [[unlikely]] {
-          for (size_t e = 0; e < extra_names.size(); ++e) {
-            hit |= is_name(extra_names[e], key) ? 1u << (KeyRules::kExtra + e) : 0u;
-          }
+        for (unsigned c = shape_targets[shape_of(key)]; c != 0; c &= c - 1) {
+          const int target = std::countr_zero(c);
+          hit |= is_name(names[target], key) ? 1u << target : 0u;
         }
+      } else {  // two names: their lengths tell most keys apart
+        hit = (is_name(names[kApp], key) ? 1u << kApp : 0u) | (is_name(names[kTime], key) ? 1u << kTime : 0u);
       }
       FieldSeen* seen = nullptr;  // the field itself, met for the first time
       if (hit != 0) [[unlikely]] {

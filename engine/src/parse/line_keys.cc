@@ -171,19 +171,24 @@ std::string_view path_prefix(std::string_view value, unsigned segments) {
 
 namespace {
 
-// The text of one key of a line (nullopt: no value, kNoKey).
-std::optional<std::string_view> key_text(const KeyRules::Key& key, const FieldTarget* targets) {
-  const std::optional<std::string_view> value = targets[key.target].seen.value();
-  if (!value) return std::nullopt;
+// A key derived from its field's value (--by-status-class, --by-path-prefix).
+[[gnu::noinline]] std::string_view derived_key(const KeyRules::Key& key, std::string_view value) {
   switch (key.kind) {
     case KeyField::Kind::kValue:
-      return value;
+      break;
     case KeyField::Kind::kStatusClass:
-      return status_class(*value);
+      return status_class(value);
     case KeyField::Kind::kPathPrefix:
-      return path_prefix(*value, key.segments);
+      return path_prefix(value, key.segments);
   }
   return value;
+}
+
+// The text of one key of a line (nullopt: no value, kNoKey).
+inline std::optional<std::string_view> key_text(const KeyRules::Key& key, const FieldTarget* targets) {
+  const std::optional<std::string_view> value = targets[key.target].seen.value();
+  if (!value || key.kind == KeyField::Kind::kValue) [[likely]] return value;
+  return derived_key(key, *value);
 }
 
 // How a line held a field (a FieldKind, as its two bits): a number is a JSON
@@ -202,23 +207,26 @@ uint32_t kind_of(const FieldSeen& seen) {
 
 }  // namespace
 
-LineVerdict LineKeys::apply(LineVerdict v, const FieldTarget* targets) {
+void LineKeys::apply(LineVerdict& v, const FieldTarget* targets) {
   uint32_t kinds = 0;
   const FieldTarget* field = targets + KeyRules::kExtra;
   for (uint32_t shift = 0; shift < 2 * field_count_; shift += 2, ++field) kinds |= kind_of(field->seen) << shift;
   v.field_kinds = kinds;
   for (size_t i = 0; i < rules_.filters.size(); ++i) {
     const auto& [target, filter] = rules_.filters[i];
-    if (!filter.holds(targets[target].seen)) return LineVerdict::filtered(static_cast<uint8_t>(i), kinds);
+    if (!filter.holds(targets[target].seen)) {
+      v = LineVerdict::filtered(static_cast<uint8_t>(i), kinds);
+      return;
+    }
   }
   if (rules_.measured()) v.measures = &read_measures(targets);
   const std::vector<KeyRules::Key>& keys = rules_.keys;
-  if (keys.empty()) return v;
+  if (keys.empty()) return;
   if (keys.size() == 1 && !rules_.key_app) {  // one key: the tuple is its text, not copied
     const std::optional<std::string_view> text = key_text(keys[0], targets);
     v.app = text.value_or(kNoKey);
     v.no_value = text ? 0 : 1;
-    return v;
+    return;
   }
   tuple_.clear();
   if (rules_.key_app) tuple_.append(v.app);
@@ -229,7 +237,6 @@ LineVerdict LineKeys::apply(LineVerdict v, const FieldTarget* targets) {
     if (!text) v.no_value |= static_cast<uint8_t>(1u << i);
   }
   v.app = tuple_;
-  return v;
 }
 
 const LineMeasures& LineKeys::read_measures(const FieldTarget* targets) {

@@ -68,10 +68,11 @@ class LineKeys {
   }
   const KeyRules& rules() const { return rules_; }
 
-  // The verdict of a line counted as `v` (its app id, if any, in v.app),
-  // given what the walk found for every target. The tuple and the measures
-  // are valid until the next call.
-  LineVerdict apply(LineVerdict v, const FieldTarget* targets);
+  // Makes `v`, a line counted (its app id, if any, in v.app), the line's
+  // verdict, given what the walk found for every target: filtered out, or
+  // counted under its key tuple. The tuple and the measures are valid until
+  // the next call.
+  void apply(LineVerdict& v, const FieldTarget* targets);
 
  private:
   const LineMeasures& read_measures(const FieldTarget* targets);

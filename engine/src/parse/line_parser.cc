@@ -411,10 +411,9 @@ struct LineParser::Impl {
     }
     if (!at_end(doc)) return invalid;
 
-    const LineVerdict verdict =
-        field_verdict(looked_for & (1u << kApp) ? &app : nullptr, time, app_pattern, time_format);
-    if (!keys || verdict.status != LineStatus::kCounted) return verdict;
-    return keys->apply(verdict, targets);
+    LineVerdict verdict = field_verdict(looked_for & (1u << kApp) ? &app : nullptr, time, app_pattern, time_format);
+    if (keys && verdict.status == LineStatus::kCounted) keys->apply(verdict, targets);
+    return verdict;
   }
 };
 
