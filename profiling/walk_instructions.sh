@@ -3,7 +3,7 @@
 # --by field, --where, --sum, --quantiles, two --by fields, a RED report),
 # counted by callgrind on one thread over a generated corpus, the start-up
 # (the same question over an empty file) subtracted; each beside the plain
-# run. With --functions, callgrind's per-function self instructions a line of
+# run, with what it adds to it and issue 43's bound on that, met or not. With --functions, callgrind's per-function self instructions a line of
 # the plain run, `--by status` and the RED report, the top N of each.
 # Instructions, not seconds: repeatable for a binary and its inputs whatever
 # else the machine does, and comparable across machines of one architecture.
@@ -50,21 +50,31 @@ instructions() {
   callgrind_annotate "$out/cg" | awk '/PROGRAM TOTALS/ && !done { gsub(",", "", $1); print $1; done = 1 }'
 }
 
-cases=("plain|" "--by-app|--by-app" "--by status|--by status" "--where 'status>=500'|--where status>=500"
-       "--sum bytes|--sum bytes" "--quantiles latency_ms|--quantiles latency_ms"
-       "--by method --by status|--by method --by status"
-       "--by status --sum bytes --quantiles latency_ms|--by status --sum bytes --quantiles latency_ms")
+# Each case: its name, its options, and issue 43's bound on what it adds to
+# the plain run a line (150 instructions an extra field, 250 a quantile
+# field; none for --by-app, whose field the plain run already reads) or on
+# its ratio to the plain run (the RED report: 1.35x).
+cases=("plain||" "--by-app|--by-app|" "--by status|--by status|+150" "--where 'status>=500'|--where status>=500|+150"
+       "--sum bytes|--sum bytes|+150" "--quantiles latency_ms|--quantiles latency_ms|+250"
+       "--by method --by status|--by method --by status|+300"
+       "--by status --sum bytes --quantiles latency_ms|--by status --sum bytes --quantiles latency_ms|x1.35")
 echo "corpus: $corpus ($lines lines); $bin on one thread; callgrind instructions, start-up subtracted"
-printf '%-50s %8s %10s\n' "run" "a line" "vs plain"
+printf '%-50s %8s %10s %8s %8s %5s\n' "run" "a line" "vs plain" "added" "bound" "pass"
 plain=
 for c in "${cases[@]}"; do
-  name=${c%%|*}
-  read -r -a opts <<< "${c#*|}"
+  IFS='|' read -r name options bound <<< "$c"
+  read -r -a opts <<< "$options"
   total=$(instructions "$corpus" "${opts[@]}")
   start=$(instructions "$empty" "${opts[@]}")
   per_line=$(( (total - start) / lines ))
   [ -n "$plain" ] || plain=$per_line
-  printf '%-50s %8d %9.2fx\n' "$name" "$per_line" "$(echo "$per_line / $plain" | bc -l)"
+  ratio=$(echo "$per_line / $plain" | bc -l)
+  case "$bound" in
+    +*) pass=$([ $((per_line - plain)) -le "${bound#+}" ] && echo yes || echo no);;
+    x*) pass=$(echo "$ratio <= ${bound#x}" | bc -l | sed 's/1/yes/; s/0/no/');;
+    *) pass=;;
+  esac
+  printf '%-50s %8d %9.2fx %8d %8s %5s\n' "$name" "$per_line" "$ratio" $((per_line - plain)) "$bound" "$pass"
 done
 
 [ "$functions" -gt 0 ] || exit 0

@@ -87,7 +87,7 @@ class MeasureCounter {
 
   // A counted line of `second` under key number `app`, with what its
   // measures read; tallies its fields without a usable value in `tally`.
-  void add(int64_t second, uint32_t app, const LineMeasures& line, Summary& tally) {
+  [[gnu::always_inline]] void add(int64_t second, uint32_t app, const LineMeasures& line, Summary& tally) {
     if (last_ == nullptr || last_key_.second != second || last_key_.app != app) [[unlikely]] {
       const Indexed* at = app < by_key_.size() ? &by_key_[app] : nullptr;
       if (second == index_second_ && at != nullptr && at->generation == generation_) {

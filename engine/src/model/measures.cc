@@ -131,6 +131,10 @@ void LogSketch::add_bucket(int32_t key, uint64_t count) const {
 }
 
 void LogSketch::add_packed(std::vector<uint64_t>& x, std::span<const uint64_t> y) {
+  if (x.empty()) {  // a cell's first buckets: most cells settle once
+    x.assign(y.begin(), y.end());
+    return;
+  }
   size_t common = 0;  // keys in both, which take one place
   for (size_t i = 0, j = 0; i < x.size() && j < y.size();) {
     const uint64_t a = x[i] & ~kCountMask, b = y[j] & ~kCountMask;

@@ -239,7 +239,7 @@ void LineKeys::apply(LineVerdict& v, const FieldTarget* targets) {
   v.app = tuple_;
 }
 
-const LineMeasures& LineKeys::read_measures(const FieldTarget* targets) {
+inline const LineMeasures& LineKeys::read_measures(const FieldTarget* targets) {
   uint64_t usable = 0;
   for (size_t i = 0; i < rules_.measures.size(); ++i) {
     const std::optional<std::string_view> text = targets[rules_.measures[i]].seen.value();

@@ -75,7 +75,7 @@ class LineKeys {
   void apply(LineVerdict& v, const FieldTarget* targets);
 
  private:
-  const LineMeasures& read_measures(const FieldTarget* targets);
+  [[gnu::always_inline]] const LineMeasures& read_measures(const FieldTarget* targets);
 
   KeyRules rules_;
   uint32_t field_count_;  // rules_.fields' size, read for every line
