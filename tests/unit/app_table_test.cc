@@ -120,6 +120,20 @@ TEST(AppCache, EveryByteOfAnIdCounts) {
   for (const std::string& id : ids) EXPECT_EQ(table.names()[cache.id(id)], id) << "asked again";
 }
 
+TEST(AppCache, IdsAlikeButForTheirLengthAreToldApartByTheFrontTable) {
+  // "7", "77" and "777" have the same ShortId words (the first, middle and
+  // last byte) and differ in their length alone.
+  AppTable table(10);
+  AppCache cache(table);
+  for (int round = 0; round < 3; ++round) {
+    for (const std::string id : {"7", "77", "777", "7777"}) {
+      const uint32_t n = cache.id(id);
+      ASSERT_NE(n, kOther);
+      EXPECT_EQ(table.names()[n], id) << "round " << round;
+    }
+  }
+}
+
 TEST(AppCache, AnswersAsTheTableOnBothSidesOfFewIds) {
   // Up to kFewIds ids are answered from a direct-mapped table in front of
   // the memo, where ids share slots (a slot holds the one met last); past

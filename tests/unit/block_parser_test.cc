@@ -83,6 +83,29 @@ TEST(BlockParserTest, LinesAtTheFieldsPointersGoThroughTheGeneralWalk) {
   expect_same(text, all_sizes(text.size() + 1), rules_of("/a/id", "/t/1"));
 }
 
+TEST(BlockParserTest, FieldsNamedByTheEmptyKeyAreFoundBesideOthers) {
+  // A field may be the empty key (--time-field ""). With other fields asked
+  // for, a key is matched by its shape (length and first byte) first: an
+  // empty key's must be its name's, or its lines are rejected as missing
+  // the time or counted without the key while LineParser finds them.
+  const std::string text = R"({"app_id":"web1","":"2023-11-14T22:13:20Z","status":200,"x":"1"})" "\n"
+                           R"({"":"2023-11-14T22:13:21Z","app_id":"web2","x":"","status":404})" "\n"
+                           R"({"app_id":"web3","x":"2023-11-14T22:13:22Z","status":500,"":"a"})" "\n";
+  for (const auto& [time_field, by] : {std::pair<std::string, std::string>{"", "status"}, {"x", ""}, {"", "x"}}) {
+    logagg::Options options;
+    options.time_field = time_field;
+    options.by = {logagg::KeyField{by}};
+    const LineRules rules = Query(options).rules();
+    expect_same(text, all_sizes(text.size() + 1), rules);
+    logagg::BlockParser parser(rules, size_t{1} << 20, 64);
+    const std::string padded = text + std::string(logagg::kLinePadding, ' ');
+    size_t counted = 0;
+    parser.classify_lines(std::string_view(padded.data(), text.size()), padded.size(),
+                          [&](const LineVerdict& v) { counted += v.status == LineStatus::kCounted; });
+    EXPECT_EQ(counted, time_field.empty() ? 2u : 1u) << "--time-field '" << time_field << "' --by '" << by << "'";
+  }
+}
+
 TEST(BlockParserTest, AnObjectCannotGoOnIntoTheNextLine) {
   // Each first line starts with '{' and ends with '}', and its walk would
   // read on into the next line's tokens to make one valid object of both.

@@ -61,6 +61,47 @@ TEST(ReadMeasure, NumbersAndNumericStringsAtTheEdges) {
     EXPECT_FALSE(read_measure(text)) << text;
   }
   EXPECT_TRUE(read_measure("0e-400"));  // zero written with any exponent is zero
+  // Past 2^53 the double is read by from_chars, the sign once.
+  EXPECT_EQ(read_measure("-12345678901234567")->real, -12345678901234567.0);
+  EXPECT_EQ(read_measure("-0.1234567890123456789")->real, -0.1234567890123456789);
+  EXPECT_EQ(read_measure("12345678901234567")->real, 12345678901234567.0);
+}
+
+TEST(ReadMeasure, PaddedTextReadsAsTheText) {
+  // A field's value is read eight bytes at a time (read_padded_measure),
+  // the bytes after it included: digits there must not count. Numbers of 1
+  // to 24 digits, with and without a sign, point, fraction and exponent, and
+  // texts that are no number, each followed by digits or by other bytes,
+  // read as read_measure reads the text alone.
+  std::mt19937_64 rng(11);
+  std::vector<std::string> texts = {"", "-", ".", "0", "00", "01", "-0", "1.", ".5", "1e5", "12345678", "123456789",
+                                    "1234567812345678", "12345678123456789", "9999999999999999999",
+                                    "18446744073709551615", "18446744073709551616", "0.004", "1 ", "1x", "12a45"};
+  const auto digits = [&](size_t n) {
+    std::string d;
+    for (size_t i = 0; i < n; ++i) d += static_cast<char>('0' + rng() % 10);
+    return d;
+  };
+  for (int i = 0; i < 20000; ++i) {
+    std::string t = rng() % 4 == 0 ? "-" : "";
+    t += digits(1 + rng() % 24);
+    if (rng() % 2 == 0) t += "." + digits(rng() % 12);
+    if (rng() % 8 == 0) t += "e" + digits(1 + rng() % 2);
+    texts.push_back(t);
+  }
+  for (const std::string& text : texts) {
+    for (const char* after : {"99999999", "........", "\0\0\0\0\0\0\0\0", "0e1-.5 9"}) {
+      const std::string buffer = text + std::string(after, 8);
+      MeasureValue padded{}, alone{};
+      const bool read = read_padded_measure(std::string_view(buffer.data(), text.size()), padded);
+      ASSERT_EQ(read, read_measure(text, alone)) << text;
+      if (!read) continue;
+      ASSERT_EQ(padded.fixed.units(), alone.fixed.units()) << text;
+      ASSERT_EQ(padded.real, alone.real) << text;
+      ASSERT_EQ(padded.digits, alone.digits) << text;
+      ASSERT_EQ(padded.written.size(), alone.written.size()) << text;
+    }
+  }
 }
 
 TEST(FixedSum, CarriesExactlyAndOverflowsWithoutWrapping) {

@@ -59,14 +59,13 @@ MeasureCounter::MeasureCounter(SharedMeasures& shared, const MeasureSpec& spec, 
 
 void MeasureCounter::switch_to(CellKey key) {
   if (cells_.size() >= max_cells_) spill();
-  const size_t capacity = cells_.capacity();
   const auto [it, inserted] = cells_.try_emplace(key);
   if (inserted) it->second = empty_;
-  if (cells_.capacity() != capacity || key.second != index_second_) {  // the cells moved, or another second
+  if (key.second != index_second_) {
     forget_index();
     index_second_ = key.second;
   }
-  if (key.app != AppTable::kOther) {
+  if (key.app < kIndexedKeys) {  // kOther too is left out
     if (key.app >= by_key_.size()) by_key_.resize(key.app + size_t{1});
     by_key_[key.app] = {generation_, &it->second};
   }

@@ -8,8 +8,8 @@
 // the merged cells are the same whichever worker counted which line.
 #pragma once
 
-#include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
+#include <absl/container/node_hash_map.h>
 #include <absl/hash/hash.h>
 
 #include <algorithm>
@@ -36,7 +36,9 @@ struct CellKey {
   }
 };
 
-using CellMap = absl::flat_hash_map<CellKey, MeasureCell>;
+// A node map: a cell stays where it is while others are inserted, so a
+// worker keeps pointers to the cells it counts into (MeasureCounter).
+using CellMap = absl::node_hash_map<CellKey, MeasureCell>;
 
 // The merged cells of all workers: one row of a MeasureTable per (second,
 // key number), found through a set of row numbers hashed by their keys.
@@ -138,11 +140,12 @@ class MeasureCounter {
   void forget_index() { ++generation_; }
 
   // Where the cells of one second are, by key number (a cell of
-  // index_second_ at by_key_[app] if its generation is the current one):
-  // with keys, most lines go to another key's cell than the line before,
-  // found here rather than hashed into cells_. The pointers are valid as
-  // long as cells_ neither grows its table nor spills: either bumps the
-  // generation, as does another second.
+  // index_second_ at by_key_[app] if its generation is the current one), for
+  // the first kIndexedKeys numbers: with keys, most lines go to another key's
+  // cell than the line before, found here rather than hashed into cells_.
+  // The pointers are valid until cells_ spills, which bumps the generation,
+  // as does another second.
+  static constexpr uint32_t kIndexedKeys = uint32_t{1} << 16;  // at most 1 MiB of index
   struct Indexed {
     uint64_t generation = 0;
     MeasureCell* cell = nullptr;
@@ -154,7 +157,7 @@ class MeasureCounter {
   size_t max_cells_;
   CellMap cells_;
   CellKey last_key_{0, 0};
-  MeasureCell* last_ = nullptr;  // the cell of last_key_: stable until the next insertion
+  MeasureCell* last_ = nullptr;  // the cell of last_key_: stable until the next spill
   int64_t index_second_ = 0;
   uint64_t generation_ = 1;
   std::vector<Indexed> by_key_;

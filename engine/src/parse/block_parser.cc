@@ -134,10 +134,16 @@ inline uint64_t load8(const char* p) {
 }
 
 // A key's length and first byte folded into 0..63: two keys of another shape
-// differ. The byte after an empty key may be read (a key is in a padded
-// block or buffer; a Name has zeros after it).
+// differ. An empty key's text ends at its closing quote, the byte read for
+// it (a key is in a padded block or buffer).
 inline unsigned shape_of(std::string_view key) {
   return static_cast<unsigned>(key.size() * 7 + static_cast<uint8_t>(*key.data())) & 63;
+}
+
+// The shape of the keys that are `name`: an empty name's is that of an empty
+// key, whose byte read is the quote that closes it.
+inline unsigned shape_of(const Name& name) {
+  return shape_of(name.size == 0 ? std::string_view("\"", 0) : std::string_view(name.bytes.data(), name.size));
 }
 
 // The line that starts at src[p] and ends at src[end_at], which is its LF if
@@ -231,7 +237,7 @@ struct BlockParser::Impl {
     for (size_t t = 0; t < n_targets; ++t) {
       if (t == kApp && !has_app) continue;  // names[kApp] stays none
       names[t] = Name(targets[t].path.steps.front());
-      shape_targets[shape_of(std::string_view(names[t].bytes.data(), names[t].size))] |= 1u << t;
+      shape_targets[shape_of(names[t])] |= 1u << t;
     }
     for (size_t t = 0; t < n_targets; ++t) deeper |= targets[t].path.steps.size() > 1 ? 1u << t : 0u;
     if (!has_app) deeper &= ~(1u << kApp);

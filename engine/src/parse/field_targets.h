@@ -27,7 +27,8 @@ struct FieldSeen {
   bool is_string = false;
   bool is_number = false;  // a JSON number, kept only where the time format reads numbers
   bool is_scalar = false;  // a number or literal: `text` is its token (the first occurrence)
-  // unescaped string, or scalar token: in the line itself, or in a parser's buffer if it had escapes
+  // unescaped string, or scalar token: in the line itself, or in a parser's buffer if it had escapes;
+  // either way followed by at least 8 readable bytes (the parsers pad their blocks, lines and buffers)
   std::string_view text;
   std::optional<int64_t> second;  // is_number: its second, read in the pass that checked its grammar
   TimeForm form = TimeForm::kRfc3339;  // is_number under auto: the unit its magnitude gave

@@ -240,10 +240,11 @@ void LineKeys::apply(LineVerdict& v, const FieldTarget* targets) {
 }
 
 inline const LineMeasures& LineKeys::read_measures(const FieldTarget* targets) {
+  static_assert(kMaxTargets <= 64, "LineMeasures::usable has a bit for each measured field");
   uint64_t usable = 0;
   for (size_t i = 0; i < rules_.measures.size(); ++i) {
     const std::optional<std::string_view> text = targets[rules_.measures[i]].seen.value();
-    if (text && read_measure(*text, measures_.values[i])) usable |= uint64_t{1} << i;
+    if (text && read_padded_measure(*text, measures_.values[i])) usable |= uint64_t{1} << i;
   }
   measures_.usable = usable;
   measures_.matched = 0;

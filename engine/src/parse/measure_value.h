@@ -18,6 +18,10 @@ namespace logagg {
 // measured field of every counted line.
 bool read_measure(std::string_view text, MeasureValue& out) noexcept;
 
+// The same, for text followed by at least 8 readable bytes (a field's value
+// as a line parser found it: FieldSeen::text), its digits read 8 at a time.
+bool read_padded_measure(std::string_view text, MeasureValue& out) noexcept;
+
 // The same as an optional, for the callers off the per-line path.
 inline std::optional<MeasureValue> read_measure(std::string_view text) noexcept {
   MeasureValue v;
