@@ -61,17 +61,6 @@ constexpr size_t kPrefetchBytes = size_t{8} << 10;
 // by line instead of being halved again.
 constexpr size_t kFewLines = 4;
 
-// How many of the 8 bytes at p are digits, counted from the first: a SWAR
-// test of all eight at once (a byte >= 10 after the xor, or with its top
-// bit set, stops the count; a carry only runs upward from such a byte).
-inline size_t leading_digits(const char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, sizeof v);
-  v ^= 0x3030303030303030u;
-  const uint64_t stop = ((v + 0x7676767676767676u) | v) & 0x8080808080808080u;
-  return stop == 0 ? 8 : static_cast<size_t>(std::countr_zero(stop)) / 8;
-}
-
 // The text of a number or literal token, checked. Padding follows every token
 // (8 bytes may be read from any byte of it). Numbers with at most 7 digits
 // before and after a '.' and no exponent, the most of them in logs, are

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstddef>
@@ -77,11 +76,13 @@ constexpr auto kPowers = [] {
 constexpr double kExactPowers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-// The value of the n digits (1 to 8) at the low bytes of w, after the
-// digits' '0' was xored away: shifted up so that zeros (leading zeros) fill
-// the low bytes, then summed in pairs, fours and eights.
-inline uint64_t eight_digits(uint64_t w, ptrdiff_t n) noexcept {
-  w <<= 8 * (8 - n);
+// The value of the n digits (1 to 8) at p, read as one word: the digits'
+// '0' xored away, shifted up so that zeros (leading zeros) fill the low
+// bytes, then summed in pairs, fours and eights.
+inline uint64_t eight_digits(const char* p, ptrdiff_t n) noexcept {
+  uint64_t w;
+  std::memcpy(&w, p, sizeof w);
+  w = (w ^ 0x3030303030303030u) << 8 * (8 - n);
   w = (w * 10 + (w >> 8)) & 0x00FF00FF00FF00FFu;
   w = (w * 100 + (w >> 16)) & 0x0000FFFF0000FFFFu;
   return (w * 10000 + (w >> 32)) & 0xFFFFFFFFu;
@@ -95,13 +96,9 @@ template <bool kPadded>
 [[gnu::always_inline]] inline const char* read_digits(const char* p, const char* end, uint64_t& m) noexcept {
   if constexpr (kPadded) {
     for (;;) {
-      uint64_t w;
-      std::memcpy(&w, p, sizeof w);
-      w ^= 0x3030303030303030u;
-      const uint64_t stop = ((w + 0x7676767676767676u) | w) & 0x8080808080808080u;
-      const ptrdiff_t n = std::min<ptrdiff_t>(stop == 0 ? 8 : std::countr_zero(stop) / 8, end - p);
+      const ptrdiff_t n = std::min(static_cast<ptrdiff_t>(leading_digits(p)), end - p);
       if (n == 0) return p;
-      m = m * kPowers[static_cast<size_t>(n)] + eight_digits(w, n);
+      m = m * kPowers[static_cast<size_t>(n)] + eight_digits(p, n);
       p += n;
       if (n < 8) return p;
     }
