@@ -20,6 +20,7 @@
 #include "count/app_table.h"
 #include "count/counter.h"
 #include "input/input.h"
+#include "logagg/measures.h"
 #include "logagg/rfc3339.h"
 #include "parse/app_id.h"
 #include "parse/app_pattern.h"
@@ -347,6 +348,23 @@ void BM_ReadMeasure(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_ReadMeasure);
+
+// A quantile's bucket key from its value, each value chosen by the key
+// before it, so that the time is key_of's latency, as on a line's path from
+// its value to its sketch: latencies drawn log-normal, as the corpus's.
+void BM_SketchKeyOf(benchmark::State& state) {
+  std::mt19937_64 rng(5);
+  std::vector<double> values(4096);
+  for (double& v : values) v = std::lognormal_distribution<double>(3, 2)(rng);
+  int32_t key = 0;
+  size_t i = 0;
+  for (auto _ : state) {
+    key = logagg::LogSketch::key_of(values[(i++ + static_cast<uint32_t>(key & 1)) & 4095]);
+    benchmark::DoNotOptimize(key);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_SketchKeyOf);
 
 void BM_CutSegments(benchmark::State& state) {
   std::string data;

@@ -49,6 +49,40 @@ TEST(Counter, TalliesEveryVerdict) {
   EXPECT_EQ(s.lines, s.counted + s.outside_range + s.blank + s.rejected_total());
 }
 
+// How lines held the question's fields (field_kinds, two bits a field) is
+// tallied per field, for counted and filtered lines alike: with few fields
+// the lines are counted by all their kinds at once and spread at tally(),
+// with more field by field; both against a count of each line's kinds.
+TEST(Counter, TalliesHowLinesHeldEachField) {
+  std::mt19937_64 rng(8);
+  for (const size_t fields : {size_t{1}, size_t{3}, size_t{4}, size_t{9}}) {
+    SharedCounts shared;
+    Counter counter(shared, INT64_MIN, INT64_MAX, nullptr, Counter::kDefaultMaxSeconds, nullptr, nullptr, false,
+                    fields);
+    std::vector<FieldTally> want(fields);
+    for (int line = 0; line < 2000; ++line) {
+      uint32_t kinds = 0;
+      for (size_t f = 0; f < fields; ++f) {
+        const auto kind = static_cast<uint32_t>(rng() % 4);
+        kinds |= kind << (2 * f);
+        ++(kind == 0 ? want[f].absent : kind == 1 ? want[f].numbers : kind == 2 ? want[f].strings : want[f].others);
+      }
+      LineVerdict v = rng() % 3 == 0 ? LineVerdict::filtered(0, kinds) : counted(100 + line / 100);
+      v.field_kinds = kinds;
+      counter.record(v);
+    }
+    const Summary s = counter.tally();
+    ASSERT_EQ(s.fields.size(), fields);
+    for (size_t f = 0; f < fields; ++f) {
+      EXPECT_EQ(s.fields[f].absent, want[f].absent) << fields << " " << f;
+      EXPECT_EQ(s.fields[f].numbers, want[f].numbers) << fields << " " << f;
+      EXPECT_EQ(s.fields[f].strings, want[f].strings) << fields << " " << f;
+      EXPECT_EQ(s.fields[f].others, want[f].others) << fields << " " << f;
+    }
+    EXPECT_EQ(counter.tally().fields[0].absent, s.fields[0].absent);  // tally() again: the same, not added twice
+  }
+}
+
 TEST(Counter, EveryReasonHasItsOwnSlot) {
   SharedCounts shared;
   Counter counter(shared);

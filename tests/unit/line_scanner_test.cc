@@ -29,7 +29,7 @@ struct Scan {
   explicit Scan(size_t reject_limit = 0, size_t max_line_bytes = size_t{1} << 20)
       : parser(LineRules{}, max_line_bytes), counter(shared), log(reject_limit) {}
 
-  const Summary& run(std::string_view text) {
+  Summary run(std::string_view text) {
     scan_lines(text, text.size(), parser, counter, log);
     return counter.tally();
   }

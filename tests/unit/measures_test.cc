@@ -72,7 +72,8 @@ TEST(ReadMeasure, PaddedTextReadsAsTheText) {
   // the bytes after it included: digits there must not count. Numbers of 1
   // to 24 digits, with and without a sign, point, fraction and exponent, and
   // texts that are no number, each followed by digits or by other bytes,
-  // read as read_measure reads the text alone.
+  // read as read_measure reads the text alone; and read in one form (a sum's
+  // exact value, or the quantiles' double), that form as read_measure's.
   std::mt19937_64 rng(11);
   std::vector<std::string> texts = {"", "-", ".", "0", "00", "01", "-0", "1.", ".5", "1e5", "12345678", "123456789",
                                     "1234567812345678", "12345678123456789", "9999999999999999999",
@@ -92,14 +93,21 @@ TEST(ReadMeasure, PaddedTextReadsAsTheText) {
   for (const std::string& text : texts) {
     for (const char* after : {"99999999", "........", "\0\0\0\0\0\0\0\0", "0e1-.5 9"}) {
       const std::string buffer = text + std::string(after, 8);
-      MeasureValue padded{}, alone{};
-      const bool read = read_padded_measure(std::string_view(buffer.data(), text.size()), padded);
+      const std::string_view view(buffer.data(), text.size());
+      MeasureValue padded{}, alone{}, exact{}, real{};
+      const bool read = read_padded_measure(view, padded);
       ASSERT_EQ(read, read_measure(text, alone)) << text;
+      ASSERT_EQ(read_padded_measure<kExactForm>(view, exact), read) << text;
+      ASSERT_EQ(read_padded_measure<kRealForm>(view, real), read) << text;
       if (!read) continue;
       ASSERT_EQ(padded.fixed.units(), alone.fixed.units()) << text;
       ASSERT_EQ(padded.real, alone.real) << text;
       ASSERT_EQ(padded.digits, alone.digits) << text;
       ASSERT_EQ(padded.written.size(), alone.written.size()) << text;
+      ASSERT_EQ(exact.fixed.units(), alone.fixed.units()) << text;
+      ASSERT_EQ(exact.digits, alone.digits) << text;
+      ASSERT_EQ(real.real, alone.real) << text;
+      ASSERT_EQ(real.written.size(), alone.written.size()) << text;
     }
   }
 }

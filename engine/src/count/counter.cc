@@ -1,5 +1,5 @@
-// Spilling per-thread counts, closing a second's per-app counts, and sorting
-// and adding up the merged result (see counter.h).
+// A worker's tally, spilling per-thread counts, closing a second's per-app counts,
+// and sorting and adding up the merged result (see counter.h).
 #include "count/counter.h"
 
 #include <algorithm>
@@ -7,6 +7,14 @@
 #include "count/count.h"
 
 namespace logagg {
+
+Summary Counter::tally() const {
+  Summary t = tally_;
+  for (uint32_t kinds = 0; kinds < by_kinds_.size(); ++kinds) {
+    if (by_kinds_[kinds] != 0) add_kinds(t.fields, kinds, by_kinds_[kinds]);
+  }
+  return t;
+}
 
 void SharedCounts::add(const SecondMap& counts) {
   const std::lock_guard<std::mutex> lock(mu_);

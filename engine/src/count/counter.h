@@ -93,6 +93,7 @@ class Counter {
       : shared_(&shared), since_(since), until_(until), max_seconds_(max_seconds), time_forms_(time_forms) {
     if (time_forms) tally_.time_forms.resize(kTimeFormCount);
     tally_.fields.resize(fields);
+    if (fields <= kFewFields) by_kinds_.resize(size_t{1} << (2 * fields));
     if (apps != nullptr) apps_.emplace(*apps);
     if (measures != nullptr) {
       measures_.emplace(*measures, *spec);
@@ -148,15 +149,23 @@ class Counter {
   // lines, counted, outside_range, blank, rejected, filtered_by and no_value
   // (as long as the last filter or key met needs), no_measure, time_forms
   // and fields; the other fields stay zero.
-  const Summary& tally() const { return tally_; }
+  Summary tally() const;
 
  private:
   void spill_full_map();
   void tally_fields(uint32_t kinds) {
+    if (!by_kinds_.empty()) [[likely]] {
+      ++by_kinds_[kinds];
+      return;
+    }
+    add_kinds(tally_.fields, kinds, 1);
+  }
+  // Adds `lines` lines that held the fields as `kinds` says.
+  static void add_kinds(std::vector<FieldTally>& fields, uint32_t kinds, uint64_t lines) {
     static constexpr uint64_t FieldTally::*kByKind[] = {&FieldTally::absent, &FieldTally::numbers, &FieldTally::strings,
                                                         &FieldTally::others};
-    for (FieldTally& field : tally_.fields) {
-      ++(field.*kByKind[kinds & 3u]);
+    for (FieldTally& field : fields) {
+      field.*kByKind[kinds & 3u] += lines;
       kinds >>= 2;
     }
   }
@@ -222,7 +231,12 @@ class Counter {
   std::optional<MeasureCounter> measures_;  // with measures
   OpenSecond open_[2];  // --by-app: the most recent first
   AppPairs app_pairs_;
-  Summary tally_;
+  Summary tally_;  // but for its fields with at most kFewFields of them
+  // With at most kFewFields fields, the lines by how they held them all, by
+  // field_kinds: one increment a line rather than one a field; tally() adds
+  // them into Summary::fields.
+  static constexpr size_t kFewFields = 3;
+  std::vector<uint64_t> by_kinds_;
 };
 
 }  // namespace logagg

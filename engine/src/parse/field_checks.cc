@@ -124,8 +124,8 @@ void check_measures(const Query& query, const Summary& summary, std::vector<bool
   const MeasureSpec& spec = query.measures();
   if (summary.counted == 0) return;
   for (size_t i = 0; i < spec.fields.size() && i < rules.measures.size() && i < summary.no_measure.size(); ++i) {
-    if (rules.measures[i] < KeyRules::kExtra || summary.no_measure[i] != summary.counted) continue;
-    const auto field = static_cast<size_t>(rules.measures[i] - KeyRules::kExtra);
+    if (rules.measures[i].target < KeyRules::kExtra || summary.no_measure[i] != summary.counted) continue;
+    const auto field = static_cast<size_t>(rules.measures[i].target - KeyRules::kExtra);
     if (warned[field]) continue;
     warned[field] = true;
     const std::string option = spec.fields[i].summed ? "--sum" : "--quantiles";

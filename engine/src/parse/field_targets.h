@@ -17,6 +17,7 @@
 #include "parse/app_pattern.h"
 #include "parse/field_path.h"
 #include "parse/time_format.h"
+#include "text/ascii.h"
 
 namespace logagg {
 
@@ -38,6 +39,20 @@ struct FieldSeen {
   std::optional<std::string_view> value() const {
     if (count != 1 || step_twice || !(is_string || is_scalar)) return std::nullopt;
     return text;
+  }
+
+  // How the line held the field (a FieldKind, as its two bits): a number is
+  // a JSON number token; a key on its path there twice is something else, as
+  // a container is. As value() decides, without making the optional. On every
+  // valid line: a scalar's token is never empty (the walk checked it), and a
+  // digit, not '-', starts most numbers.
+  uint32_t kind() const {
+    if (count == 1 && !step_twice) [[likely]] {
+      if (is_string) return static_cast<uint32_t>(FieldKind::kString);
+      const bool number = is_scalar && (is_digit(text.front()) || text.front() == '-');
+      return static_cast<uint32_t>(number ? FieldKind::kNumber : FieldKind::kOther);
+    }
+    return static_cast<uint32_t>(count == 0 && !step_twice ? FieldKind::kAbsent : FieldKind::kOther);
   }
 };
 

@@ -107,7 +107,9 @@ KeyRules KeyRules::of(const Question& question, const MeasureSpec& measures, con
   }
   for (const MeasureSpec::Field& field : measures.fields) {
     const std::string option = field.summed ? "--sum" : "--quantiles";
-    rules.measures.push_back(target_of(option.c_str(), field.name, app, time, rules, option + " " + field.name));
+    const int target = target_of(option.c_str(), field.name, app, time, rules, option + " " + field.name);
+    const unsigned forms = (field.keeps_sum() ? kExactForm : 0) | (field.quantiled ? kRealForm : 0);
+    rules.measures.push_back({target, static_cast<MeasureForms>(forms)});
   }
   if (question.count_if.size() > 64) throw std::invalid_argument("--count-if: at most 64 predicates");
   for (const std::string& expression : question.count_if) {
@@ -191,26 +193,12 @@ inline std::optional<std::string_view> key_text(const KeyRules::Key& key, const 
   return derived_key(key, *value);
 }
 
-// How a line held a field (a FieldKind, as its two bits): a number is a JSON
-// number token; a key on its path there twice is something else, as a
-// container is. As FieldSeen::value() decides, without making the optional.
-// On every valid line with fields: a scalar's token is never empty (the walk
-// checked it), and a digit, not '-', starts most numbers.
-uint32_t kind_of(const FieldSeen& seen) {
-  if (seen.count == 1 && !seen.step_twice) [[likely]] {
-    if (seen.is_string) return static_cast<uint32_t>(FieldKind::kString);
-    const bool number = seen.is_scalar && (is_digit(seen.text.front()) || seen.text.front() == '-');
-    return static_cast<uint32_t>(number ? FieldKind::kNumber : FieldKind::kOther);
-  }
-  return static_cast<uint32_t>(seen.count == 0 && !seen.step_twice ? FieldKind::kAbsent : FieldKind::kOther);
-}
-
 }  // namespace
 
-void LineKeys::apply(LineVerdict& v, const FieldTarget* targets) {
+void LineKeys::apply_rules(LineVerdict& v, const FieldTarget* targets) {
   uint32_t kinds = 0;
   const FieldTarget* field = targets + KeyRules::kExtra;
-  for (uint32_t shift = 0; shift < 2 * field_count_; shift += 2, ++field) kinds |= kind_of(field->seen) << shift;
+  for (uint32_t shift = 0; shift < 2 * field_count_; shift += 2, ++field) kinds |= field->seen.kind() << shift;
   v.field_kinds = kinds;
   for (size_t i = 0; i < rules_.filters.size(); ++i) {
     const auto& [target, filter] = rules_.filters[i];
@@ -243,8 +231,14 @@ inline const LineMeasures& LineKeys::read_measures(const FieldTarget* targets) {
   static_assert(kMaxTargets <= 64, "LineMeasures::usable has a bit for each measured field");
   uint64_t usable = 0;
   for (size_t i = 0; i < rules_.measures.size(); ++i) {
-    const std::optional<std::string_view> text = targets[rules_.measures[i]].seen.value();
-    if (text && read_padded_measure(*text, measures_.values[i])) usable |= uint64_t{1} << i;
+    const auto [target, forms] = rules_.measures[i];
+    const std::optional<std::string_view> text = targets[target].seen.value();
+    if (!text) continue;
+    MeasureValue& value = measures_.values[i];
+    const bool read = forms == kExactForm  ? read_padded_measure<kExactForm>(*text, value)
+                      : forms == kRealForm ? read_padded_measure<kRealForm>(*text, value)
+                                           : read_padded_measure<kAllForms>(*text, value);
+    if (read) usable |= uint64_t{1} << i;
   }
   measures_.usable = usable;
   measures_.matched = 0;

@@ -15,6 +15,7 @@
 // N = 2; a path of fewer segments whole).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -45,7 +46,11 @@ struct KeyRules {
   std::vector<Key> keys;  // --by keys, in order
   bool key_app = false;   // --by-app beside --by: the app id is the tuple's first part
   std::vector<std::pair<int, Filter>> filters;  // (target, filter), in --where order
-  std::vector<int> measures;                     // MeasureSpec::fields' targets, in order
+  struct Measured {
+    int target;
+    MeasureForms forms;  // read as its measures use it (--sum: exact; --quantiles: real)
+  };
+  std::vector<Measured> measures;                // MeasureSpec::fields', in order
   std::vector<std::pair<int, Filter>> count_if;  // (target, predicate), in --count-if order
 
   bool active() const { return !keys.empty() || !filters.empty() || measured(); }
@@ -63,7 +68,12 @@ struct KeyRules {
 class LineKeys {
  public:
   explicit LineKeys(KeyRules rules)
-      : rules_(std::move(rules)), field_count_(static_cast<uint32_t>(rules_.fields.size())) {
+      : rules_(std::move(rules)),
+        field_count_(static_cast<uint32_t>(rules_.fields.size())),
+        value_key_(rules_.keys.size() == 1 && rules_.keys[0].kind == KeyField::Kind::kValue && !rules_.key_app &&
+                           rules_.filters.empty() && !rules_.measured()
+                       ? rules_.keys[0].target
+                       : -1) {
     measures_.values.resize(rules_.measures.size());
   }
   const KeyRules& rules() const { return rules_; }
@@ -71,14 +81,26 @@ class LineKeys {
   // Makes `v`, a line counted (its app id, if any, in v.app), the line's
   // verdict, given what the walk found for every target: filtered out, or
   // counted under its key tuple. The tuple and the measures are valid until
-  // the next call.
-  void apply(LineVerdict& v, const FieldTarget* targets);
+  // the next call. The most common question, one --by key and nothing else,
+  // is answered here, inline in the walk's verdict.
+  [[gnu::always_inline]] void apply(LineVerdict& v, const FieldTarget* targets) {
+    if (value_key_ < 0) {
+      apply_rules(v, targets);
+      return;
+    }
+    v.field_kinds = field_count_ == 0 ? 0 : targets[KeyRules::kExtra].seen.kind();
+    const std::optional<std::string_view> text = targets[value_key_].seen.value();
+    v.app = text.value_or(kNoKey);
+    v.no_value = text ? 0 : 1;
+  }
 
  private:
+  void apply_rules(LineVerdict& v, const FieldTarget* targets);
   [[gnu::always_inline]] const LineMeasures& read_measures(const FieldTarget* targets);
 
   KeyRules rules_;
   uint32_t field_count_;  // rules_.fields' size, read for every line
+  int value_key_;         // the target of the question's one key, a field's value, if that is all it asks; else -1
   std::string tuple_;
   LineMeasures measures_;
 };
