@@ -215,16 +215,39 @@ void LogSketch::settle() const {
   if (!runs.empty()) add_packed(packed_, runs);
 }
 
+// A cell's values mostly lie within a few hundred keys of each other (a
+// quantile's field varies by a few factors of two in a second): their keys
+// are counted in place then, in one array a key, rather than sorted. Sorting
+// them was a twentieth of a RED report's time, in the sort's mispredicted
+// branches (docs/bench-notes/2026-12-06-walk-steps.md).
+constexpr size_t kCountedKeysPerValue = 8;  // keys spanning at most this many a pending value: counted
+
 void LogSketch::sort_pending() const {
   if (pending_.empty()) return;
-  std::sort(pending_.begin(), pending_.end());
-  std::vector<uint64_t> runs;  // the pending values as buckets
-  runs.reserve(pending_.size());
-  for (size_t i = 0; i < pending_.size();) {
-    size_t j = i + 1;
-    while (j < pending_.size() && pending_[j] == pending_[i]) ++j;
-    runs.push_back(bucket_word(pending_[i], j - i));
-    i = j;
+  thread_local std::vector<uint64_t> runs;  // the pending values as buckets, ascending by key
+  runs.clear();
+  const auto [least, most] = std::minmax_element(pending_.begin(), pending_.end());
+  const int32_t low = *least;
+  const size_t span = static_cast<size_t>(static_cast<int64_t>(*most) - low) + 1;
+  if (span <= kCountedKeysPerValue * pending_.size()) {
+    thread_local std::vector<uint64_t> counts;  // of key low + i
+    counts.assign(span, 0);
+    for (const int32_t key : pending_) ++counts[static_cast<size_t>(key - low)];
+    runs.resize(span);
+    size_t n = 0;
+    for (size_t i = 0; i < span; ++i) {  // without a branch on each key: most are empty or not at random
+      runs[n] = bucket_word(low + static_cast<int32_t>(i), counts[i]);
+      n += counts[i] != 0;
+    }
+    runs.resize(n);
+  } else {
+    std::sort(pending_.begin(), pending_.end());
+    for (size_t i = 0; i < pending_.size();) {
+      size_t j = i + 1;
+      while (j < pending_.size() && pending_[j] == pending_[i]) ++j;
+      runs.push_back(bucket_word(pending_[i], j - i));
+      i = j;
+    }
   }
   pending_.clear();
   add_packed(packed_, runs);

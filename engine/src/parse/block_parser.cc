@@ -252,11 +252,18 @@ struct BlockParser::Impl {
     return extra_text[t - 2].data();
   }
 
-  // The verdict of a line whose walk passed, from what it found.
+  // The verdict of a line whose walk passed, from what it found. Each path
+  // makes its verdict in the one it returns: a verdict made in a variable
+  // of its own and then copied was read back in 16-byte halves that the
+  // stores of its smaller members could not forward, a stall on every line
+  // with --by, --where or measures (docs/bench-notes/2026-12-06-fields-and-cells.md).
   LineVerdict verdict() {
     if (!keys && has_app) [[likely]] {
       return field_verdict(&targets[kApp].seen, targets[kTime].seen, app_pattern, time_format);
     }
+    return keyed_verdict();
+  }
+  LineVerdict keyed_verdict() {
     LineVerdict v =
         field_verdict(has_app ? &targets[kApp].seen : nullptr, targets[kTime].seen, app_pattern, time_format);
     if (keys && v.status == LineStatus::kCounted) keys->apply(v, targets);
@@ -368,7 +375,7 @@ template <bool kEscapes, bool kExtras>
 bool BlockParser::Impl::walk_line(const char* b, const uint32_t* idx, size_t& t, const Line& line, size_t shift) {
   constexpr bool escapes = kEscapes;
   const size_t close = line.close - shift;
-  for (size_t target = 0; target < (kExtras ? n_targets : 2); ++target) targets[target].seen = FieldSeen{};
+  for (size_t target = 0; target < (kExtras ? n_targets : 2); ++target) targets[target].seen.reset();
   FieldSeen& app = targets[kApp].seen;
   FieldSeen& time = targets[kTime].seen;
   unsigned matched = 0;  // the targets whose first step the object has had

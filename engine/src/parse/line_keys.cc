@@ -186,11 +186,18 @@ namespace {
   return value;
 }
 
-// The text of one key of a line (nullopt: no value, kNoKey).
-inline std::optional<std::string_view> key_text(const KeyRules::Key& key, const FieldTarget* targets) {
+// The text of one key of a line, into `text`; false for no value (kNoKey).
+// Not an optional: returned from beside derived_key's call, it went through
+// memory, written a member at a time and read back whole, which the stores
+// could not forward (docs/bench-notes/2026-12-06-fields-and-cells.md).
+inline bool key_text(const KeyRules::Key& key, const FieldTarget* targets, std::string_view& text) {
   const std::optional<std::string_view> value = targets[key.target].seen.value();
-  if (!value || key.kind == KeyField::Kind::kValue) [[likely]] return value;
-  return derived_key(key, *value);
+  if (!value) [[unlikely]] {
+    text = kNoKey;
+    return false;
+  }
+  text = key.kind == KeyField::Kind::kValue ? *value : derived_key(key, *value);
+  return true;
 }
 
 }  // namespace
@@ -211,18 +218,18 @@ void LineKeys::apply_rules(LineVerdict& v, const FieldTarget* targets) {
   const std::vector<KeyRules::Key>& keys = rules_.keys;
   if (keys.empty()) return;
   if (keys.size() == 1 && !rules_.key_app) {  // one key: the tuple is its text, not copied
-    const std::optional<std::string_view> text = key_text(keys[0], targets);
-    v.app = text.value_or(kNoKey);
-    v.no_value = text ? 0 : 1;
+    std::string_view text;
+    v.no_value = key_text(keys[0], targets, text) ? 0 : 1;
+    v.app = text;
     return;
   }
   tuple_.clear();
   if (rules_.key_app) tuple_.append(v.app);
   for (size_t i = 0; i < keys.size(); ++i) {
     if (i > 0 || rules_.key_app) tuple_.push_back(kKeySeparator);
-    const std::optional<std::string_view> text = key_text(keys[i], targets);
-    tuple_.append(text.value_or(kNoKey));
-    if (!text) v.no_value |= static_cast<uint8_t>(1u << i);
+    std::string_view text;
+    if (!key_text(keys[i], targets, text)) v.no_value |= static_cast<uint8_t>(1u << i);
+    tuple_.append(text);
   }
   v.app = tuple_;
 }
