@@ -106,6 +106,28 @@ TEST(BlockParserTest, FieldsNamedByTheEmptyKeyAreFoundBesideOthers) {
   }
 }
 
+TEST(BlockParserTest, NothingTheWalkRecordedForALineShowsThroughInTheNext) {
+  // The walk forgets each field's record before every line: a time read as
+  // a number (its second kept) followed by one written as a string, a key
+  // that was a scalar followed by a string or by nothing, must each be read
+  // as the line has them, not as the line before had them.
+  const std::string text = R"({"app_id":"a","t":1700000000,"k":true})" "\n"
+                           R"({"app_id":"a","t":"2023-11-14T22:13:21Z","k":"x1"})" "\n"
+                           R"({"app_id":"a","t":1700000002.5,"k":7})" "\n"
+                           R"({"app_id":"a","t":"1700000003","k":"true"})" "\n"
+                           R"({"app_id":"a","t":"2023-11-14T22:13:24+01:00"})" "\n"
+                           R"({"app_id":"a","t":1700000005000,"k":null})" "\n"
+                           R"({"app_id":"a","t":"2023-11-14T22:13:26Z","k":"xyz"})" "\n";
+  for (const char* where : {"k~x", "k!~x", "k==true", "exists k"}) {
+    logagg::Options options;
+    options.time_field = "t";
+    options.time_format = "auto";
+    options.where = {where};
+    options.by = {logagg::KeyField{"k"}};
+    expect_same(text, all_sizes(text.size() + 1), Query(options).rules());
+  }
+}
+
 TEST(BlockParserTest, AnObjectCannotGoOnIntoTheNextLine) {
   // Each first line starts with '{' and ends with '}', and its walk would
   // read on into the next line's tokens to make one valid object of both.

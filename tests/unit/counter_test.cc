@@ -34,7 +34,7 @@ TEST(Counter, TalliesEveryVerdict) {
         rejected(Reason::kBadTime), LineVerdict::blank(), rejected(Reason::kLineTooLong), counted(-3)}) {
     counter.record(v);
   }
-  const Summary& s = counter.tally();
+  const Summary s = counter.tally();
   EXPECT_EQ(s.lines, 9u);
   EXPECT_EQ(s.counted, 3u);
   EXPECT_EQ(s.blank, 2u);

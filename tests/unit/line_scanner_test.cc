@@ -43,7 +43,7 @@ struct Scan {
 
 TEST(LineScanner, SplitsAtLf) {
   Scan scan;
-  const Summary& s = scan.run(kGood + "\n" + kBad + "\n\n" + kGood + "\n");
+  const Summary s = scan.run(kGood + "\n" + kBad + "\n\n" + kGood + "\n");
   EXPECT_EQ(s.lines, 4u);
   EXPECT_EQ(s.counted, 2u);
   EXPECT_EQ(s.blank, 1u);
@@ -63,7 +63,7 @@ TEST(LineScanner, NoTextNoLinesAndEachLfEndsOne) {
 
 TEST(LineScanner, ALastLineWithoutLfIsALine) {
   Scan scan;
-  const Summary& s = scan.run(kGood + "\n" + kGood);
+  const Summary s = scan.run(kGood + "\n" + kGood);
   EXPECT_EQ(s.lines, 2u);
   EXPECT_EQ(s.counted, 2u);
   Scan bad;

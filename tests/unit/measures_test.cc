@@ -200,21 +200,26 @@ TEST(LogSketch, AddingInAnySplitGivesTheSameSketch) {
 // either way each bucket holds the count of its key's values, as a map
 // counts them, for lists of any length and sketches read at any time.
 TEST(LogSketch, PendingValuesGoIntoTheirBucketsWhetherCountedOrSorted) {
+  // Keys of opposite signs lie far apart: the signs are one per sketch, or
+  // mixed (sorted then).
   std::mt19937_64 rng(12);
-  for (const double sigma : {0.0, 0.05, 0.5, 2.0, 6.0}) {
-    for (const size_t n : {size_t{1}, size_t{7}, size_t{73}, size_t{128}, size_t{129}, size_t{1000}}) {
-      LogSketch sketch;
-      std::map<int32_t, uint64_t> want;
-      for (size_t i = 0; i < n; ++i) {
-        const double value = std::lognormal_distribution<double>(3, sigma)(rng);
-        const int32_t key = LogSketch::key_of(rng() % 2 == 0 ? value : -value);
-        sketch.add_key(key);
-        ++want[key];
-        if (i == n / 2 && rng() % 2 == 0) ASSERT_EQ(sketch.total(), i + 1);  // read halfway: settled, then more
+  for (const int signs : {1, -1, 0}) {
+    for (const double sigma : {0.0, 0.05, 0.5, 2.0, 6.0}) {
+      for (const size_t n : {size_t{1}, size_t{7}, size_t{73}, size_t{128}, size_t{129}, size_t{1000}}) {
+        LogSketch sketch;
+        std::map<int32_t, uint64_t> want;
+        for (size_t i = 0; i < n; ++i) {
+          const double value = std::lognormal_distribution<double>(3, sigma)(rng);
+          const bool negative = signs == 0 ? rng() % 2 == 0 : signs < 0;
+          const int32_t key = LogSketch::key_of(negative ? -value : value);
+          sketch.add_key(key);
+          ++want[key];
+          if (i == n / 2 && rng() % 2 == 0) ASSERT_EQ(sketch.total(), i + 1);  // read halfway: settled, then more
+        }
+        std::vector<LogSketch::Bucket> buckets;
+        for (const auto& [key, count] : want) buckets.push_back({key, count});
+        EXPECT_EQ(sketch.buckets(), buckets) << signs << " " << sigma << " " << n;
       }
-      std::vector<LogSketch::Bucket> buckets;
-      for (const auto& [key, count] : want) buckets.push_back({key, count});
-      EXPECT_EQ(sketch.buckets(), buckets) << sigma << " " << n;
     }
   }
 }

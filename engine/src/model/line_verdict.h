@@ -33,7 +33,9 @@ struct MeasureValue {
 
 // What the measures read from one counted line: each measured field's value
 // (MeasureSpec::fields' order), which of them are usable (bit i for field i:
-// values[i] holds its value; the others hold whatever was read last), and
+// values[i] holds its value, in the forms its measures use (MeasureForms:
+// --sum's exact value, the quantiles' double); the others hold whatever was
+// read last), and
 // which --count-if predicates hold (bit i for Question::count_if[i]). The
 // values are written in place, line after line, into one vector sized once.
 struct LineMeasures {

@@ -6,8 +6,8 @@
 #pragma once
 
 #include <cstddef>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,8 +28,8 @@ struct FieldSeen {
   int count = 0;
   bool step_twice = false;  // a key on the field's path met twice in one object
   bool is_string = false;
-  bool is_number = false;  // a JSON number, kept only where the time format reads numbers
-  bool is_scalar = false;  // a number or literal: `text` is its token (the first occurrence)
+  bool is_number = false;              // a JSON number, kept only where the time format reads numbers
+  bool is_scalar = false;              // a number or literal: `text` is its token (the first occurrence)
   TimeForm form = TimeForm::kRfc3339;  // is_number under auto: the unit its magnitude gave
   // is_string or is_scalar: the unescaped string, or the scalar token: in the line itself, or in a
   // parser's buffer if it had escapes; either way followed by at least 8 readable bytes (the parsers
@@ -38,13 +38,15 @@ struct FieldSeen {
   std::optional<int64_t> second;  // is_number: its second, read in the pass that checked its grammar
 
   // Forgets the line before, as FieldSeen{} would for every use: the count,
-  // the flags and the form (the members before `text`, kRfc3339 being 0),
-  // in one aligned store; text and second are read only under the flags that
-  // say this line set them. The walk resets its fields for every line, and
-  // the whole record's three unaligned stores, one of them across two of
-  // its members, stalled it (docs/bench-notes/2026-12-06-fields-and-cells.md).
+  // the flags and the form (the 16 bytes before `text`, kRfc3339 being 0),
+  // in one store; text and second are read only under the flags that say
+  // this line set them. The block parser's walk resets its fields for every
+  // line, and the whole record's three 16-byte stores, one of them across
+  // two of its members, stalled it
+  // (docs/bench-notes/2026-12-06-fields-and-cells.md).
   void reset() {
-    static_assert(std::is_trivially_copyable_v<FieldSeen> && static_cast<int>(TimeForm::kRfc3339) == 0);
+    static_assert(std::is_trivially_copyable_v<FieldSeen> && std::is_standard_layout_v<FieldSeen>);
+    static_assert(static_cast<int>(TimeForm::kRfc3339) == 0);
     std::memset(static_cast<void*>(this), 0, offsetof(FieldSeen, text));
   }
 

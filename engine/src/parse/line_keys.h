@@ -43,8 +43,8 @@ struct KeyRules {
     KeyField::Kind kind;
     unsigned segments;
   };
-  std::vector<Key> keys;  // --by keys, in order
-  bool key_app = false;   // --by-app beside --by: the app id is the tuple's first part
+  std::vector<Key> keys;                        // --by keys, in order
+  bool key_app = false;                         // --by-app beside --by: the app id is the tuple's first part
   std::vector<std::pair<int, Filter>> filters;  // (target, filter), in --where order
   struct Measured {
     int target;

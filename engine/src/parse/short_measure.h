@@ -75,7 +75,7 @@ template <bool kPadded>
 
 // The value `text` writes, into `v`, in the forms kForms, if it is a number
 // without an exponent of at most 19 digits; false for anything else, which
-// read_measure (measure_value.h) takes. kPadded: at least 8 readable bytes
+// read_long_measure (measure_value.h) takes. kPadded: at least 8 readable bytes
 // follow the text.
 template <bool kPadded, MeasureForms kForms = kAllForms>
 [[gnu::always_inline]] inline bool read_short_measure(std::string_view text, MeasureValue& v) noexcept {
