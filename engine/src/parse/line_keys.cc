@@ -171,10 +171,7 @@ std::string_view path_prefix(std::string_view value, unsigned segments) {
   return value;
 }
 
-namespace {
-
-// A key derived from its field's value (--by-status-class, --by-path-prefix).
-[[gnu::noinline]] std::string_view derived_key(const KeyRules::Key& key, std::string_view value) {
+std::string_view LineKeys::derived_key(const KeyRules::Key& key, std::string_view value) {
   switch (key.kind) {
     case KeyField::Kind::kValue:
       break;
@@ -185,22 +182,6 @@ namespace {
   }
   return value;
 }
-
-// The text of one key of a line, into `text`; false for no value (kNoKey).
-// Not an optional: returned from beside derived_key's call, it went through
-// memory, written a member at a time and read back whole, which the stores
-// could not forward (docs/bench-notes/2026-12-06-fields-and-cells.md).
-inline bool key_text(const KeyRules::Key& key, const FieldTarget* targets, std::string_view& text) {
-  const std::optional<std::string_view> value = targets[key.target].seen.value();
-  if (!value) [[unlikely]] {
-    text = kNoKey;
-    return false;
-  }
-  text = key.kind == KeyField::Kind::kValue ? *value : derived_key(key, *value);
-  return true;
-}
-
-}  // namespace
 
 void LineKeys::apply_rules(LineVerdict& v, const FieldTarget* targets) {
   uint32_t kinds = 0;
@@ -217,10 +198,8 @@ void LineKeys::apply_rules(LineVerdict& v, const FieldTarget* targets) {
   if (rules_.measured()) v.measures = &read_measures(targets);
   const std::vector<KeyRules::Key>& keys = rules_.keys;
   if (keys.empty()) return;
-  if (keys.size() == 1 && !rules_.key_app) {  // one key: the tuple is its text, not copied
-    std::string_view text;
-    v.no_value = key_text(keys[0], targets, text) ? 0 : 1;
-    v.app = text;
+  if (keys.size() == 1 && !rules_.key_app) {
+    one_key(v, targets);
     return;
   }
   tuple_.clear();

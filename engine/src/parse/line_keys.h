@@ -70,10 +70,8 @@ class LineKeys {
   explicit LineKeys(KeyRules rules)
       : rules_(std::move(rules)),
         field_count_(static_cast<uint32_t>(rules_.fields.size())),
-        value_key_(rules_.keys.size() == 1 && rules_.keys[0].kind == KeyField::Kind::kValue && !rules_.key_app &&
-                           rules_.filters.empty() && !rules_.measured()
-                       ? rules_.keys[0].target
-                       : -1) {
+        one_key_only_(rules_.keys.size() == 1 && !rules_.key_app && rules_.filters.empty() && !rules_.measured()),
+        first_key_(rules_.keys.empty() ? KeyRules::Key{} : rules_.keys[0]) {
     measures_.values.resize(rules_.measures.size());
   }
   const KeyRules& rules() const { return rules_; }
@@ -84,23 +82,43 @@ class LineKeys {
   // the next call. The most common question, one --by key and nothing else,
   // is answered here, inline in the walk's verdict.
   [[gnu::always_inline]] void apply(LineVerdict& v, const FieldTarget* targets) {
-    if (value_key_ < 0) {
+    if (!one_key_only_) {
       apply_rules(v, targets);
       return;
     }
     v.field_kinds = field_count_ == 0 ? 0 : targets[KeyRules::kExtra].seen.kind();
-    const std::optional<std::string_view> text = targets[value_key_].seen.value();
-    v.app = text.value_or(kNoKey);
-    v.no_value = text ? 0 : 1;
+    one_key(v, targets);
   }
 
  private:
   void apply_rules(LineVerdict& v, const FieldTarget* targets);
+  // A tuple of one key: its text, not copied, and whether it has a value.
+  void one_key(LineVerdict& v, const FieldTarget* targets) const {
+    std::string_view text;
+    v.no_value = key_text(first_key_, targets, text) ? 0 : 1;
+    v.app = text;
+  }
+  // The text of one key of a line, into `text`; false for no value (kNoKey).
+  // Not an optional: returned from beside derived_key's call, it went through
+  // memory, written a member at a time and read back whole, which the stores
+  // could not forward (docs/bench-notes/2026-12-06-fields-and-cells.md).
+  static bool key_text(const KeyRules::Key& key, const FieldTarget* targets, std::string_view& text) {
+    const std::optional<std::string_view> value = targets[key.target].seen.value();
+    if (!value) [[unlikely]] {
+      text = kNoKey;
+      return false;
+    }
+    text = key.kind == KeyField::Kind::kValue ? *value : derived_key(key, *value);
+    return true;
+  }
+  // A key derived from its field's value (--by-status-class, --by-path-prefix).
+  [[gnu::noinline]] static std::string_view derived_key(const KeyRules::Key& key, std::string_view value);
   [[gnu::always_inline]] const LineMeasures& read_measures(const FieldTarget* targets);
 
   KeyRules rules_;
   uint32_t field_count_;  // rules_.fields' size, read for every line
-  int value_key_;         // the target of the question's one key, a field's value, if that is all it asks; else -1
+  bool one_key_only_;     // one --by key, and no filter or measure: the question apply() answers inline
+  KeyRules::Key first_key_;  // rules_.keys[0], if any, held here: one_key() reads it for every line
   std::string tuple_;
   LineMeasures measures_;
 };
