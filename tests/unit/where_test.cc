@@ -9,10 +9,15 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <deque>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "text/decimal.h"
 
 namespace {
 
@@ -20,11 +25,19 @@ using logagg::FieldSeen;
 using logagg::Filter;
 using Op = logagg::Filter::Op;
 
+// `text` as the walk leaves a field's text: followed by 8 readable bytes.
+// Digits, so that a reading past the text's end shows in its value.
+std::string_view padded(std::string_view text) {
+  static std::deque<std::string> texts;
+  texts.push_back(std::string(text) + "99999999");
+  return std::string_view(texts.back()).substr(0, text.size());
+}
+
 FieldSeen string_value(std::string_view text) {
   FieldSeen seen;
   seen.count = 1;
   seen.is_string = true;
-  seen.text = text;
+  seen.text = padded(text);
   return seen;
 }
 
@@ -33,7 +46,7 @@ FieldSeen scalar(std::string_view token) {
   FieldSeen seen;
   seen.count = 1;
   seen.is_scalar = true;
-  seen.text = token;
+  seen.text = padded(token);
   return seen;
 }
 
@@ -315,3 +328,39 @@ TEST(FilterHoldsTest, PatternsMatchTheWholeTextOfStringsAndNumbersAsWritten) {
 }
 
 }  // namespace
+
+// The inline integer path against the exact decimal comparison, on every
+// operator and integers of 1 to 20 digits around each bound (the range's
+// ends, int64's, 8 and 18 digits), as numbers and as strings, beside
+// texts the path must leave to the decimals.
+TEST(FilterHoldsTest, IntegersCompareAsTheirExactDecimals) {
+  const std::vector<std::string> bounds = {"0",        "-0",        "1",       "-1",      "500",
+                                           "99999999", "100000000", "-99999999", "999999999999999999",
+                                           "-999999999999999999", "1000000000000000000", "9223372036854775807",
+                                           "-9223372036854775808"};
+  std::vector<std::string> texts = {"0",    "-0",   "00",  "-00",  "007",    "1.0",   "5e2", "499.9", "500.0",
+                                    "-",    "",     "1x",  "5 ",   "+5",     "true",  "null", "12345678",
+                                    "123456789", "99999999999999999999", "-99999999999999999999"};
+  for (const std::string& b : bounds) {
+    for (int d = -2; d <= 2; ++d) {
+      const long double near = std::stold(b) + d;
+      char text[64];
+      std::snprintf(text, sizeof text, "%.0Lf", near);
+      texts.emplace_back(text);
+    }
+  }
+  for (const std::string& b : bounds) {
+    for (const std::string_view op : {"==", "!=", "<", "<=", ">", ">="}) {
+      const Filter f = Filter::parse("n " + std::string(op) + " " + b);
+      const logagg::Decimal bound = *logagg::Decimal::parse(b);
+      for (const std::string& text : texts) {
+        const std::optional<logagg::Decimal> n = logagg::Decimal::parse(text);
+        const int order = n ? compare(*n, bound) : 0;
+        const bool expected = n && (op == "==" ? order == 0 : op == "!=" ? order != 0 : op == "<" ? order < 0
+                                    : op == "<=" ? order <= 0 : op == ">" ? order > 0 : order >= 0);
+        EXPECT_EQ(f.holds(string_value(text)), expected) << "\"" << text << "\" " << op << " " << b;
+        EXPECT_EQ(f.holds(scalar(text)), expected) << text << " " << op << " " << b;
+      }
+    }
+  }
+}

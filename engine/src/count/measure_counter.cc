@@ -12,21 +12,18 @@ namespace logagg {
 SharedMeasures::SharedMeasures(const MeasureSpec& spec)
     : table_(spec), rows_(0, RowHash{&keys_}, RowEq{&keys_}) {}
 
-void SharedMeasures::add(CellMap& cells) {
-  {
-    const std::lock_guard<std::mutex> lock(mu_);
-    rows_.reserve(rows_.size() + cells.size());
-    for (const auto& [key, cell] : cells) {
-      if (const auto it = rows_.find(key); it != rows_.end()) {
-        table_.add(*it, cell);
-        continue;
-      }
-      keys_.push_back(key);
-      table_.push_back(cell);
-      rows_.insert(static_cast<uint32_t>(keys_.size() - 1));
+void SharedMeasures::add(const CellMap& cells) {
+  const std::lock_guard<std::mutex> lock(mu_);
+  rows_.reserve(rows_.size() + cells.size());
+  for (const auto& [key, cell] : cells) {
+    if (const auto it = rows_.find(key); it != rows_.end()) {
+      table_.add(*it, *cell);
+      continue;
     }
+    keys_.push_back(key);
+    table_.push_back(*cell);
+    rows_.insert(static_cast<uint32_t>(keys_.size() - 1));
   }
-  cells.clear();
 }
 
 std::vector<CellKey> SharedMeasures::take_sorted(const std::vector<uint32_t>& order, uint32_t other_app,
@@ -58,25 +55,40 @@ MeasureCounter::MeasureCounter(SharedMeasures& shared, const MeasureSpec& spec, 
 }
 
 void MeasureCounter::switch_to(CellKey key) {
-  if (cells_.size() >= max_cells_) spill();
+  if (cells_.size() >= max_cells_) spill_cells();
   const auto [it, inserted] = cells_.try_emplace(key);
-  if (inserted) it->second = empty_;
+  if (inserted) {
+    if (used_ == pool_.size()) {
+      pool_.push_back(empty_);
+    } else {
+      pool_[used_] = empty_;
+    }
+    it->second = &pool_[used_++];
+  }
   if (key.second != index_second_) {
     forget_index();
     index_second_ = key.second;
   }
   if (key.app < kIndexedKeys) {  // kOther too is left out
     if (key.app >= by_key_.size()) by_key_.resize(key.app + size_t{1});
-    by_key_[key.app] = {generation_, &it->second};
+    by_key_[key.app] = {generation_, it->second};
   }
   last_key_ = key;
-  last_ = &it->second;
+  last_ = it->second;
+}
+
+void MeasureCounter::spill_cells() {
+  forget_index();
+  last_ = nullptr;
+  if (cells_.empty()) return;
+  shared_->add(cells_);
+  cells_.clear();
+  used_ = 0;
 }
 
 void MeasureCounter::spill() {
-  forget_index();
-  last_ = nullptr;
-  if (!cells_.empty()) shared_->add(cells_);
+  spill_cells();
+  std::deque<MeasureCell>().swap(pool_);
 }
 
 }  // namespace logagg

@@ -9,12 +9,13 @@
 #pragma once
 
 #include <absl/container/flat_hash_set.h>
-#include <absl/container/node_hash_map.h>
+#include <absl/container/flat_hash_map.h>
 #include <absl/hash/hash.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -36,9 +37,10 @@ struct CellKey {
   }
 };
 
-// A node map: a cell stays where it is while others are inserted, so a
-// worker keeps pointers to the cells it counts into (MeasureCounter).
-using CellMap = absl::node_hash_map<CellKey, MeasureCell>;
+// A worker's cells by key. The cells live in the worker's pool
+// (MeasureCounter), where each stays put while others are added, so the
+// worker keeps pointers to the cells it counts into.
+using CellMap = absl::flat_hash_map<CellKey, MeasureCell*>;
 
 // The merged cells of all workers: one row of a MeasureTable per (second,
 // key number), found through a set of row numbers hashed by their keys.
@@ -48,8 +50,8 @@ class SharedMeasures {
   SharedMeasures(const SharedMeasures&) = delete;
   SharedMeasures& operator=(const SharedMeasures&) = delete;
 
-  // Adds every cell of `cells` and leaves it empty. Thread-safe.
-  void add(CellMap& cells);
+  // Adds every cell of `cells`. Thread-safe.
+  void add(const CellMap& cells);
   // The keys, their numbers renumbered by `order` (old number -> new;
   // AppTable::kOther -> other_app; without keys: empty, numbers kept),
   // ascending by (second, new number), and into `cells` their cells in the
@@ -111,7 +113,7 @@ class MeasureCounter {
     }
   }
 
-  // Moves the remaining cells into the shared ones (at the end).
+  // Moves the remaining cells into the shared ones, and frees the pool (at the end).
   void spill();
 
  private:
@@ -137,6 +139,8 @@ class MeasureCounter {
     }
   }
   void switch_to(CellKey key);
+  // Moves the cells into the shared ones, keeping the pool.
+  void spill_cells();
   void forget_index() { ++generation_; }
 
   // Where the cells of one second are, by key number (a cell of
@@ -156,6 +160,12 @@ class MeasureCounter {
   MeasureCell empty_;  // a new cell's start: a place for each --count-if and field
   size_t max_cells_;
   CellMap cells_;
+  // The cells, the first used_ of them in cells_. A spill keeps them: a new
+  // cell is empty_ assigned over a spilled one, which keeps the room of its
+  // lists (a sketch's pending values, its buckets), so that cells' lives
+  // cost no allocation once a worker has made as many as it holds at a time.
+  std::deque<MeasureCell> pool_;
+  size_t used_ = 0;
   CellKey last_key_{0, 0};
   MeasureCell* last_ = nullptr;  // the cell of last_key_: stable until the next spill
   int64_t index_second_ = 0;

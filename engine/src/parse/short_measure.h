@@ -1,6 +1,7 @@
-// The common measured value read in one pass, inline on the per-line path:
-// a number without an exponent of at most 19 digits (bytes, 0.004, -12.5),
-// only in the forms its measures use (measure_value.h has the whole reading).
+// Numbers read in one pass, inline on the per-line path: the common measured
+// value, a number without an exponent of at most 19 digits (bytes, 0.004,
+// -12.5), only in the forms its measures use (measure_value.h has the whole
+// reading); and the integer a --where filter compares (where.h).
 #pragma once
 
 #include <algorithm>
@@ -72,6 +73,23 @@ template <bool kPadded>
 }
 
 }  // namespace short_measure
+
+// The value of `text`, into `value`, if it is a JSON integer of at most 18
+// digits ("200", "-3": an int64 holds it exactly); false for any other text.
+// At least 8 readable bytes follow the text (its digits are read 8 at a time).
+[[gnu::always_inline]] inline bool read_short_integer(std::string_view text, int64_t& value) noexcept {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  const bool negative = p != end && *p == '-';
+  p += negative;
+  const char* const start = p;
+  uint64_t m = 0;
+  p = short_measure::read_digits<true>(p, end, m);
+  const ptrdiff_t digits = p - start;
+  if (p != end || digits == 0 || digits > 18 || (digits > 1 && *start == '0')) return false;
+  value = negative ? -static_cast<int64_t>(m) : static_cast<int64_t>(m);
+  return true;
+}
 
 // The value `text` writes, into `v`, in the forms kForms, if it is a number
 // without an exponent of at most 19 digits; false for anything else, which

@@ -4,6 +4,7 @@
 #include <simdjson.h>
 
 #include <array>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 
@@ -125,19 +126,15 @@ std::optional<std::string_view> after_keyword(std::string_view e, std::string_vi
   return field;
 }
 
-// The value of a JSON integer of at most 18 digits ("200", "-3"), which an
-// int64 holds exactly; nullopt for any other text (it goes to Decimal).
-std::optional<int64_t> small_integer(std::string_view text) {
-  const size_t sign = !text.empty() && text[0] == '-';
-  const size_t digits = text.size() - sign;
-  if (digits == 0 || digits > 18 || (digits > 1 && text[sign] == '0')) return std::nullopt;
-  int64_t v = 0;
-  for (size_t i = sign; i < text.size(); ++i) {
-    const auto d = static_cast<unsigned>(text[i] - '0');
-    if (d > 9) return std::nullopt;
-    v = v * 10 + static_cast<int64_t>(d);
-  }
-  return sign != 0 ? -v : v;
+// The integers `op` against `value` holds for, into the filter's range (where.h).
+void set_range(Filter::Op op, int64_t value, uint64_t& low, uint64_t& span, bool& inside) {
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min(), kMax = std::numeric_limits<int64_t>::max();
+  int64_t lo = value, hi = value;  // == and !=
+  if (op == Filter::Op::kLe || op == Filter::Op::kGt) lo = kMin;
+  if (op == Filter::Op::kGe || op == Filter::Op::kLt) hi = kMax;
+  low = static_cast<uint64_t>(lo);
+  span = static_cast<uint64_t>(hi) - low;
+  inside = op == Filter::Op::kEq || op == Filter::Op::kLe || op == Filter::Op::kGe;
 }
 
 }  // namespace
@@ -197,7 +194,10 @@ Filter Filter::parse(std::string_view expression) {
     f.kind_ = Kind::kLiteral;
   } else if (!quoted && (f.number_ = Decimal::parse(*f.value_))) {
     f.kind_ = Kind::kNumber;
-    f.integer_ = small_integer(*f.value_);
+    const std::string padded = *f.value_ + std::string(8, ' ');  // read_short_integer reads 8 bytes at a time
+    int64_t integer;
+    f.ranged_ = read_short_integer(std::string_view(padded).substr(0, f.value_->size()), integer);
+    if (f.ranged_) set_range(f.op_, integer, f.low_, f.span_, f.inside_);
   } else if (!quoted && looks_numeric(rest)) {
     fail(expression, value_at,
          std::string(rest) + " is not a number; write a JSON number (500, 0.25, 1e3), or quote text: \"" +
@@ -253,7 +253,8 @@ bool Filter::compares(int order) const {
   }
 }
 
-bool Filter::holds(const FieldSeen& seen) const {
+// Every case holds() does not take inline: the same answer, by the rules in where.h.
+bool Filter::holds_otherwise(const FieldSeen& seen) const {
   if (op_ == Op::kExists) return seen.count > 0 || seen.step_twice;
   if (op_ == Op::kMissing) return seen.count == 0 && !seen.step_twice;
   const std::optional<std::string_view> text = seen.value();
@@ -262,10 +263,6 @@ bool Filter::holds(const FieldSeen& seen) const {
   switch (kind_) {
     case Kind::kNumber: {
       if (literal) return false;
-      if (integer_) {  // both small integers, as most statuses and sizes are: compared as such
-        if (const std::optional<int64_t> i = small_integer(*text))
-          return compares(*i < *integer_ ? -1 : *i > *integer_);
-      }
       const std::optional<Decimal> n = Decimal::parse(*text);
       return n && compares(compare(*n, *number_));
     }
