@@ -4,7 +4,8 @@
 // its map or list reaches the cap it empties it into the SharedCounts at once;
 // SharedCounts adds what every counter spills and hands the counts back sorted
 // (take_sorted), the apps renumbered and equal pairs added up
-// (take_app_sorted).
+// (take_app_sorted). A MeasureCounter's cells spilled at its cap and made
+// again over the spilled ones count as cells never spilled.
 #include "count/counter.h"
 
 #include <gtest/gtest.h>
@@ -16,6 +17,9 @@
 #include <utility>
 #include <vector>
 
+#include "count/measure_counter.h"
+#include "logagg/measure_table.h"
+#include "parse/measure_value.h"
 #include "support/print_counts.h"
 
 namespace logagg {
@@ -339,6 +343,56 @@ TEST(SharedCounts, TakeAppSortedAgreesWithAMapForAnyListingOrder) {
     ASSERT_EQ(shared.take_app_sorted(order, app_count), want)
         << "round " << round << ", shape " << shape << ", " << app_count << " apps, " << lists
         << " lists, compacted past " << compact_at;
+  }
+}
+
+// A worker's cells spilled at a cap of 1 to 64 cells, each new cell made
+// over a spilled one in the pool, add up to the cells of a worker that
+// never spills: every cell made again starts empty (its count, matched
+// predicates, sum and digits, extremes and their texts, sketch with its
+// window open, histogram). Cells of 600 lines open their sketches' windows;
+// seconds come back after their cells were spilled.
+TEST(MeasureCounter, CellsMadeAgainOverSpilledOnesCountAsNeverSpilled) {
+  MeasureSpec spec;
+  spec.fields = {{"bytes", true, false, {}}, {"latency_ms", false, true, {1.0, 100.0}}};
+  spec.percentiles = {{"50", 50, 0}};
+  spec.count_if = {"status>=500"};
+  const std::string_view latencies[] = {"12.5", "0.004", "1234567.891", "0.10000000000000000555", "-3.5",
+                                        "98765432109876543.21", "7"};
+  const auto cells_of = [&](size_t max_cells) {
+    SharedMeasures shared(spec);
+    Summary tally;
+    tally.no_measure.resize(spec.fields.size());
+    MeasureCounter counter(shared, spec, max_cells);
+    std::mt19937_64 rng(5);
+    LineMeasures line;
+    line.values.resize(2);
+    for (int i = 0; i < 30'000; ++i) {
+      const int64_t second = 1'700'000'000 + i / 1'800 + static_cast<int64_t>(rng() % 4 == 0 ? rng() % 8 : 0);
+      const auto key = static_cast<uint32_t>(rng() % 3);
+      EXPECT_TRUE(read_measure(std::to_string(rng() % 100'000), line.values[0]));
+      EXPECT_TRUE(read_measure(latencies[rng() % std::size(latencies)], line.values[1]));
+      line.usable = rng() % 8 == 0 ? 1 : 3;
+      line.matched = rng() % 2;
+      counter.add(second, key, line, tally);
+    }
+    counter.spill();
+    MeasureTable table;
+    std::vector<CellKey> keys = shared.take_sorted({}, 0, table);
+    std::vector<std::pair<CellKey, MeasureCell>> cells;
+    for (size_t row = 0; row < keys.size(); ++row) cells.emplace_back(keys[row], table[row]);
+    return std::pair{cells, tally.no_measure};
+  };
+  const auto never_spilled = cells_of(size_t{1} << 20);
+  ASSERT_GT(never_spilled.first.size(), 50u);
+  for (const size_t cap : {1, 2, 7, 64}) {
+    const auto spilled = cells_of(cap);
+    EXPECT_EQ(spilled.second, never_spilled.second) << cap;
+    ASSERT_EQ(spilled.first.size(), never_spilled.first.size()) << cap;
+    for (size_t row = 0; row < spilled.first.size(); ++row) {
+      EXPECT_TRUE(spilled.first[row].first == never_spilled.first[row].first) << cap << " row " << row;
+      EXPECT_TRUE(spilled.first[row].second == never_spilled.first[row].second) << cap << " row " << row;
+    }
   }
 }
 
