@@ -357,8 +357,8 @@ TEST(MeasureCounter, CellsMadeAgainOverSpilledOnesCountAsNeverSpilled) {
   spec.fields = {{"bytes", true, false, {}}, {"latency_ms", false, true, {1.0, 100.0}}};
   spec.percentiles = {{"50", 50, 0}};
   spec.count_if = {"status>=500"};
-  const std::string_view latencies[] = {"12.5", "0.004", "1234567.891", "0.10000000000000000555", "-3.5",
-                                        "98765432109876543.21", "7"};
+  const std::string_view latencies[] = {
+      "12.5", "0.004", "1234567.891", "0.10000000000000000555", "-3.5", "98765432109876543.21", "7"};
   const auto cells_of = [&](size_t max_cells) {
     SharedMeasures shared(spec);
     Summary tally;

@@ -56,6 +56,14 @@ FieldSeen container() {
   return seen;
 }
 
+// An object or array whose record still holds an earlier line's number text
+// (the walk sets text only with is_string or is_scalar).
+FieldSeen container_over(std::string_view stale) {
+  FieldSeen seen = container();
+  seen.text = padded(stale);
+  return seen;
+}
+
 FieldSeen missing() { return FieldSeen{}; }
 
 FieldSeen twice(std::string_view text) {
@@ -261,8 +269,9 @@ TEST(FilterHoldsTest, AStringWholeOfANumberComparesAsThatNumber) {
 }
 
 TEST(FilterHoldsTest, ATypeMismatchIsFalseForEveryOperator) {
-  const std::vector<FieldSeen> not_numbers = {string_value("abc"), scalar("true"), scalar("false"), scalar("null"),
-                                              container(), missing(), twice("5"), step_twice()};
+  const std::vector<FieldSeen> not_numbers = {string_value("abc"), scalar("true"), scalar("false"),
+                                              scalar("null"),      container(),    container_over("5"),
+                                              missing(),           twice("5"),     step_twice()};
   for (const std::string_view op : {"==", "!=", "<", "<=", ">", ">="}) {
     const Filter number = Filter::parse("f " + std::string(op) + " 5");
     for (const FieldSeen& seen : not_numbers) EXPECT_FALSE(number.holds(seen)) << op << " '" << seen.text << "'";
@@ -327,8 +336,6 @@ TEST(FilterHoldsTest, PatternsMatchTheWholeTextOfStringsAndNumbersAsWritten) {
   EXPECT_TRUE(holds("n ~ \\x{e9}", string_value("\xc3\xa9")));  // UTF-8: one character
 }
 
-}  // namespace
-
 // The inline integer path against the exact decimal comparison, on every
 // operator and integers of 1 to 20 digits around each bound (the range's
 // ends, int64's, 8 and 18 digits), as numbers and as strings, beside
@@ -364,3 +371,5 @@ TEST(FilterHoldsTest, IntegersCompareAsTheirExactDecimals) {
     }
   }
 }
+
+}  // namespace

@@ -8,8 +8,8 @@
 // the merged cells are the same whichever worker counted which line.
 #pragma once
 
-#include <absl/container/flat_hash_set.h>
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
 #include <absl/hash/hash.h>
 
 #include <algorithm>
@@ -113,7 +113,7 @@ class MeasureCounter {
     }
   }
 
-  // Moves the remaining cells into the shared ones, and frees the pool (at the end).
+  // Adds the remaining cells into the shared ones, and frees the pool (at the end).
   void spill();
 
  private:
@@ -139,7 +139,7 @@ class MeasureCounter {
     }
   }
   void switch_to(CellKey key);
-  // Moves the cells into the shared ones, keeping the pool.
+  // Adds the cells into the shared ones and forgets them, keeping the pool.
   void spill_cells();
   void forget_index() { ++generation_; }
 
@@ -162,8 +162,10 @@ class MeasureCounter {
   CellMap cells_;
   // The cells, the first used_ of them in cells_. A spill keeps them: a new
   // cell is empty_ assigned over a spilled one, which keeps the room of its
-  // lists (a sketch's pending values, its buckets), so that cells' lives
-  // cost no allocation once a worker has made as many as it holds at a time.
+  // lists (a sketch's pending values, window and buckets), so that a cell
+  // seldom allocates once a worker has made as many as it holds at a time.
+  // The pool holds at most max_cells_ cells, each with the room its largest
+  // lists took: the bound a full map reached before a spill.
   std::deque<MeasureCell> pool_;
   size_t used_ = 0;
   CellKey last_key_{0, 0};
