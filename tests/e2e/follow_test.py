@@ -13,7 +13,10 @@ last row that is the bucket's total over every complete line ever written, and e
   several apps (times with fractions and offsets), invalid and blank ones, late lines (seconds older
   than the newest); rotates by rename (the writer still writes to the renamed file before it
   reopens access.log), compresses rotated files later (gzip, or zstd if installed; the original
-  removed, or left beside the copy for a few steps), and does copytruncate. At the end (every file
+  removed, or left beside the copy for a few steps), and does copytruncate. A file is removed only
+  once logagg holds it open: one gone before it could be opened is a loss logagg tells (exit 1),
+  which a machine busy with other tests could cause here at random (follow_safety, run alone, has
+  the short-lived files). At the end (every file
   ends with a LF) and SIGTERM (exit 0), the last row of each second equals a batch
   `logagg --format json` over one file holding every line written; the summary's lines, counted,
   blank and rejected equal the batch's, and its late count is what the corrections added; each
@@ -387,9 +390,30 @@ class Scenario:
         self.used = set()  # the seconds of the valid lines written
         self.steps = []
         self.stats = Counter()
+        self.follow = None  # the logagg following self.dir, once started
 
     def path(self, name):
         return os.path.join(self.dir, name)
+
+    def remove(self, name):
+        """Removes `name` once logagg holds it open (its descriptors, in /proc, lead to it)."""
+        path = os.path.realpath(self.path(name))
+        fds = f"/proc/{self.follow.proc.pid}/fd"
+
+        def held():
+            if not self.follow.alive():
+                return True  # the step's check says how it ended
+            for fd in os.listdir(fds):
+                try:
+                    if os.readlink(os.path.join(fds, fd)) == path:
+                        return True
+                except OSError:  # closed meanwhile
+                    pass
+            return False
+
+        if wait_for(held, 20, step=0.005) is None:
+            raise AssertionError(f"logagg did not open {name} within 20 s")
+        os.unlink(path)
 
     def add(self, lines, t):
         if any(map(is_counted, lines)):
@@ -419,7 +443,7 @@ class Scenario:
             if r[1] is not None:
                 r[1] -= 1
                 if now or r[1] <= 0:
-                    os.unlink(self.path(self.rotated_name(k, plain=True)))
+                    self.remove(self.rotated_name(k, plain=True))
                     r[1] = None
                     self.steps.append(f"  remove {self.rotated_name(k, plain=True)} (its {r[0]} stays)")
 
@@ -486,7 +510,7 @@ class Scenario:
             self.rotated[k][1] = self.rng.randint(1, 5)
             self.stats["twins"] += 1
             return f"compress access.log.{k + 1} to {suffix}, leaving both for {self.rotated[k][1]} steps"
-        os.unlink(name)
+        self.remove(self.rotated_name(k, plain=True))
         return f"compress access.log.{k + 1} to {suffix}, removing it"
 
     def op_copytruncate(self):
@@ -511,7 +535,8 @@ class Scenario:
         self.add(self.lines.mixed(self.now, 40), self.now)
         self.write_some()
         self.steps.append(f"start with {len(self.written)} lines, {len(self.pending)} bytes not yet written")
-        follow = Follow(["--late", "1s", "--format", "json", "--threads", self.threads, self.dir + "/"], self.tmp)
+        follow = self.follow = Follow(["--late", "1s", "--format", "json", "--threads", self.threads, self.dir + "/"],
+                                      self.tmp)
         try:
             for i in range(STEPS):
                 self.steps.append(f"{i}: (failed here)")
