@@ -21,6 +21,7 @@
 #include "count/counter.h"
 #include "input/input.h"
 #include "logagg/measures.h"
+#include "logagg/query.h"
 #include "logagg/rfc3339.h"
 #include "parse/app_id.h"
 #include "parse/app_pattern.h"
@@ -272,6 +273,21 @@ void BM_ClassifySampleInBlocks(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
 }
 BENCHMARK(BM_ClassifySampleInBlocks)->Arg(8)->Arg(16)->Arg(32)->Arg(64)->Arg(128)->Arg(256);
+
+// The same lines in blocks of 64 KiB for `--sum bytes`: the walk records the
+// field, and the verdict reads its value (one measured field alone).
+void BM_ClassifySampleSumBytes(benchmark::State& state) {
+  const std::string buffer = sample_lines() + std::string(logagg::kLinePadding, ' ');
+  const std::string_view text(buffer.data(), sample_lines().size());
+  logagg::Options options;
+  options.sum = {"bytes"};
+  logagg::BlockParser parser(logagg::Query(options).rules(), size_t{1} << 26, size_t{64} << 10);
+  for (auto _ : state) {
+    parser.classify_lines(text, buffer.size(), [](const logagg::LineVerdict& v) { benchmark::DoNotOptimize(v); });
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_ClassifySampleSumBytes);
 
 // Counting lines of one day of traffic into a worker's map.
 void BM_CountIntoMap(benchmark::State& state) {

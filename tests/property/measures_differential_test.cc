@@ -7,7 +7,9 @@
 // every path (the json's sums and sketches too), and against
 // an exact reference (every value kept and sorted) each row's n, sum (to the
 // last digit), min and max must be exact and each printed quantile within
-// 1 % of the nearest-rank value.
+// 1 % of the nearest-rank value. The same without a key: one measured field
+// alone (the line keys' own path for it), and beside it two, a predicate and
+// a filter.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -228,6 +230,101 @@ void check_every_path(const Log& log) {
   EXPECT_EQ(format_report(one, minutes), format_report(floored, minutes));
 }
 
+// The reference's rows added up by second, those of `status` left out.
+std::map<int64_t, RefRow> by_second(const Log& log, const std::string& status = "") {
+  std::map<int64_t, RefRow> seconds;
+  for (const auto& [key, ref] : log.rows) {
+    if (key.second == status) continue;
+    RefRow& s = seconds[key.first];
+    s.count += ref.count;
+    s.errors += ref.errors;
+    s.bytes_n += ref.bytes_n;
+    s.bytes_sum += ref.bytes_sum;
+    s.lat.insert(s.lat.end(), ref.lat.begin(), ref.lat.end());
+  }
+  return seconds;
+}
+
+// Without a key: one measured field and nothing else (--sum bytes;
+// --quantiles lat), the question the line keys answer without their general
+// rules, and beside it the rules' own questions that come nearest (a second
+// measure, a predicate, a filter), against the reference added up by second:
+// each second's n, exact sum, extremes, quantiles and predicate count, and
+// the lines without a usable value.
+void check_one_measure(const Log& log) {
+  const std::map<int64_t, RefRow> seconds = by_second(log);
+  // The general rules' questions nearest to it, each a step away.
+  Options two;
+  two.sum = {"bytes", "lat"};
+  Options predicate;
+  predicate.sum = {"bytes"};
+  predicate.count_if = {"status>=500"};
+  Options filtered;
+  filtered.sum = {"bytes"};
+  filtered.where = {"status!=404"};
+  const Result both = aggregate_buffer(log.text, two);
+  const Result matched = aggregate_buffer(log.text, predicate);
+  const Result kept = aggregate_buffer(log.text, filtered);
+  const std::map<int64_t, RefRow> kept_seconds = by_second(log, "404");
+  ASSERT_EQ(both.cells.size(), seconds.size());
+  ASSERT_EQ(matched.cells.size(), seconds.size());
+  ASSERT_EQ(kept.cells.size(), kept_seconds.size());
+  size_t k = 0;
+  for (const auto& [second, ref] : seconds) {
+    const MeasureCell cell = both.cells[k];
+    EXPECT_EQ(cell.fields[0].n, ref.bytes_n) << second;
+    EXPECT_EQ(cell.fields[1].n, ref.lat.size()) << second;
+    EXPECT_EQ(matched.cells[k++].matched[0], ref.errors) << second;
+  }
+  k = 0;
+  for (const auto& [second, ref] : kept_seconds) {
+    EXPECT_EQ(kept.counts[k].count, ref.count) << second;
+    const MeasureCell cell = kept.cells[k++];
+    EXPECT_TRUE(cell.fields[0].sum.units() == ref.bytes_sum * 1000000000000) << second;
+  }
+  Options sum;
+  sum.sum = {"bytes"};
+  Options quantiles;
+  quantiles.quantiles = {"lat"};
+  quantiles.percentiles = {"0", "50", "99", "100"};
+  const Result summed = aggregate_buffer(log.text, sum);
+  const Result ranked = aggregate_buffer(log.text, quantiles);
+  const MeasureSpec spec = MeasureSpec::of(quantiles);
+  ASSERT_EQ(summed.cells.size(), seconds.size());
+  ASSERT_EQ(ranked.cells.size(), seconds.size());
+  uint64_t bytes_values = 0, lat_values = 0;
+  size_t i = 0;
+  for (const auto& [second, ref] : seconds) {
+    SCOPED_TRACE(second);
+    ASSERT_EQ(summed.counts[i].second, second);
+    ASSERT_EQ(ranked.counts[i].second, second);
+    const MeasureCell summed_cell = summed.cells[i];  // read out of the table: a copy
+    const FieldMeasure& bytes = summed_cell.fields[0];
+    EXPECT_EQ(bytes.n, ref.bytes_n);
+    EXPECT_TRUE(bytes.sum.units() == ref.bytes_sum * 1000000000000) << "bytes sum";
+    bytes_values += bytes.n;
+    const MeasureCell cell = ranked.cells[i++];
+    const FieldMeasure& lat = cell.fields[0];
+    EXPECT_EQ(lat.n, ref.lat.size());
+    lat_values += lat.n;
+    std::vector<double> sorted = ref.lat;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted.empty()) continue;
+    EXPECT_EQ(lat.min, sorted.front());
+    EXPECT_EQ(lat.max, sorted.back());
+    for (const Percentile& p : spec.percentiles) {
+      const double exact = sorted[p.rank(sorted.size()) - 1];
+      const double got = std::strtod(quantile_text(spec, cell, &p - spec.percentiles.data()).c_str(), nullptr);
+      EXPECT_LE(std::fabs(got - exact), kSketchAccuracy * std::fabs(exact)) << "p" << p.text;
+    }
+  }
+  EXPECT_EQ(summed.summary.no_measure[0], summed.summary.counted - bytes_values);
+  ASSERT_EQ(summed.summary.fields.size(), 1u);  // bytes: a number where it is there at all
+  EXPECT_EQ(summed.summary.fields[0].numbers, bytes_values);
+  EXPECT_EQ(summed.summary.fields[0].absent, summed.summary.counted - bytes_values);
+  EXPECT_EQ(ranked.summary.no_measure[0], ranked.summary.counted - lat_values);
+}
+
 TEST(MeasuresDifferential, EveryDistributionOnEveryPath) {
   const std::vector<std::pair<const char*, std::function<double(std::mt19937_64&)>>> shapes = {
       {"uniform", [](std::mt19937_64& g) { return std::uniform_real_distribution<double>(0, 1000)(g); }},
@@ -243,7 +340,9 @@ TEST(MeasuresDifferential, EveryDistributionOnEveryPath) {
   uint64_t seed = 1;
   for (const auto& [name, draw] : shapes) {
     SCOPED_TRACE(name);
-    check_every_path(make_log(draw, false, seed++));
+    const Log log = make_log(draw, false, seed++);
+    check_every_path(log);
+    check_one_measure(log);
   }
   SCOPED_TRACE("huge range");
   check_every_path(make_log(

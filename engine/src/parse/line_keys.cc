@@ -213,18 +213,32 @@ void LineKeys::apply_rules(LineVerdict& v, const FieldTarget* targets) {
   v.app = tuple_;
 }
 
+namespace {
+
+// A measured field's value in the forms its measures use, into `value`;
+// false for none (no value, or not a number).
+[[gnu::always_inline]] inline bool read_field_measure(const FieldTarget* targets, KeyRules::Measured field,
+                                                      MeasureValue& value) {
+  const std::optional<std::string_view> text = targets[field.target].seen.value();
+  if (!text) return false;
+  return field.forms == kExactForm  ? read_padded_measure<kExactForm>(*text, value)
+         : field.forms == kRealForm ? read_padded_measure<kRealForm>(*text, value)
+                                    : read_padded_measure<kAllForms>(*text, value);
+}
+
+}  // namespace
+
+void LineKeys::one_measure(LineVerdict& v, const FieldTarget* targets) {
+  v.field_kinds = one_field_kinds(targets);
+  measures_.usable = read_field_measure(targets, first_measure_, measures_.values[0]) ? 1 : 0;
+  v.measures = &measures_;  // measures_.matched: 0, as no predicate is asked
+}
+
 inline const LineMeasures& LineKeys::read_measures(const FieldTarget* targets) {
   static_assert(kMaxTargets <= 64, "LineMeasures::usable has a bit for each measured field");
   uint64_t usable = 0;
   for (size_t i = 0; i < rules_.measures.size(); ++i) {
-    const auto [target, forms] = rules_.measures[i];
-    const std::optional<std::string_view> text = targets[target].seen.value();
-    if (!text) continue;
-    MeasureValue& value = measures_.values[i];
-    const bool read = forms == kExactForm  ? read_padded_measure<kExactForm>(*text, value)
-                      : forms == kRealForm ? read_padded_measure<kRealForm>(*text, value)
-                                           : read_padded_measure<kAllForms>(*text, value);
-    if (read) usable |= uint64_t{1} << i;
+    if (read_field_measure(targets, rules_.measures[i], measures_.values[i])) usable |= uint64_t{1} << i;
   }
   measures_.usable = usable;
   measures_.matched = 0;

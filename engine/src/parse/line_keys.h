@@ -71,7 +71,10 @@ class LineKeys {
       : rules_(std::move(rules)),
         field_count_(static_cast<uint32_t>(rules_.fields.size())),
         one_key_only_(rules_.keys.size() == 1 && !rules_.key_app && rules_.filters.empty() && !rules_.measured()),
-        first_key_(rules_.keys.empty() ? KeyRules::Key{} : rules_.keys[0]) {
+        one_measure_only_(rules_.keys.empty() && rules_.filters.empty() && rules_.measures.size() == 1 &&
+                          rules_.count_if.empty()),
+        first_key_(rules_.keys.empty() ? KeyRules::Key{} : rules_.keys[0]),
+        first_measure_(rules_.measures.empty() ? KeyRules::Measured{} : rules_.measures[0]) {
     measures_.values.resize(rules_.measures.size());
   }
   const KeyRules& rules() const { return rules_; }
@@ -80,18 +83,28 @@ class LineKeys {
   // verdict, given what the walk found for every target: filtered out, or
   // counted under its key tuple. The tuple and the measures are valid until
   // the next call. The most common question, one --by key and nothing else,
-  // is answered here, inline in the walk's verdict.
+  // is answered here, inline in the walk's verdict; one measured field and
+  // nothing else (--sum F, --quantiles F) without the general rules' loops.
   [[gnu::always_inline]] void apply(LineVerdict& v, const FieldTarget* targets) {
     if (!one_key_only_) {
-      apply_rules(v, targets);
+      if (one_measure_only_) {
+        one_measure(v, targets);
+      } else {
+        apply_rules(v, targets);
+      }
       return;
     }
-    v.field_kinds = field_count_ == 0 ? 0 : targets[KeyRules::kExtra].seen.kind();
+    v.field_kinds = one_field_kinds(targets);
     one_key(v, targets);
   }
 
  private:
   void apply_rules(LineVerdict& v, const FieldTarget* targets);
+  void one_measure(LineVerdict& v, const FieldTarget* targets);
+  // The field kinds of a question of at most one field (apply_rules: of each).
+  uint32_t one_field_kinds(const FieldTarget* targets) const {
+    return field_count_ == 0 ? 0 : targets[KeyRules::kExtra].seen.kind();
+  }
   // A tuple of one key: its text, not copied, and whether it has a value.
   void one_key(LineVerdict& v, const FieldTarget* targets) const {
     std::string_view text;
@@ -116,9 +129,11 @@ class LineKeys {
   [[gnu::always_inline]] const LineMeasures& read_measures(const FieldTarget* targets);
 
   KeyRules rules_;
-  uint32_t field_count_;  // rules_.fields' size, read for every line
-  bool one_key_only_;     // one --by key, and no filter or measure: the question apply() answers inline
-  KeyRules::Key first_key_;  // rules_.keys[0], if any, held here: one_key() reads it for every line
+  uint32_t field_count_;              // rules_.fields' size, read for every line
+  bool one_key_only_;                 // one --by key, and no filter or measure: the question apply() answers inline
+  bool one_measure_only_;             // one measured field, and no key, filter or predicate: one_measure()'s question
+  KeyRules::Key first_key_;           // rules_.keys[0], if any, held here: one_key() reads it for every line
+  KeyRules::Measured first_measure_;  // rules_.measures[0], if any, held here for one_measure()
   std::string tuple_;
   LineMeasures measures_;
 };
