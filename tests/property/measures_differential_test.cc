@@ -116,6 +116,23 @@ std::string quantile_text(const MeasureSpec& spec, const MeasureCell& cell, ptrd
   return values[static_cast<size_t>(column - text.columns().begin())].text;
 }
 
+// A cell's lat extremes, exactly, and each printed quantile within 1 % of
+// the nearest-rank value of `values`, the reference's.
+void check_extremes_and_quantiles(const MeasureSpec& spec, const MeasureCell& cell, const FieldMeasure& lat,
+                                  std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  if (values.empty()) return;
+  EXPECT_EQ(lat.min, values.front());
+  EXPECT_EQ(lat.max, values.back());
+  for (const Percentile& p : spec.percentiles) {
+    const double exact = values[p.rank(values.size()) - 1];
+    const std::string text = quantile_text(spec, cell, &p - spec.percentiles.data());
+    const double got = std::strtod(text.c_str(), nullptr);
+    EXPECT_LE(std::fabs(got - exact), kSketchAccuracy * std::fabs(exact))
+        << "p" << p.text << " of " << values.size() << " values: " << text << " vs " << exact;
+  }
+}
+
 // Checks one result against the reference, row by row.
 void check_against_reference(const Log& log, const Result& r, const Options& o) {
   const MeasureSpec spec = MeasureSpec::of(o);
@@ -138,18 +155,7 @@ void check_against_reference(const Log& log, const Result& r, const Options& o) 
       lat.sum.append(printed, lat.digits);
       EXPECT_EQ(printed, micro_text(ref.lat_sum));
     }
-    std::vector<double> sorted = ref.lat;
-    std::sort(sorted.begin(), sorted.end());
-    if (sorted.empty()) continue;
-    EXPECT_EQ(lat.min, sorted.front());
-    EXPECT_EQ(lat.max, sorted.back());
-    for (const Percentile& p : spec.percentiles) {
-      const double exact = sorted[p.rank(sorted.size()) - 1];
-      const std::string text = quantile_text(spec, cell, &p - spec.percentiles.data());
-      const double got = std::strtod(text.c_str(), nullptr);
-      EXPECT_LE(std::fabs(got - exact), kSketchAccuracy * std::fabs(exact))
-          << "p" << p.text << " of " << sorted.size() << " values: " << text << " vs " << exact;
-    }
+    check_extremes_and_quantiles(spec, cell, lat, ref.lat);
   }
 }
 
@@ -307,16 +313,7 @@ void check_one_measure(const Log& log) {
     const FieldMeasure& lat = cell.fields[0];
     EXPECT_EQ(lat.n, ref.lat.size());
     lat_values += lat.n;
-    std::vector<double> sorted = ref.lat;
-    std::sort(sorted.begin(), sorted.end());
-    if (sorted.empty()) continue;
-    EXPECT_EQ(lat.min, sorted.front());
-    EXPECT_EQ(lat.max, sorted.back());
-    for (const Percentile& p : spec.percentiles) {
-      const double exact = sorted[p.rank(sorted.size()) - 1];
-      const double got = std::strtod(quantile_text(spec, cell, &p - spec.percentiles.data()).c_str(), nullptr);
-      EXPECT_LE(std::fabs(got - exact), kSketchAccuracy * std::fabs(exact)) << "p" << p.text;
-    }
+    check_extremes_and_quantiles(spec, cell, lat, ref.lat);
   }
   EXPECT_EQ(summed.summary.no_measure[0], summed.summary.counted - bytes_values);
   ASSERT_EQ(summed.summary.fields.size(), 1u);  // bytes: a number where it is there at all
