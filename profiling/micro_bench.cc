@@ -2,7 +2,8 @@
 // parsing (ours against date::parse), every other time format's second(),
 // the app id check (is_valid_app_id, and the app pattern on its byte table
 // and on RE2), classifying one line (JSON validation and field extraction),
-// classifying 8 MiB of sample lines line by line and a block at a time,
+// classifying 8 MiB of sample lines line by line and a block at a time (and
+// so for `--sum bytes`),
 // counting into the per-thread map, a key's number (AppCache: few distinct
 // keys, as a status, a pair of them, and many), counting measured lines by
 // key (a RED report's count path), a measure's value (read_measure), a

@@ -403,13 +403,11 @@ class Scenario:
         def held():
             if not self.follow.alive():
                 return True  # the step's check says how it ended
-            for fd in os.listdir(fds):
-                try:
-                    if os.readlink(os.path.join(fds, fd)) == path:
-                        return True
-                except OSError:  # closed meanwhile
-                    pass
-            return False
+            try:
+                links = [os.readlink(os.path.join(fds, fd)) for fd in os.listdir(fds)]
+            except OSError:  # a descriptor closed meanwhile, or logagg ended: look again
+                return False
+            return path in links
 
         if wait_for(held, 20, step=0.005) is None:
             raise AssertionError(f"logagg did not open {name} within 20 s")

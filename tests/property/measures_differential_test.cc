@@ -251,43 +251,12 @@ std::map<int64_t, RefRow> by_second(const Log& log, const std::string& status = 
   return seconds;
 }
 
-// Without a key: one measured field and nothing else (--sum bytes;
+// Without a --by key: one measured field and nothing else (--sum bytes;
 // --quantiles lat), the question the line keys answer without their general
-// rules, and beside it the rules' own questions that come nearest (a second
-// measure, a predicate, a filter), against the reference added up by second:
-// each second's n, exact sum, extremes, quantiles and predicate count, and
-// the lines without a usable value.
+// rules, against the reference added up by second: each second's n, exact
+// sum, extremes and quantiles, and the lines without a usable value.
 void check_one_measure(const Log& log) {
   const std::map<int64_t, RefRow> seconds = by_second(log);
-  // The general rules' questions nearest to it, each a step away.
-  Options two;
-  two.sum = {"bytes", "lat"};
-  Options predicate;
-  predicate.sum = {"bytes"};
-  predicate.count_if = {"status>=500"};
-  Options filtered;
-  filtered.sum = {"bytes"};
-  filtered.where = {"status!=404"};
-  const Result both = aggregate_buffer(log.text, two);
-  const Result matched = aggregate_buffer(log.text, predicate);
-  const Result kept = aggregate_buffer(log.text, filtered);
-  const std::map<int64_t, RefRow> kept_seconds = by_second(log, "404");
-  ASSERT_EQ(both.cells.size(), seconds.size());
-  ASSERT_EQ(matched.cells.size(), seconds.size());
-  ASSERT_EQ(kept.cells.size(), kept_seconds.size());
-  size_t k = 0;
-  for (const auto& [second, ref] : seconds) {
-    const MeasureCell cell = both.cells[k];
-    EXPECT_EQ(cell.fields[0].n, ref.bytes_n) << second;
-    EXPECT_EQ(cell.fields[1].n, ref.lat.size()) << second;
-    EXPECT_EQ(matched.cells[k++].matched[0], ref.errors) << second;
-  }
-  k = 0;
-  for (const auto& [second, ref] : kept_seconds) {
-    EXPECT_EQ(kept.counts[k].count, ref.count) << second;
-    const MeasureCell cell = kept.cells[k++];
-    EXPECT_TRUE(cell.fields[0].sum.units() == ref.bytes_sum * 1000000000000) << second;
-  }
   Options sum;
   sum.sum = {"bytes"};
   Options quantiles;
@@ -322,6 +291,63 @@ void check_one_measure(const Log& log) {
   EXPECT_EQ(ranked.summary.no_measure[0], ranked.summary.counted - lat_values);
 }
 
+// Beside check_one_measure's question, those nearest to it, each a step away: the general
+// rules' (a second measure, a predicate, a filter, a --by key) and its own
+// with --by-app, against the reference.
+void check_nearest_questions(const Log& log) {
+  const std::map<int64_t, RefRow> seconds = by_second(log);
+  Options two;
+  two.sum = {"bytes", "lat"};
+  Options predicate;
+  predicate.sum = {"bytes"};
+  predicate.count_if = {"status>=500"};
+  Options filtered;
+  filtered.sum = {"bytes"};
+  filtered.where = {"status!=404"};
+  const Result both = aggregate_buffer(log.text, two);
+  const Result matched = aggregate_buffer(log.text, predicate);
+  const Result kept = aggregate_buffer(log.text, filtered);
+  const std::map<int64_t, RefRow> kept_seconds = by_second(log, "404");
+  ASSERT_EQ(both.cells.size(), seconds.size());
+  ASSERT_EQ(matched.cells.size(), seconds.size());
+  ASSERT_EQ(kept.cells.size(), kept_seconds.size());
+  size_t k = 0;
+  for (const auto& [second, ref] : seconds) {
+    const MeasureCell cell = both.cells[k];
+    EXPECT_EQ(cell.fields[0].n, ref.bytes_n) << second;
+    EXPECT_EQ(cell.fields[1].n, ref.lat.size()) << second;
+    EXPECT_EQ(matched.cells[k++].matched[0], ref.errors) << second;
+  }
+  k = 0;
+  for (const auto& [second, ref] : kept_seconds) {
+    EXPECT_EQ(kept.counts[k].count, ref.count) << second;
+    const MeasureCell cell = kept.cells[k++];
+    EXPECT_TRUE(cell.fields[0].sum.units() == ref.bytes_sum * 1000000000000) << second;
+  }
+  Options keyed;
+  keyed.sum = {"bytes"};
+  keyed.by = {{"status", KeyField::Kind::kValue, 0}};
+  Options per_app;
+  per_app.sum = {"bytes"};
+  per_app.by_app = true;
+  const Result by_status = aggregate_buffer(log.text, keyed);
+  const Result by_app = aggregate_buffer(log.text, per_app);
+  ASSERT_EQ(by_status.app_counts.size(), log.rows.size());
+  k = 0;
+  for (const auto& [key, ref] : log.rows) {
+    EXPECT_EQ(by_status.apps[by_status.app_counts[k].app], key.second);
+    const MeasureCell cell = by_status.cells[k++];
+    EXPECT_TRUE(cell.fields[0].sum.units() == ref.bytes_sum * 1000000000000) << key.first << " " << key.second;
+  }
+  ASSERT_EQ(by_app.apps, std::vector<std::string>{"a"});
+  ASSERT_EQ(by_app.app_counts.size(), seconds.size());
+  k = 0;
+  for (const auto& [second, ref] : seconds) {
+    const MeasureCell cell = by_app.cells[k++];
+    EXPECT_EQ(cell.fields[0].n, ref.bytes_n) << second;
+  }
+}
+
 TEST(MeasuresDifferential, EveryDistributionOnEveryPath) {
   const std::vector<std::pair<const char*, std::function<double(std::mt19937_64&)>>> shapes = {
       {"uniform", [](std::mt19937_64& g) { return std::uniform_real_distribution<double>(0, 1000)(g); }},
@@ -340,6 +366,7 @@ TEST(MeasuresDifferential, EveryDistributionOnEveryPath) {
     const Log log = make_log(draw, false, seed++);
     check_every_path(log);
     check_one_measure(log);
+    check_nearest_questions(log);
   }
   SCOPED_TRACE("huge range");
   check_every_path(make_log(

@@ -1,5 +1,5 @@
-// Compiling --by keys and --where filters, and a line's key tuple (see
-// line_keys.h).
+// Compiling --by keys, --where filters and the measured fields, and a line's
+// key tuple and measures (see line_keys.h).
 #include "parse/line_keys.h"
 
 #include <stdexcept>

@@ -84,7 +84,8 @@ class LineKeys {
   // counted under its key tuple. The tuple and the measures are valid until
   // the next call. The most common question, one --by key and nothing else,
   // is answered here, inline in the walk's verdict; one measured field and
-  // nothing else (--sum F, --quantiles F) without the general rules' loops.
+  // no --by key, filter or predicate (--sum F, --quantiles F, with or without
+  // --by-app) without the general rules' loops.
   [[gnu::always_inline]] void apply(LineVerdict& v, const FieldTarget* targets) {
     if (!one_key_only_) {
       if (one_measure_only_) {
