@@ -366,8 +366,9 @@ class DescriptorLimit(Case):
 
     def test_files_removed_the_moment_they_are_closed(self):
         """A file can go before the kernel has woken the thread that opens it: each one read or told,
-        most read."""
-        allowed = 500 if os.environ.get("LOGAGG_SANITIZED") else 200
+        most read (fewer than half told: how many depends on how soon the kernel wakes that thread,
+        90-120 of 600 on one 2-core virtual machine, 135-209 on another)."""
+        allowed = 500 if os.environ.get("LOGAGG_SANITIZED") else 299
         self.assertLessEqual(self.short_lived_files(1024, 0, 0, 11), allowed)
 
     # UBSan's vptr check needs a descriptor of its own (a pipe) to read memory: with none left it
