@@ -263,30 +263,29 @@ void BM_ClassifySampleLineByLine(benchmark::State& state) {
 }
 BENCHMARK(BM_ClassifySampleLineByLine);
 
-// The same lines through BlockParser, blocks of state.range(0) KiB.
-void BM_ClassifySampleInBlocks(benchmark::State& state) {
+// The same lines through a BlockParser with `rules`, in blocks of `block_bytes`.
+void classify_sample_in_blocks(benchmark::State& state, const logagg::LineRules& rules, size_t block_bytes) {
   const std::string buffer = sample_lines() + std::string(logagg::kLinePadding, ' ');
   const std::string_view text(buffer.data(), sample_lines().size());
-  logagg::BlockParser parser(logagg::LineRules{}, size_t{1} << 26, static_cast<size_t>(state.range(0)) << 10);
+  logagg::BlockParser parser(rules, size_t{1} << 26, block_bytes);
   for (auto _ : state) {
     parser.classify_lines(text, buffer.size(), [](const logagg::LineVerdict& v) { benchmark::DoNotOptimize(v); });
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
 }
+
+// The plain question, blocks of state.range(0) KiB.
+void BM_ClassifySampleInBlocks(benchmark::State& state) {
+  classify_sample_in_blocks(state, logagg::LineRules{}, static_cast<size_t>(state.range(0)) << 10);
+}
 BENCHMARK(BM_ClassifySampleInBlocks)->Arg(8)->Arg(16)->Arg(32)->Arg(64)->Arg(128)->Arg(256);
 
-// The same lines in blocks of 64 KiB for `--sum bytes`: the walk records the
-// field, and the verdict reads its value (one measured field alone).
+// `--sum bytes` in blocks of 64 KiB: the walk records the field, and the
+// verdict reads its value (one measured field alone).
 void BM_ClassifySampleSumBytes(benchmark::State& state) {
-  const std::string buffer = sample_lines() + std::string(logagg::kLinePadding, ' ');
-  const std::string_view text(buffer.data(), sample_lines().size());
   logagg::Options options;
   options.sum = {"bytes"};
-  logagg::BlockParser parser(logagg::Query(options).rules(), size_t{1} << 26, size_t{64} << 10);
-  for (auto _ : state) {
-    parser.classify_lines(text, buffer.size(), [](const logagg::LineVerdict& v) { benchmark::DoNotOptimize(v); });
-  }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+  classify_sample_in_blocks(state, logagg::Query(options).rules(), size_t{64} << 10);
 }
 BENCHMARK(BM_ClassifySampleSumBytes);
 
