@@ -30,6 +30,7 @@
 #include "parse/measure_value.h"
 #include "parse/time_format.h"
 #include "parse/where.h"
+#include "parse/where_holds.h"
 #include "time/civil_time.h"
 
 namespace {

@@ -20,6 +20,7 @@
 #include "logagg/measure_table.h"
 #include "logagg/measures.h"
 #include "parse/measure_value.h"
+#include "parse/short_measure.h"
 #include "report/measure_text.h"
 
 namespace logagg {

@@ -6,6 +6,7 @@
 // matches on strings and on numbers as written, and false for every type
 // mismatch, a field missing, repeated or a container, != and !~ included).
 #include "parse/where.h"
+#include "parse/where_holds.h"
 
 #include <gtest/gtest.h>
 

@@ -22,6 +22,11 @@ namespace logagg {
 
 // A measured field's value (--sum, --quantiles): a JSON number, or a string
 // that is one, from its decimal text (read_measure, parse/measure_value.h).
+// The forms of a value its measures use (bits): --sum's exact sum, and the
+// double of the quantiles, min and max. A value read in one form leaves the
+// other's members of MeasureValue in any state.
+enum MeasureForms : uint8_t { kExactForm = 1, kRealForm = 2, kAllForms = 3 };
+
 struct MeasureValue {
   double real;     // the nearest double: for the quantiles, min and max
   FixedSum fixed;  // exact to 18 fraction digits, rounded half to even past them; overflowed past +-1.7e20

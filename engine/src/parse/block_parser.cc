@@ -28,6 +28,7 @@
 
 #include "parse/dotted_names.h"
 #include "parse/field_targets.h"
+#include "parse/line_keys.h"
 #include "text/json_tokens.h"
 #include "text/ascii.h"
 #include "text/lines.h"

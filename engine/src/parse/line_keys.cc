@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "parse/short_measure.h"  // read_padded_measure
+#include "parse/where_holds.h"
 #include "text/ascii.h"
 
 namespace logagg {

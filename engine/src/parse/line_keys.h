@@ -15,54 +15,17 @@
 // N = 2; a path of fewer segments whole).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
-#include <vector>
 
-#include "logagg/measures.h"
-#include "logagg/options.h"
 #include "model/line_verdict.h"
-#include "parse/field_path.h"
 #include "parse/field_targets.h"
-#include "parse/measure_value.h"
-#include "parse/where.h"
+#include "parse/line_rules.h"  // KeyRules
 
 namespace logagg {
-
-struct KeyRules {
-  // The fields looked for besides the app id and the time: target kExtra + i.
-  static constexpr int kExtra = 2;
-  std::vector<FieldPath> fields;
-  // Each field as first named, and the option that named it ("--where
-  // status>=500"): what messages about it say.
-  std::vector<std::string> names, named_by;
-  struct Key {
-    int target;
-    KeyField::Kind kind;
-    unsigned segments;
-  };
-  std::vector<Key> keys;                        // --by keys, in order
-  bool key_app = false;                         // --by-app beside --by: the app id is the tuple's first part
-  std::vector<std::pair<int, Filter>> filters;  // (target, filter), in --where order
-  struct Measured {
-    int target;
-    MeasureForms forms;  // read as its measures use it (--sum: exact; --quantiles: real)
-  };
-  std::vector<Measured> measures;                // MeasureSpec::fields', in order
-  std::vector<std::pair<int, Filter>> count_if;  // (target, predicate), in --count-if order
-
-  bool active() const { return !keys.empty() || !filters.empty() || measured(); }
-  bool measured() const { return !measures.empty() || !count_if.empty(); }
-
-  // Throws std::invalid_argument, naming the option, for a field that is not
-  // a valid path, one whose path overlaps another's without being the same
-  // field (the app and time fields included), too many keys or fields, or a
-  // filter it cannot read.
-  static KeyRules of(const Question& question, const MeasureSpec& measures, const FieldPath* app,
-                     const FieldPath& time);
-};
 
 // One parser's scratch for the key tuple of the current line.
 class LineKeys {

@@ -40,36 +40,12 @@
 
 #include <absl/functional/function_ref.h>
 
-#include "logagg/options.h"
 #include "model/line_verdict.h"
-#include "parse/app_pattern.h"
-#include "parse/field_path.h"
-#include "parse/line_keys.h"
-#include "parse/time_format.h"
+#include "parse/line_rules.h"
+#include "parse/measure_value.h"  // read_measure: the measured values detect and the report read
 #include "text/lines.h"  // kLinePadding
 
 namespace logagg {
-
-// Where the fields are, which app ids count, and the keys and filters,
-// compiled once from the question (by its Query, query.h). Copies share the compiled patterns;
-// thread-safe to share.
-struct LineRules {
-  FieldPath app = parse_field_path("app_id");
-  FieldPath time = parse_field_path("timestamp");
-  bool has_app = true;  // false with --app-field none: `app` is not looked for
-  AppPattern app_pattern = AppPattern::compile();
-  TimeFormat time_format;  // rfc3339
-  KeyRules keys;           // --by, --where
-  // A dotted plain name's nested path, looked for where the line's object
-  // lacks the name as a key (dotted_names.h); nullopt: none.
-  std::optional<FieldPath> app_nested, time_nested;
-
-  // Throws std::invalid_argument, with a message naming the option, for a
-  // field that is not a valid path, fields whose paths overlap, a pattern
-  // that does not compile, or a time format (or input zone) it cannot use.
-  // Sets the nested forms of dotted names.
-  static LineRules of(const Question& question, const MeasureSpec& measures);
-};
 
 class LineParser {
  public:

@@ -8,7 +8,6 @@
 #include <string_view>
 
 #include "model/line_verdict.h"  // MeasureValue
-#include "parse/short_measure.h"
 
 namespace logagg {
 
@@ -22,15 +21,6 @@ bool read_measure(std::string_view text, MeasureValue& out) noexcept;
 // The same, for a value that read_short_measure (short_measure.h) does not
 // take: one with an exponent, or of more than 19 digits.
 bool read_long_measure(std::string_view text, MeasureValue& out) noexcept;
-
-// The same, for text followed by at least 8 readable bytes (a field's value
-// as a line parser found it: FieldSeen::text), its digits read 8 at a time,
-// in the forms kForms (a value of more digits or with an exponent: all).
-// Inline: it runs for every measured field of every counted line.
-template <MeasureForms kForms = kAllForms>
-[[gnu::always_inline]] inline bool read_padded_measure(std::string_view text, MeasureValue& out) noexcept {
-  return read_short_measure<true, kForms>(text, out) || read_long_measure(text, out);
-}
 
 // The same as an optional, for the callers off the per-line path.
 inline std::optional<MeasureValue> read_measure(std::string_view text) noexcept {

@@ -1,7 +1,8 @@
 // Numbers read in one pass, inline on the per-line path: the common measured
 // value, a number without an exponent of at most 19 digits (bytes, 0.004,
 // -12.5), only in the forms its measures use (measure_value.h has the whole
-// reading); and the integer a --where filter compares (where.h).
+// reading, which read_padded_measure falls back to); and the integer a
+// --where filter compares (where_holds.h).
 #pragma once
 
 #include <algorithm>
@@ -13,15 +14,11 @@
 #include <string_view>
 #include <system_error>
 
-#include "model/line_verdict.h"  // MeasureValue
+#include "model/line_verdict.h"  // MeasureValue, MeasureForms
+#include "parse/measure_value.h"  // read_long_measure
 #include "text/ascii.h"
 
 namespace logagg {
-
-// The forms of a value its measures use (bits): --sum's exact sum, and the
-// double of the quantiles, min and max. A value read in one form leaves the
-// other's members of MeasureValue in any state.
-enum MeasureForms : uint8_t { kExactForm = 1, kRealForm = 2, kAllForms = 3 };
 
 namespace short_measure {
 
@@ -131,6 +128,15 @@ template <bool kPadded, MeasureForms kForms = kAllForms>
     if (negative) v.real = -v.real;
   }
   return true;
+}
+
+// The same, for text followed by at least 8 readable bytes (a field's value
+// as a line parser found it: FieldSeen::text), its digits read 8 at a time,
+// in the forms kForms (a value of more digits or with an exponent: all).
+// Inline: it runs for every measured field of every counted line.
+template <MeasureForms kForms = kAllForms>
+[[gnu::always_inline]] inline bool read_padded_measure(std::string_view text, MeasureValue& out) noexcept {
+  return read_short_measure<true, kForms>(text, out) || read_long_measure(text, out);
 }
 
 }  // namespace logagg

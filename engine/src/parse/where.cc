@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "parse/field_targets.h"
+#include "parse/short_measure.h"
 #include "text/ascii.h"
 
 namespace logagg {

@@ -35,10 +35,10 @@
 
 #include "parse/app_pattern.h"
 #include "text/decimal.h"
-#include "parse/field_targets.h"
-#include "parse/short_measure.h"
 
 namespace logagg {
+
+struct FieldSeen;  // what a line's walk found for a field (field_targets.h)
 
 class Filter {
  public:
@@ -51,18 +51,9 @@ class Filter {
   // The field, as written (for --app-field's path rules).
   const std::string& field() const { return field_; }
   // Whether the filter holds for a line where the walk found `seen` for the
-  // field. A number compared with an integer, both of at most 18 digits (as
-  // most statuses and sizes are), is read and tested here, inline: its
-  // digits 8 at a time (the walk's texts are padded), against the range of
-  // integers the filter holds for.
-  [[gnu::always_inline]] bool holds(const FieldSeen& seen) const {
-    int64_t i;
-    if (ranged_ && seen.count == 1 && !seen.step_twice && (seen.is_string || seen.is_scalar) &&
-        read_short_integer(seen.text, i)) [[likely]] {
-      return (static_cast<uint64_t>(i) - low_ <= span_) == inside_;
-    }
-    return holds_otherwise(seen);
-  }
+  // field. Inline, defined in where_holds.h, which its callers include: it
+  // runs for every filter of every line.
+  [[gnu::always_inline]] inline bool holds(const FieldSeen& seen) const;
 
   // Which JSON types of the field's value the filter can hold for (as
   // holds() says): a number, a string (some only if they hold a number), a
