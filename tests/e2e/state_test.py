@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """End-to-end test of incremental runs: `logagg --state FILE [--delta] PATH...`.
 
-  state_test.py LOGAGG
+  state_test.py LOGAGG            every case but the kills (ctest state_e2e)
+  state_test.py LOGAGG --kills    the kills alone (ctest state_kills, slow)
 
 Proves that a cron job that runs logagg with a state file counts every complete line of its logs
 exactly once, whatever logrotate does between the runs and whenever a run is killed:
@@ -35,8 +36,9 @@ exactly once, whatever logrotate does between the runs and whenever a run is kil
   JSON, damaged or of another version, one made with other counting options (--by-app or not,
   another --app-field or --time-field), --delta without --state, --state with - or with --range, and a state whose
   STATE.lock another process holds ("in use").
-- 1,000 runs killed with SIGKILL at random instants, each followed at once by a run (not waiting for
-  the killed one to end): none is refused (the lock of a run that is ending is waited for).
+- (--kills) 1,000 runs (50 under a sanitizer: LOGAGG_SANITIZED) killed with SIGKILL at random
+  instants, each followed at once by a run (not waiting for the killed one to end): none is refused
+  (the lock of a run that is ending is waited for).
 """
 
 import fcntl
@@ -704,4 +706,9 @@ class Refusals(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(argv=sys.argv[:1] + sys.argv[2:], verbosity=1)
+    # --kills: the kills alone (ctest state_kills, the slow part); else every other case.
+    kills = len(sys.argv) > 2 and sys.argv[2] == "--kills"
+    cases = [name for name, case in list(globals().items())
+             if isinstance(case, type) and issubclass(case, unittest.TestCase) and
+             (case is KilledAndRunAgainAtOnce) == kills]
+    unittest.main(argv=[sys.argv[0], *cases], verbosity=1)
