@@ -303,14 +303,11 @@ void BM_CountIntoMap(benchmark::State& state) {
 }
 BENCHMARK(BM_CountIntoMap);
 
-// Counting measured lines by key, as a RED report does (`--by status --sum
-// bytes --quantiles latency_ms`): statuses weighted as the generator writes
-// them, 700 lines a second in time order (about 70 lines a cell, as in the
-// bench corpus), each line's two values read.
-void BM_CountMeasuredByKey(benchmark::State& state) {
-  logagg::MeasureSpec spec;
-  spec.fields = {{"bytes", true, false, {}}, {"latency_ms", false, true, {}}};
-  spec.percentiles = {{"50", 50, 0}, {"99", 99, 0}};
+// Counting measured lines by key, as `--by status` with the measures `spec`
+// does: statuses weighted as the generator writes them, 700 lines a second in
+// time order (about 70 lines a cell, as in the bench corpus), each line's
+// values read (bytes 165950, latency_ms 128.347, in spec's order).
+void count_measured_by_key(benchmark::State& state, const logagg::MeasureSpec& spec) {
   logagg::SharedCounts shared;
   logagg::SharedMeasures measures(spec);
   logagg::AppTable table(100'000);
@@ -320,10 +317,11 @@ void BM_CountMeasuredByKey(benchmark::State& state) {
   std::vector<std::string_view> keys(4096);
   for (auto& k : keys) k = statuses[rng() % 10];
   logagg::LineMeasures line;
-  line.values.resize(2);
-  line.usable = 3;
-  logagg::read_measure("165950", line.values[0]);
-  logagg::read_measure("128.347", line.values[1]);
+  line.values.resize(spec.fields.size());
+  line.usable = (uint64_t{1} << spec.fields.size()) - 1;
+  for (size_t f = 0; f < spec.fields.size(); ++f) {
+    logagg::read_measure(spec.fields[f].name == "bytes" ? "165950" : "128.347", line.values[f]);
+  }
   size_t i = 0;
   for (auto _ : state) {
     logagg::LineVerdict v = logagg::LineVerdict::counted(1'700'000'000 + static_cast<int64_t>(i / 700), keys[i & 4095]);
@@ -333,7 +331,23 @@ void BM_CountMeasuredByKey(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
 }
+
+// A RED report's (`--by status --sum bytes --quantiles latency_ms`).
+void BM_CountMeasuredByKey(benchmark::State& state) {
+  logagg::MeasureSpec spec;
+  spec.fields = {{"bytes", true, false, {}}, {"latency_ms", false, true, {}}};
+  spec.percentiles = {{"50", 50, 0}, {"99", 99, 0}};
+  count_measured_by_key(state, spec);
+}
 BENCHMARK(BM_CountMeasuredByKey);
+
+// One summed field (`--by status --sum bytes`): the cells' own path for it.
+void BM_CountSummedByKey(benchmark::State& state) {
+  logagg::MeasureSpec spec;
+  spec.fields = {{"bytes", true, false, {}}};
+  count_measured_by_key(state, spec);
+}
+BENCHMARK(BM_CountSummedByKey);
 
 // A key's number from a worker's AppCache, for state.range(0) distinct keys
 // met in turn: 5 as `--by status` meets them, 50 as a pair (`--by method

@@ -252,9 +252,10 @@ std::map<int64_t, RefRow> by_second(const Log& log, const std::string& status = 
 }
 
 // Without a --by key: one measured field and nothing else (--sum bytes;
-// --quantiles lat), the question the line keys answer without their general
-// rules, against the reference added up by second: each second's n, exact
-// sum, extremes and quantiles, and the lines without a usable value.
+// --quantiles lat; both of lat), the question the line keys answer without
+// their general rules (and a sum alone, the one the cells count without
+// their loop), against the reference added up by second: each second's n,
+// exact sum, extremes and quantiles, and the lines without a usable value.
 void check_one_measure(const Log& log) {
   const std::map<int64_t, RefRow> seconds = by_second(log);
   Options sum;
@@ -262,11 +263,16 @@ void check_one_measure(const Log& log) {
   Options quantiles;
   quantiles.quantiles = {"lat"};
   quantiles.percentiles = {"0", "50", "99", "100"};
+  Options both = quantiles;
+  both.sum = {"lat"};
   const Result summed = aggregate_buffer(log.text, sum);
   const Result ranked = aggregate_buffer(log.text, quantiles);
+  const Result summed_and_ranked = aggregate_buffer(log.text, both);
   const MeasureSpec spec = MeasureSpec::of(quantiles);
+  const MeasureSpec both_spec = MeasureSpec::of(both);
   ASSERT_EQ(summed.cells.size(), seconds.size());
   ASSERT_EQ(ranked.cells.size(), seconds.size());
+  ASSERT_EQ(summed_and_ranked.cells.size(), seconds.size());
   uint64_t bytes_values = 0, lat_values = 0;
   size_t i = 0;
   for (const auto& [second, ref] : seconds) {
@@ -278,11 +284,14 @@ void check_one_measure(const Log& log) {
     EXPECT_EQ(bytes.n, ref.bytes_n);
     EXPECT_TRUE(bytes.sum.units() == ref.bytes_sum * 1000000000000) << "bytes sum";
     bytes_values += bytes.n;
-    const MeasureCell cell = ranked.cells[i++];
+    const MeasureCell cell = ranked.cells[i];
     const FieldMeasure& lat = cell.fields[0];
     EXPECT_EQ(lat.n, ref.lat.size());
     lat_values += lat.n;
     check_extremes_and_quantiles(spec, cell, lat, ref.lat);
+    const MeasureCell both_cell = summed_and_ranked.cells[i++];
+    EXPECT_EQ(both_cell.fields[0].n, ref.lat.size());
+    check_extremes_and_quantiles(both_spec, both_cell, both_cell.fields[0], ref.lat);
   }
   EXPECT_EQ(summed.summary.no_measure[0], summed.summary.counted - bytes_values);
   ASSERT_EQ(summed.summary.fields.size(), 1u);  // bytes: a number where it is there at all

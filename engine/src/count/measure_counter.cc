@@ -52,6 +52,8 @@ std::vector<CellKey> SharedMeasures::take_sorted(const std::vector<uint32_t>& or
 MeasureCounter::MeasureCounter(SharedMeasures& shared, const MeasureSpec& spec, size_t max_cells)
     : shared_(&shared), empty_(spec.empty_cell()), max_cells_(max_cells) {
   for (const MeasureSpec::Field& f : spec.fields) fields_.push_back({f.keeps_sum(), f.quantiled, f.bounds});
+  // A field not quantiled is summed, and has no histogram (MeasureSpec::of).
+  one_sum_ = fields_.size() == 1 && !fields_[0].quantiled && spec.count_if.empty();
 }
 
 void MeasureCounter::switch_to(CellKey key) {

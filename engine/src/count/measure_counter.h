@@ -103,6 +103,15 @@ class MeasureCounter {
     }
     MeasureCell& cell = *last_;
     ++cell.count;
+    if (one_sum_) {  // --sum F alone (with or without keys): no loop, no predicate, no form to test
+      if ((line.usable & 1) == 0) [[unlikely]] {
+        ++tally.no_measure[0];
+        return;
+      }
+      ++cell.fields[0].n;
+      add_sum(cell.fields[0], line.values[0]);
+      return;
+    }
     for (uint64_t m = line.matched; m != 0; m &= m - 1) ++cell.matched[static_cast<size_t>(__builtin_ctzll(m))];
     for (size_t i = 0; i < fields_.size(); ++i) {
       if ((line.usable >> i & 1) == 0) [[unlikely]] {
@@ -121,12 +130,13 @@ class MeasureCounter {
     bool summed, quantiled;  // summed: the sum kept (MeasureSpec::Field::keeps_sum)
     std::vector<double> bounds;  // a histogram's, or empty
   };
+  static void add_sum(FieldMeasure& f, const MeasureValue& v) {
+    f.sum.add(v.fixed);
+    f.digits = std::max(f.digits, static_cast<uint8_t>(v.digits));
+  }
   static void add_value(FieldMeasure& f, const Field& how, const MeasureValue& v) {
     ++f.n;
-    if (how.summed) {
-      f.sum.add(v.fixed);
-      f.digits = std::max(f.digits, static_cast<uint8_t>(v.digits));
-    }
+    if (how.summed) add_sum(f, v);
     if (how.quantiled) {
       f.take_min(v.real, v.written);
       f.take_max(v.real, v.written);
@@ -157,6 +167,7 @@ class MeasureCounter {
 
   SharedMeasures* shared_;
   std::vector<Field> fields_;
+  bool one_sum_;  // one field, summed only, and no --count-if: add()'s own path
   MeasureCell empty_;  // a new cell's start: a place for each --count-if and field
   size_t max_cells_;
   CellMap cells_;
