@@ -2,7 +2,7 @@
 """End-to-end test of incremental runs: `logagg --state FILE [--delta] PATH...`.
 
   state_test.py LOGAGG            every case but the kills (ctest state_e2e)
-  state_test.py LOGAGG --kills    the kills alone (ctest state_kills, slow)
+  state_test.py LOGAGG --kills    the kills alone (ctest state_kills, slow); names after either choose cases
 
 Proves that a cron job that runs logagg with a state file counts every complete line of its logs
 exactly once, whatever logrotate does between the runs and whenever a run is killed:
@@ -706,9 +706,10 @@ class Refusals(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    # --kills: the kills alone (ctest state_kills, the slow part); else every other case.
+    # --kills: the kills alone (ctest state_kills, the slow part); else every other case. Names
+    # after them (a class, Class.test_name) choose among those cases, as unittest takes them.
     kills = len(sys.argv) > 2 and sys.argv[2] == "--kills"
-    cases = [name for name, case in list(globals().items())
-             if isinstance(case, type) and issubclass(case, unittest.TestCase) and
-             (case is KilledAndRunAgainAtOnce) == kills]
+    cases = sys.argv[3 if kills else 2:] or [
+        name for name, case in list(globals().items())
+        if isinstance(case, type) and issubclass(case, unittest.TestCase) and (case is KilledAndRunAgainAtOnce) == kills]
     unittest.main(argv=[sys.argv[0], *cases], verbosity=1)

@@ -1,6 +1,7 @@
 // What parsing hands to counting for one line: its verdict (counted with
 // its UTC second, blank, rejected with exactly one reason, or filtered out by
-// one --where filter) and the values its measures read. The parsers (parse/)
+// one --where filter) and the values its measures read, in the forms they
+// use (MeasureForms). The parsers (parse/)
 // make them and the counters (count/) tally them; neither stage includes
 // the other's headers for them.
 //
@@ -20,13 +21,13 @@
 
 namespace logagg {
 
-// A measured field's value (--sum, --quantiles): a JSON number, or a string
-// that is one, from its decimal text (read_measure, parse/measure_value.h).
 // The forms of a value its measures use (bits): --sum's exact sum, and the
 // double of the quantiles, min and max. A value read in one form leaves the
 // other's members of MeasureValue in any state.
 enum MeasureForms : uint8_t { kExactForm = 1, kRealForm = 2, kAllForms = 3 };
 
+// A measured field's value (--sum, --quantiles): a JSON number, or a string
+// that is one, from its decimal text (read_measure, parse/measure_value.h).
 struct MeasureValue {
   double real;     // the nearest double: for the quantiles, min and max
   FixedSum fixed;  // exact to 18 fraction digits, rounded half to even past them; overflowed past +-1.7e20

@@ -1,7 +1,8 @@
 // The keys, filters and measures of a line (--by, --by-status-class,
-// --by-path-prefix, --where, --sum, --quantiles, --count-if): which fields
-// they read, compiled once from the Query, and,
-// from what the walk of a line found in those fields, the line's verdict:
+// --by-path-prefix, --where, --sum, --quantiles, --count-if): from the
+// fields they read (KeyRules, line_rules.h, compiled once from the Query;
+// KeyRules::of is in line_keys.cc) and what the walk of a line found in
+// them, the line's verdict:
 // filtered out by the first filter that fails, or counted under its key
 // tuple (logagg/result.h). Shared by both line parsers, so both give the
 // same keys.
