@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "count/counter.h"  // the Counter scan_lines records into
 #include "parse/line_parser.h"
 #include "support/print_counts.h"
 

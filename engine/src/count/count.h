@@ -1,10 +1,16 @@
 // The count stage's face: what the run, the report and merge use of it.
+// - RunTallies: what the workers of one run count into (run_tallies.cc), a
+//   Counter for each worker and what they share, and how the result's rows
+//   and tallies are taken from them. The run stage holds it and hands each
+//   worker its Counter without seeing inside one: counter.h (the per-second
+//   counts, the key table and the measured cells) stays the count stage's,
+//   so a change there recompiles this stage's files, not the run's and
+//   every stage above that includes this face.
 // - scan_lines: the per-line loop shared by mapped segments and streamed
 //   chunks (line_scanner.cc). It classifies each line of a run of whole
 //   lines (BlockParser: split at LF, one CR before each LF dropped), records
-//   the verdict in a worker's Counter (counter.h: the per-second counts, the
-//   key table and the measured cells it counts into) and keeps the first
-//   rejected lines' positions for --show-rejects.
+//   the verdict in a worker's Counter and keeps the first rejected lines'
+//   positions for --show-rejects.
 // - The order of a result's rows and how equal rows add up: the key order
 //   (app_before), and rows taken from the workers' tallies or from result
 //   documents (measured_rows.cc), sorted and added.
@@ -13,17 +19,48 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "count/counter.h"
 #include "logagg/measures.h"
 #include "logagg/result.h"
 
 namespace logagg {
 
 class BlockParser;  // the parse stage's (parse/line_parser.h)
+class Counter;      // a worker's (counter.h)
+
+// What the workers of one run for a query count into: a Counter each, and
+// what they share: the per-second counts, the key numbering (--by-app,
+// --by) and the measured cells.
+class RunTallies {
+ public:
+  RunTallies(const Query& query, unsigned workers);
+  ~RunTallies();
+  RunTallies(const RunTallies&) = delete;
+  RunTallies& operator=(const RunTallies&) = delete;
+
+  // Worker `worker`'s Counter, where it stays while this lives.
+  Counter& counter(unsigned worker);
+  // Adds every worker's tally of its lines to `summary`.
+  void add_tallies(Summary& summary) const;
+  // Takes the counted rows into `result` (whose query is this one's): the
+  // measured cells and their rows, or the (second, key tuple) counts with
+  // the key tuples numbered in name order ("(other)" last), or the counts
+  // per second; then the per-second counts from the keyed rows.
+  void take_rows(Result& result);
+
+ private:
+  struct Shared;
+  std::unique_ptr<Shared> shared_;
+};
+
+// Ends a worker's counting: the pairs it still lists are put in time order
+// and handed to what the workers share. On the worker's own thread, so that
+// the workers sort theirs in parallel.
+void end_counting(Counter& counter);
 
 // A rejected line, by index from the start of its segment or stream (0-based).
 struct LocalReject {

@@ -1,6 +1,7 @@
 // The per-line loop (scan_lines of count.h).
 #include "count/count.h"
 
+#include "count/counter.h"  // Counter::record, inline per line
 #include "parse/line_parser.h"  // BlockParser
 
 namespace logagg {

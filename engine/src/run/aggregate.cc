@@ -36,21 +36,12 @@
 namespace logagg {
 namespace {
 
-// One worker per thread, each counting into `tallies`.
+// One worker per Counter of `tallies`, each counting into its own.
 std::vector<Worker> make_workers(unsigned threads, const Query& query, const RunSettings& options,
-                                 SharedTallies& tallies, Progress* progress) {
-  const Question& q = query.question();
-  const bool measured = !tallies.spec.empty();
+                                 RunTallies& tallies, Progress* progress) {
   std::vector<Worker> workers;
   for (unsigned t = 0; t < threads; ++t) {
-    workers.push_back({BlockParser(query.rules(), options.max_line_bytes),
-                       Counter(tallies.counts, q.since.value_or(INT64_MIN), q.until.value_or(INT64_MAX),
-                               query.keyed() ? &tallies.apps : nullptr, Counter::kDefaultMaxSeconds,
-                               measured ? &tallies.measures : nullptr, &tallies.spec, query.counts_time_forms(),
-                               query.fields().size()),
-                       {},
-                       {},
-                       progress});
+    workers.push_back({BlockParser(query.rules(), options.max_line_bytes), tallies.counter(t), {}, {}, progress});
   }
   return workers;
 }
@@ -82,7 +73,7 @@ void run_workers(std::vector<std::unique_ptr<Source>>& sources, std::vector<Work
       if (alone) scan_segment(src, 0, w);
       if (src.segments.empty()) input_done(w);  // read whole, empty, or unreadable
     }
-    w.counter.spill();  // here, so the workers sort their last lists of pairs in parallel
+    end_counting(w.counter);  // here, so the workers sort their last lists of pairs in parallel
   };
   std::vector<std::thread> pool;
   for (size_t t = 1; t < workers.size(); ++t) pool.emplace_back(work, std::ref(workers[t]));
@@ -97,10 +88,11 @@ Result run(std::vector<std::unique_ptr<Source>> sources, std::vector<InputError>
            const RunSettings& options, std::chrono::steady_clock::time_point start, Progress* progress,
            std::vector<SpanRead>* reads = nullptr) {
   const size_t walk_errors = errors.size();  // paths that could not be expanded: unreadable
-  SharedTallies tallies(query);
-  std::vector<Worker> workers = make_workers(resolve_threads(options.threads), query, options, tallies, progress);
+  const unsigned threads = resolve_threads(options.threads);
+  RunTallies tallies(query, threads);
+  std::vector<Worker> workers = make_workers(threads, query, options, tallies, progress);
   run_workers(sources, workers, options);
-  Result result = gather(sources, workers, tallies, query, options.max_reject_samples, std::move(errors), reads);
+  Result result = gather(sources, tallies, query, options.max_reject_samples, std::move(errors), reads);
   result.summary.unreadable += walk_errors;
   result.summary.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

@@ -27,51 +27,6 @@ std::vector<RejectSample> collect_rejects(const std::vector<std::unique_ptr<Sour
   return out;
 }
 
-// Fills the --by-app part of `result` and, from it, the per-second counts:
-// the apps numbered in name order, "(other)" last.
-void take_app_counts(SharedCounts& shared, const AppTable& apps, Result& result) {
-  result.apps = apps.names();
-  const std::vector<uint32_t> order = name_order(result.apps);  // table number -> number in name order
-  const auto other = static_cast<uint32_t>(order.size());
-  result.app_counts = shared.take_app_sorted(order, other);
-  result.apps_capped = apps.capped();
-  for (const AppCount& c : result.app_counts) {
-    if (c.app == other && result.apps.size() == other) result.apps.emplace_back(kOtherApp);
-  }
-  sum_app_counts_per_second(result);
-}
-
-// Fills `result` from measured cells: the key tuples numbered in name order
-// ("(other)" last) when keyed, the rows and their cells, and from them the
-// per-second counts.
-void take_cells(SharedMeasures& shared, const AppTable* apps, Result& result) {
-  std::vector<uint32_t> order;  // table number -> number in name order
-  auto other = uint32_t{0};
-  if (apps != nullptr) {
-    result.apps = apps->names();
-    order = name_order(result.apps);
-    other = static_cast<uint32_t>(order.size());
-    result.apps_capped = apps->capped();
-  }
-  const std::vector<CellKey> keys = shared.take_sorted(order, other, result.cells);
-  if (apps != nullptr) {
-    result.app_counts.reserve(keys.size());
-  } else {
-    result.counts.reserve(keys.size());
-  }
-  for (size_t row = 0; row < keys.size(); ++row) {
-    const CellKey& key = keys[row];
-    const uint64_t count = result.cells.count(row);
-    if (apps != nullptr) {
-      result.app_counts.push_back({key.second, key.app, count});
-      if (key.app == other && result.apps.size() == other) result.apps.emplace_back(kOtherApp);
-    } else {
-      result.counts.push_back({key.second, count});
-    }
-  }
-  if (apps != nullptr) sum_app_counts_per_second(result);
-}
-
 // The summary of how the sources were read, their errors after `errors`,
 // and with `reads` how each was read.
 void account_sources(const std::vector<std::unique_ptr<Source>>& sources, std::vector<InputError>& errors,
@@ -96,25 +51,18 @@ void account_sources(const std::vector<std::unique_ptr<Source>>& sources, std::v
 
 }  // namespace
 
-Result gather(const std::vector<std::unique_ptr<Source>>& sources, const std::vector<Worker>& workers,
-              SharedTallies& tallies, const Query& query, size_t max_reject_samples, std::vector<InputError> errors,
-              std::vector<SpanRead>* reads) {
+Result gather(const std::vector<std::unique_ptr<Source>>& sources, RunTallies& tallies, const Query& query,
+              size_t max_reject_samples, std::vector<InputError> errors, std::vector<SpanRead>* reads) {
   Result result;
   result.query = query;
   account_sources(sources, errors, result.summary, reads);
-  for (const Worker& w : workers) result.summary.add(w.counter.tally());
+  tallies.add_tallies(result.summary);
   result.summary.filtered_by.resize(query.question().where.size());
   result.summary.no_value.resize(query.question().by.size());
-  result.summary.no_measure.resize(tallies.spec.fields.size());
+  result.summary.no_measure.resize(query.measures().fields.size());
   if (query.counts_time_forms()) result.summary.time_forms.resize(kTimeFormCount);
   result.summary.fields.resize(query.fields().size());
-  if (!tallies.spec.empty()) {
-    take_cells(tallies.measures, query.keyed() ? &tallies.apps : nullptr, result);
-  } else if (query.keyed()) {
-    take_app_counts(tallies.counts, tallies.apps, result);
-  } else {
-    result.counts = tallies.counts.take_sorted();
-  }
+  tallies.take_rows(result);
   result.rejects = collect_rejects(sources, max_reject_samples);
   result.errors = std::move(errors);
   return result;

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "count/count.h"
-#include "logagg/measures.h"
 #include "logagg/query.h"
 #include "logagg/result.h"
 #include "run/source.h"
@@ -15,22 +14,11 @@
 
 namespace logagg {
 
-// What the workers of one run count into together: the per-second counts,
-// the key numbering (--by-app, --by) and the measured cells.
-struct SharedTallies {
-  explicit SharedTallies(const Query& query)
-      : apps(query.question().max_apps), spec(query.measures()), measures(spec) {}
-  SharedCounts counts;
-  AppTable apps;
-  const MeasureSpec& spec;  // the query's
-  SharedMeasures measures;
-};
-
-// The result of the workers' run over `sources` for `query`, with the input errors
-// `errors` (then each source's, in input order) and, with `reads`, how each
-// source was read. The elapsed time is left to the caller.
-Result gather(const std::vector<std::unique_ptr<Source>>& sources, const std::vector<Worker>& workers,
-              SharedTallies& tallies, const Query& query, size_t max_reject_samples, std::vector<InputError> errors,
-              std::vector<SpanRead>* reads);
+// The result of the workers' run over `sources` for `query`, counted into
+// `tallies`, with the input errors `errors` (then each source's, in input
+// order) and, with `reads`, how each source was read. The elapsed time is
+// left to the caller.
+Result gather(const std::vector<std::unique_ptr<Source>>& sources, RunTallies& tallies, const Query& query,
+              size_t max_reject_samples, std::vector<InputError> errors, std::vector<SpanRead>* reads);
 
 }  // namespace logagg

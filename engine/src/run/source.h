@@ -53,7 +53,7 @@ struct Source {
 // A worker's private state.
 struct Worker {
   BlockParser parser;
-  Counter counter;
+  Counter& counter;  // its own, in the run's RunTallies
   std::vector<char> stream_buffer;   // reused by every stream this worker reads
   std::vector<char> segment_buffer;  // reused by every segment it reads with pread
   Progress* progress;                // shared; nullptr if nobody watches
