@@ -75,13 +75,15 @@ if [ -z "$scratch" ]; then
   trap 'rm -rf "$scratch"' EXIT
 fi
 mkdir -p "$scratch"  # a MUTATION_DIR that does not exist yet (a clean checkout's build/mutation)
+scratch=$(cd "$scratch" && pwd)  # absolute, as the compile commands name their sources
 targets=$(cut -f5 <<< "$rows" | tr ' ' '\n' | sort -u | tr '\n' ' ')
 
 # One scratch copy per worker, src0, src1, ...: each laid out and configured
 # as the tree's own release build (build/release in the copy, the release
 # preset: the same flags), so that a compiler cache whose base directory
 # holds them all (ccache's CCACHE_BASEDIR, as .ci/run sets it) finds the
-# objects the tree's build made. But a warning does not fail a copy's build:
+# objects the tree's build made; compile.sh, ahead of the tree's launcher,
+# compiles what a row's mutation reaches at -O1. But a warning does not fail a copy's build:
 # a mutation may leave a parameter or a function unused, and must build,
 # not build cleanly. (-Werror, which LOGAGG_WERROR gives the tree's build,
 # changes no object; .ci/run leaves it out of the cache's hash.) A file
@@ -103,7 +105,8 @@ for path in sys.stdin.read().split("\0"):
     shutil.copy2(path, target)
 ' "$src"
   {
-    cmake -S "$src" --preset release -DCMAKE_COMPILE_WARNING_AS_ERROR=OFF &&
+    cmake -S "$src" --preset release -DCMAKE_COMPILE_WARNING_AS_ERROR=OFF \
+      -DCMAKE_CXX_COMPILER_LAUNCHER="$src/tests/mutation/compile.sh${CMAKE_CXX_COMPILER_LAUNCHER:+;$CMAKE_CXX_COMPILER_LAUNCHER}" &&
       cmake --build "$build" -j "$jobs" --target $(worker_targets "$1")
   } > "$scratch/build$1.log" 2>&1 ||
     { cat "$scratch/build$1.log" >&2; say "the unmutated scratch copy does not build"; exit 1; }
@@ -153,12 +156,14 @@ def compiled_in(file):  # the .cc files that compile FILE: itself, or those that
             if path not in reached and any(f == i or f.endswith("/" + i) for i in included):
                 reached.add(path)
                 todo.append(path)
-    return sum(path.endswith(".cc") for path in reached)
+    return sorted(path for path in reached if path.endswith(".cc"))
 headers_only = set(re.findall(r"logagg_add_test\(\w+ (\w+)[^)]*\bHEADERS_ONLY\b", open("tests/CMakeLists.txt").read()))
 compiled = {file: compiled_in(file) for file in {row.split("\t")[1] for row in rows}}
+# FILE \t the .cc files its mutation recompiles (compile.sh builds those at -O1)
+open(f"{scratch}/reaches.tsv", "w", encoding="utf-8").write("".join(f + "\t" + " ".join(c) + "\n" for f, c in compiled.items()))
 def cost(row):
     file, targets = row.split("\t")[1], row.split("\t")[4].split()
-    return 5 + (len(targets) if set(targets) <= headers_only else compiled[file])
+    return 5 + (len(targets) if set(targets) <= headers_only else len(compiled[file]))
 dealt = [[] for _ in range(max(1, min(workers, len(rows))))]
 load = [0] * len(dealt)
 for row in sorted(rows, key=cost, reverse=True):
@@ -204,7 +209,12 @@ if text.count(original) != 1:
 open(path, "w", encoding="utf-8").write(text.replace(original, replacement))
 ' "$src/$file" "$original" "$replacement"
     verdict=caught
-    if ! cmake --build "$build" -j "$jobs" --target $mutation_targets < /dev/null > "$scratch/$name.build.log" 2>&1; then
+    # The sources the mutation reaches, for compile.sh.
+    awk -F'\t' -v file="$file" -v src="$src" \
+      '$1 == file { n = split($2, cc, " "); for (i = 1; i <= n; ++i) print src "/" cc[i] }' \
+      "$scratch/reaches.tsv" > "$scratch/reached$1"
+    if ! MUTATION_REACHED="$scratch/reached$1" cmake --build "$build" -j "$jobs" --target $mutation_targets \
+      < /dev/null > "$scratch/$name.build.log" 2>&1; then
       verdict="DOES NOT BUILD (see $scratch/$name.build.log)"
       echo "broken $name" >> "$scratch/verdicts$1"
     elif run_tests "$build" "$tests" "$scratch/$name.test.log"; then
