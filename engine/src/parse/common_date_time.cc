@@ -9,7 +9,7 @@ namespace logagg {
 namespace {
 
 // The number of the two digits at p, or -1 if they are not both digits.
-int two_digits(const char* p) noexcept {
+int checked_two_digits(const char* p) noexcept {
   return is_digit(p[0]) && is_digit(p[1]) ? (p[0] - '0') * 10 + (p[1] - '0') : -1;
 }
 
@@ -22,12 +22,12 @@ bool read_zone(const char* p, const char* end, int64_t& offset) noexcept {
     return true;
   }
   if (zone.size() < 3 || (zone[0] != '+' && zone[0] != '-')) return false;
-  const int hours = two_digits(p + 1);
+  const int hours = checked_two_digits(p + 1);
   int minutes = 0;
   if (zone.size() == 6 && zone[3] == ':') {
-    minutes = two_digits(p + 4);
+    minutes = checked_two_digits(p + 4);
   } else if (zone.size() == 5) {
-    minutes = two_digits(p + 3);
+    minutes = checked_two_digits(p + 3);
   } else if (zone.size() != 3) {
     return false;
   }
@@ -42,8 +42,9 @@ std::optional<int64_t> parse_common_date_time(std::string_view text, const TimeZ
   if (text.size() < 19) return std::nullopt;
   const char* t = text.data();
   const char* const end = t + text.size();
-  const int century = two_digits(t), year2 = two_digits(t + 2), month = two_digits(t + 5), day = two_digits(t + 8);
-  const int hour = two_digits(t + 11), minute = two_digits(t + 14), second = two_digits(t + 17);
+  const int century = checked_two_digits(t), year2 = checked_two_digits(t + 2), month = checked_two_digits(t + 5),
+            day = checked_two_digits(t + 8);
+  const int hour = checked_two_digits(t + 11), minute = checked_two_digits(t + 14), second = checked_two_digits(t + 17);
   if (century < 0 || year2 < 0 || t[4] != '-' || t[7] != '-' || (t[10] != 'T' && t[10] != ' ') || t[13] != ':' ||
       t[16] != ':' || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 ||
       second < 0 || second > 59) {
