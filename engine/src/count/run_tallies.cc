@@ -1,7 +1,8 @@
 // What the workers of one run count into, and the result's rows taken from
 // it (RunTallies and end_counting, count.h).
-#include <climits>
-#include <utility>
+#include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "count/count.h"
 #include "count/counter.h"
