@@ -46,10 +46,10 @@ class RunTallies {
   Counter& counter(unsigned worker);
   // Adds every worker's tally of its lines to `summary`.
   void add_tallies(Summary& summary) const;
-  // Takes the counted rows into `result` (whose query is this one's): the
-  // measured cells and their rows, or the (second, key tuple) counts with
-  // the key tuples numbered in name order ("(other)" last), or the counts
-  // per second; then the per-second counts from the keyed rows.
+  // Takes the counted rows into `result`: the measured cells and their
+  // rows, or the (second, key tuple) counts with the key tuples numbered in
+  // name order ("(other)" last), or the counts per second; then the
+  // per-second counts from the keyed rows.
   void take_rows(Result& result);
 
  private:

@@ -58,9 +58,14 @@ void take_cells(SharedMeasures& shared, const AppTable* apps, Result& result) {
 }  // namespace
 
 struct RunTallies::Shared {
-  explicit Shared(const Query& query) : apps(query.question().max_apps), spec(query.measures()), measures(spec) {}
+  explicit Shared(const Query& query)
+      : apps(query.question().max_apps),
+        keys(query.keyed() ? &apps : nullptr),
+        spec(query.measures()),
+        measures(spec) {}
   SharedCounts counts;
   AppTable apps;
+  AppTable* keys;           // &apps when the query has keys (--by-app, --by), else none
   const MeasureSpec& spec;  // the query's
   SharedMeasures measures;
   std::vector<Counter> counters;  // one a worker, reserved at once: none moves
@@ -72,9 +77,8 @@ RunTallies::RunTallies(const Query& query, unsigned workers) : shared_(std::make
   shared_->counters.reserve(workers);
   for (unsigned t = 0; t < workers; ++t) {
     shared_->counters.emplace_back(shared_->counts, q.since.value_or(INT64_MIN), q.until.value_or(INT64_MAX),
-                                   query.keyed() ? &shared_->apps : nullptr, Counter::kDefaultMaxSeconds,
-                                   measured ? &shared_->measures : nullptr, &shared_->spec,
-                                   query.counts_time_forms(), query.fields().size());
+                                   shared_->keys, Counter::kDefaultMaxSeconds, measured ? &shared_->measures : nullptr,
+                                   &shared_->spec, query.counts_time_forms(), query.fields().size());
   }
 }
 
@@ -89,9 +93,9 @@ void RunTallies::add_tallies(Summary& summary) const {
 void RunTallies::take_rows(Result& result) {
   Shared& s = *shared_;
   if (!s.spec.empty()) {
-    take_cells(s.measures, result.query.keyed() ? &s.apps : nullptr, result);
-  } else if (result.query.keyed()) {
-    take_app_counts(s.counts, s.apps, result);
+    take_cells(s.measures, s.keys, result);
+  } else if (s.keys != nullptr) {
+    take_app_counts(s.counts, *s.keys, result);
   } else {
     result.counts = s.counts.take_sorted();
   }
