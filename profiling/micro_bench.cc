@@ -290,6 +290,15 @@ void BM_ClassifySampleSumBytes(benchmark::State& state) {
 }
 BENCHMARK(BM_ClassifySampleSumBytes);
 
+// `--quantiles latency_ms` the same way: a decimal's digits read by the walk
+// and made into the double its sketch keys.
+void BM_ClassifySampleQuantiles(benchmark::State& state) {
+  logagg::Options options;
+  options.quantiles = {"latency_ms"};
+  classify_sample_in_blocks(state, logagg::Query(options).rules(), size_t{64} << 10);
+}
+BENCHMARK(BM_ClassifySampleQuantiles);
+
 // Counting lines of one day of traffic into a worker's map.
 void BM_CountIntoMap(benchmark::State& state) {
   logagg::SharedCounts shared;
@@ -382,7 +391,9 @@ void BM_ReadMeasure(benchmark::State& state) {
 BENCHMARK(BM_ReadMeasure);
 
 // A --where filter on a line's field: `status>=500` over statuses weighted
-// as the generator writes them, each text padded as the walk leaves it.
+// as the generator writes them, each text padded as the walk leaves it; with
+// Arg(1) each number's digits counted as the block parser's walk leaves
+// them (FieldSeen::short_number), with Arg(0) not (the line parser's).
 void BM_FilterHolds(benchmark::State& state) {
   const logagg::Filter filter = logagg::Filter::parse("status>=500");
   std::vector<std::string> statuses;
@@ -395,12 +406,14 @@ void BM_FilterHolds(benchmark::State& state) {
     s.count = 1;
     s.is_scalar = true;
     s.text = std::string_view(statuses[rng() % statuses.size()]).substr(0, 3);
+    s.is_short = state.range(0) == 1;  // its digits' count, as the walk's check leaves it
+    s.int_digits = static_cast<uint8_t>(s.text.size());
   }
   size_t i = 0;
   for (auto _ : state) benchmark::DoNotOptimize(filter.holds(seen[i++ & 4095]));
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_FilterHolds);
+BENCHMARK(BM_FilterHolds)->Arg(0)->Arg(1);
 
 // A quantile's bucket key from its value, each value chosen by the key
 // before it, so that the time is key_of's latency, as on a line's path from

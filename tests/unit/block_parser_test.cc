@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <random>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -18,6 +20,7 @@
 
 #include "logagg/options.h"
 #include "logagg/query.h"
+#include "parse/measure_value.h"
 #include "support/parser_verdicts.h"
 
 namespace {
@@ -126,6 +129,65 @@ TEST(BlockParserTest, NothingTheWalkRecordedForALineShowsThroughInTheNext) {
     options.by = {logagg::KeyField{"k"}};
     expect_same(text, all_sizes(text.size() + 1), Query(options).rules());
   }
+}
+
+TEST(BlockParserTest, ANumberTheWalkReadsHasTheValueItsTextHas) {
+  // A field's number is read as the walk checks it (FieldSeen::number) when
+  // it has at most 7 digits before and after a '.' and no exponent. Numbers
+  // at and past those bounds, signed, with leading zeros and exponents, and
+  // tokens that are no number: each measured value must be what read_measure
+  // reads from the value's text alone, and each filter's verdict LineParser's.
+  std::vector<std::string> tokens = {"0",        "-0",        "0.0",      "-0.5",      "7",        "-7",
+                                     "1234567",  "12345678",  "0.1234567", "0.12345678", "-1234567.7654321",
+                                     "1234567.12345678", "12345678.1", "99999999999999999999", "00", "01", "-01",
+                                     "1e3",      "-1.5E-2",   "true",     "null",      "\"12\"",  "1.",
+                                     "-",        ".5"};
+  std::mt19937_64 rng(43);
+  const auto digits = [&](size_t n) {
+    std::string d;
+    for (size_t i = 0; i < n; ++i) d += static_cast<char>('0' + rng() % 10);
+    return d;
+  };
+  for (int i = 0; i < 500; ++i) {
+    std::string t = (rng() % 3 == 0 ? "-" : "") + digits(1 + rng() % 9);
+    if (rng() % 2 == 0) t += "." + digits(1 + rng() % 9);
+    if (rng() % 10 == 0) t += "e" + digits(1);
+    tokens.push_back(t);
+  }
+  std::string text;
+  for (const std::string& token : tokens) {
+    text += R"({"app_id":"a","timestamp":"2023-11-14T22:13:20Z","n":)" + token + "}\n";
+  }
+  for (const char* where : {"n>=100", "n<0", "n==1234567"}) {
+    logagg::Options options;
+    options.where = {where};
+    options.sum = {"n"};
+    expect_same(text, {64, 4096}, Query(options).rules());
+  }
+  logagg::Options options;
+  options.sum = {"n"};
+  options.quantiles = {"n"};
+  logagg::BlockParser parser(Query(options).rules(), size_t{1} << 20, 4096);
+  const std::string padded = text + std::string(logagg::kLinePadding, ' ');
+  size_t line = 0, counted = 0;
+  parser.classify_lines(std::string_view(padded.data(), text.size()), padded.size(), [&](const LineVerdict& v) {
+    const std::string& token = tokens[line++];
+    if (v.status != LineStatus::kCounted) return;
+    ++counted;
+    const bool quoted = token.front() == '"';  // a string's text is read as a number too
+    const std::optional<logagg::MeasureValue> want =
+        logagg::read_measure(std::string_view(token).substr(quoted, token.size() - 2 * quoted));
+    ASSERT_NE(v.measures, nullptr) << token;
+    ASSERT_EQ((v.measures->usable & 1) != 0, want.has_value()) << token;
+    if (!want) return;
+    const logagg::MeasureValue& got = v.measures->values[0];
+    EXPECT_EQ(got.fixed.units(), want->fixed.units()) << token;
+    EXPECT_EQ(got.digits, want->digits) << token;
+    EXPECT_EQ(got.real, want->real) << token;
+    EXPECT_EQ(got.written, want->written) << token;
+  });
+  EXPECT_EQ(line, tokens.size());
+  EXPECT_GT(counted, 450u);
 }
 
 TEST(BlockParserTest, AnObjectCannotGoOnIntoTheNextLine) {

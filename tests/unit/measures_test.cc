@@ -69,8 +69,9 @@ TEST(ReadMeasure, NumbersAndNumericStringsAtTheEdges) {
 }
 
 TEST(ReadMeasure, PaddedTextReadsAsTheText) {
-  // A field's value is read eight bytes at a time (read_padded_measure),
-  // the bytes after it included: digits there must not count. Numbers of 1
+  // A field's value is read eight bytes at a time (read_short_measure over
+  // the padding, then the whole reading for the rest, as a line parser's
+  // field is read), the bytes after it included: digits there must not count. Numbers of 1
   // to 24 digits, with and without a sign, point, fraction and exponent, and
   // texts that are no number, each followed by digits or by other bytes,
   // read as read_measure reads the text alone; and read in one form (a sum's
@@ -91,15 +92,18 @@ TEST(ReadMeasure, PaddedTextReadsAsTheText) {
     if (rng() % 8 == 0) t += "e" + digits(1 + rng() % 2);
     texts.push_back(t);
   }
+  const auto read_padded = []<MeasureForms kForms = kAllForms>(std::string_view view, MeasureValue& out) {
+    return read_short_measure<true, kForms>(view, out) || read_long_measure(view, out);
+  };
   for (const std::string& text : texts) {
     for (const char* after : {"99999999", "........", "\0\0\0\0\0\0\0\0", "0e1-.5 9"}) {
       const std::string buffer = text + std::string(after, 8);
       const std::string_view view(buffer.data(), text.size());
       MeasureValue padded{}, alone{}, exact{}, real{};
-      const bool read = read_padded_measure(view, padded);
+      const bool read = read_padded(view, padded);
       ASSERT_EQ(read, read_measure(text, alone)) << text;
-      ASSERT_EQ(read_padded_measure<kExactForm>(view, exact), read) << text;
-      ASSERT_EQ(read_padded_measure<kRealForm>(view, real), read) << text;
+      ASSERT_EQ(read_padded.operator()<kExactForm>(view, exact), read) << text;
+      ASSERT_EQ(read_padded.operator()<kRealForm>(view, real), read) << text;
       if (!read) continue;
       ASSERT_EQ(padded.fixed.units(), alone.fixed.units()) << text;
       ASSERT_EQ(padded.real, alone.real) << text;

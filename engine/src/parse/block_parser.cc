@@ -65,8 +65,9 @@ constexpr size_t kFewLines = 4;
 // The text of a number or literal token, checked. Padding follows every token
 // (8 bytes may be read from any byte of it). Numbers with at most 7 digits
 // before and after a '.' and no exponent, the most of them in logs, are
-// checked by leading_digits(); the rest by is_json_number().
-[[gnu::always_inline]] inline bool is_scalar(std::string_view text) {
+// checked by leading_digits(), which tell a field's (`seen`) digits before
+// and after its point (FieldSeen::short_number); the rest by is_json_number().
+[[gnu::always_inline]] inline bool is_scalar(std::string_view text, FieldSeen* seen = nullptr) {
   static_assert(std::endian::native == std::endian::little, "leading_digits() counts from the low byte");
   switch (text[0]) {
     case 't':
@@ -84,10 +85,22 @@ constexpr size_t kFewLines = 4;
   if (digits < 8) {
     const size_t int_end = sign + digits;
     const bool int_ok = digits != 0 && (p[sign] != '0' || digits == 1);
-    if (int_end == text.size()) return int_ok;
+    const auto measured = [&](size_t fraction) {
+      seen->is_short = true;
+      seen->int_digits = static_cast<uint8_t>(digits);
+      seen->frac_digits = static_cast<uint8_t>(fraction);
+    };
+    if (int_end == text.size()) {
+      if (seen != nullptr && int_ok) measured(0);
+      return int_ok;
+    }
     if (p[int_end] == '.') {
       const size_t fraction = leading_digits(p + int_end + 1);
-      if (fraction < 8 && int_end + 1 + fraction == text.size()) return int_ok && fraction != 0;
+      if (fraction < 8 && int_end + 1 + fraction == text.size()) {
+        const bool ok = int_ok && fraction != 0;
+        if (seen != nullptr && ok) measured(fraction);
+        return ok;
+      }
     }
   }
   return is_json_number(text);
@@ -303,12 +316,16 @@ struct BlockParser::Impl {
   void classify_block(size_t end, absl::FunctionRef<void(const LineVerdict&)> emit);
   void classify_run(const char* block, size_t a, size_t b, absl::FunctionRef<void(const LineVerdict&)> emit);
   void walk_run(const char* run, size_t shift, size_t a, size_t b, absl::FunctionRef<void(const LineVerdict&)> emit);
+  // Inline in walk_run: GCC's estimate of its size, which counts code its
+  // instantiations compile away, left the plain walk a call of its own
+  // (docs/bench-notes/2026-12-07-numbers-counted-once.md).
   template <bool kEscapes, bool kExtras>
-  bool walk_line(const char* b, const uint32_t* idx, size_t& t, const Line& line, size_t shift);
+  [[gnu::always_inline]] bool walk_line(const char* b, const uint32_t* idx, size_t& t, const Line& line, size_t shift);
   size_t walk_container(const char* b, const uint32_t* idx, size_t i, unsigned mask, size_t close, bool escapes);
   [[gnu::always_inline]] bool string_text(const char* b, const uint32_t* idx, size_t i, bool escapes, char* out,
                                           std::string_view& text) const;
   [[gnu::always_inline]] bool string_value(const char* b, const uint32_t* idx, size_t i, bool escapes, FieldSeen* seen);
+  template <bool kRead>
   [[gnu::always_inline]] bool scalar_value(const char* b, const uint32_t* idx, size_t i, FieldSeen* seen);
 };
 
@@ -343,7 +360,9 @@ inline bool BlockParser::Impl::string_value(const char* b, const uint32_t* idx, 
 
 // Checks the number or literal at token i (or whatever else starts there).
 // The time field's number, where the time format reads numbers, gives its
-// second in the same pass.
+// second in the same pass; another field's number, where kRead (a field of
+// --by, --where or a measure may be one), is measured in that pass too.
+template <bool kRead>
 inline bool BlockParser::Impl::scalar_value(const char* b, const uint32_t* idx, size_t i, FieldSeen* seen) {
   const char c = b[idx[i]];
   const std::string_view token = trim_trailing_space(std::string_view(b + idx[i], idx[i + 1] - idx[i]));
@@ -357,6 +376,7 @@ inline bool BlockParser::Impl::scalar_value(const char* b, const uint32_t* idx, 
     }
     seen->is_scalar = true;  // kept as its token
     seen->text = token;
+    return is_scalar(token, kRead ? seen : nullptr);
   }
   return is_scalar(token);
 }
@@ -373,7 +393,8 @@ inline bool BlockParser::Impl::scalar_value(const char* b, const uint32_t* idx, 
 // has a backslash somewhere (its strings may hold escapes). kExtras: fields
 // of --by or --where are looked for besides the app and time fields.
 template <bool kEscapes, bool kExtras>
-bool BlockParser::Impl::walk_line(const char* b, const uint32_t* idx, size_t& t, const Line& line, size_t shift) {
+inline bool BlockParser::Impl::walk_line(const char* b, const uint32_t* idx, size_t& t, const Line& line,
+                                         size_t shift) {
   constexpr bool escapes = kEscapes;
   const size_t close = line.close - shift;
   for (size_t target = 0; target < (kExtras ? n_targets : 2); ++target) targets[target].seen.reset();
@@ -423,7 +444,7 @@ bool BlockParser::Impl::walk_line(const char* b, const uint32_t* idx, size_t& t,
           if (i == 0) return false;
           break;
         default:
-          if (!scalar_value(b, idx, i, seen)) return false;
+          if (!scalar_value<kExtras>(b, idx, i, seen)) return false;
           ++i;
           break;
       }
@@ -521,7 +542,7 @@ value : {
       if (!string_value(b, idx, i, escapes, seen)) return 0;
       break;
     default:
-      if (!scalar_value(b, idx, i, seen)) return 0;
+      if (!scalar_value<true>(b, idx, i, seen)) return 0;
       break;
   }
   ++i;

@@ -18,6 +18,7 @@
 #include "model/line_verdict.h"
 #include "parse/app_pattern.h"
 #include "parse/field_path.h"
+#include "parse/short_number.h"
 #include "parse/time_format.h"
 #include "text/ascii.h"
 
@@ -30,7 +31,10 @@ struct FieldSeen {
   bool is_string = false;
   bool is_number = false;              // a JSON number, kept only where the time format reads numbers
   bool is_scalar = false;              // a number or literal: `text` is its token (the first occurrence)
+  bool is_short = false;               // is_scalar: a number of at most 7 digits before and after a point, checked
   TimeForm form = TimeForm::kRfc3339;  // is_number under auto: the unit its magnitude gave
+  uint8_t int_digits = 0;              // is_short: its digits before the point
+  uint8_t frac_digits = 0;             // is_short: and after it (0: no point)
   // is_string or is_scalar: the unescaped string, or the scalar token: in the line itself, or in a
   // parser's buffer if it had escapes; either way followed by at least 8 readable bytes (the parsers
   // pad their blocks, lines and buffers)
@@ -55,6 +59,17 @@ struct FieldSeen {
   std::optional<std::string_view> value() const {
     if (count != 1 || step_twice || !(is_string || is_scalar)) return std::nullopt;
     return text;
+  }
+
+  // The text as a short number (short_number.h), into `n`: as its check
+  // measured it (is_short, the block parser's walk), else read; false for a
+  // text that is no such number. Precondition: is_string or is_scalar.
+  bool short_number(ShortNumber& n) const {
+    if (is_short) [[likely]] {
+      n = short_number_of(text, int_digits, frac_digits);
+      return true;
+    }
+    return read_short_number<true>(text, n);
   }
 
   // How the line held the field (a FieldKind, as its two bits): a number is

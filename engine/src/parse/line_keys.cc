@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "parse/short_measure.h"  // read_padded_measure
+#include "parse/short_measure.h"  // measure_of
 #include "parse/where_holds.h"
 #include "text/ascii.h"
 
@@ -217,15 +217,25 @@ void LineKeys::apply_rules(LineVerdict& v, const FieldTarget* targets) {
 
 namespace {
 
+// A measured field's value in the forms kForms, into `value`: its short
+// number (FieldSeen::short_number), else the whole reading of its text.
+template <MeasureForms kForms>
+[[gnu::always_inline]] inline bool read_seen_measure(const FieldSeen& seen, std::string_view text,
+                                                     MeasureValue& value) {
+  ShortNumber n;
+  return (seen.short_number(n) && measure_of<kForms>(n, text, value)) || read_long_measure(text, value);
+}
+
 // A measured field's value in the forms its measures use, into `value`;
 // false for none (no value, or not a number).
 [[gnu::always_inline]] inline bool read_field_measure(const FieldTarget* targets, KeyRules::Measured field,
                                                       MeasureValue& value) {
-  const std::optional<std::string_view> text = targets[field.target].seen.value();
+  const FieldSeen& seen = targets[field.target].seen;
+  const std::optional<std::string_view> text = seen.value();
   if (!text) return false;
-  return field.forms == kExactForm  ? read_padded_measure<kExactForm>(*text, value)
-         : field.forms == kRealForm ? read_padded_measure<kRealForm>(*text, value)
-                                    : read_padded_measure<kAllForms>(*text, value);
+  return field.forms == kExactForm  ? read_seen_measure<kExactForm>(seen, *text, value)
+         : field.forms == kRealForm ? read_seen_measure<kRealForm>(seen, *text, value)
+                                    : read_seen_measure<kAllForms>(seen, *text, value);
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "parse/field_targets.h"
-#include "parse/short_measure.h"
+#include "parse/short_number.h"
 #include "text/ascii.h"
 
 namespace logagg {
