@@ -197,7 +197,7 @@ void LineKeys::apply_rules(LineVerdict& v, const FieldTarget* targets) {
       return;
     }
   }
-  if (rules_.measured()) v.measures = &read_measures(targets);
+  if (rules_.measured()) v.measures = &read_measures(targets, kinds);
   const std::vector<KeyRules::Key>& keys = rules_.keys;
   if (keys.empty()) return;
   if (keys.size() == 1 && !rules_.key_app) {
@@ -226,31 +226,38 @@ template <MeasureForms kForms>
   return (seen.short_number(n) && measure_of<kForms>(n, text, value)) || read_long_measure(text, value);
 }
 
-// A measured field's value in the forms its measures use, into `value`;
-// false for none (no value, or not a number).
-[[gnu::always_inline]] inline bool read_field_measure(const FieldTarget* targets, KeyRules::Measured field,
+// A measured field's value in the forms its measures use, into `value`,
+// from its record and its kind (FieldSeen::kind): only a number or a
+// string has one. False for none.
+[[gnu::always_inline]] inline bool read_field_measure(const FieldSeen& seen, uint32_t kind, KeyRules::Measured field,
                                                       MeasureValue& value) {
-  const FieldSeen& seen = targets[field.target].seen;
-  const std::optional<std::string_view> text = seen.value();
-  if (!text) return false;
-  return field.forms == kExactForm  ? read_seen_measure<kExactForm>(seen, *text, value)
-         : field.forms == kRealForm ? read_seen_measure<kRealForm>(seen, *text, value)
-                                    : read_seen_measure<kAllForms>(seen, *text, value);
+  if (kind != static_cast<uint32_t>(FieldKind::kNumber) && kind != static_cast<uint32_t>(FieldKind::kString)) {
+    return false;
+  }
+  return field.forms == kExactForm  ? read_seen_measure<kExactForm>(seen, seen.text, value)
+         : field.forms == kRealForm ? read_seen_measure<kRealForm>(seen, seen.text, value)
+                                    : read_seen_measure<kAllForms>(seen, seen.text, value);
 }
 
 }  // namespace
 
 void LineKeys::one_measure(LineVerdict& v, const FieldTarget* targets) {
-  v.field_kinds = one_field_kinds(targets);
-  measures_.usable = read_field_measure(targets, first_measure_, measures_.values[0]) ? 1 : 0;
+  const FieldSeen& seen = targets[first_measure_.target].seen;
+  const uint32_t kind = seen.kind();
+  v.field_kinds = field_count_ == 0 ? 0 : kind;  // a field of the question's own is the measured one
+  measures_.usable = read_field_measure(seen, kind, first_measure_, measures_.values[0]) ? 1 : 0;
   v.measures = &measures_;  // measures_.matched: 0, as no predicate is asked
 }
 
-inline const LineMeasures& LineKeys::read_measures(const FieldTarget* targets) {
+// `kinds`: the kinds of the question's own fields (LineVerdict::field_kinds).
+inline const LineMeasures& LineKeys::read_measures(const FieldTarget* targets, uint32_t kinds) {
   static_assert(kMaxTargets <= 64, "LineMeasures::usable has a bit for each measured field");
   uint64_t usable = 0;
   for (size_t i = 0; i < rules_.measures.size(); ++i) {
-    if (read_field_measure(targets, rules_.measures[i], measures_.values[i])) usable |= uint64_t{1} << i;
+    const int target = rules_.measures[i].target;
+    const FieldSeen& seen = targets[target].seen;
+    const uint32_t kind = target >= KeyRules::kExtra ? kinds >> 2 * (target - KeyRules::kExtra) & 3 : seen.kind();
+    if (read_field_measure(seen, kind, rules_.measures[i], measures_.values[i])) usable |= uint64_t{1} << i;
   }
   measures_.usable = usable;
   measures_.matched = 0;

@@ -91,7 +91,7 @@ class LineKeys {
   }
   // A key derived from its field's value (--by-status-class, --by-path-prefix).
   [[gnu::noinline]] static std::string_view derived_key(const KeyRules::Key& key, std::string_view value);
-  [[gnu::always_inline]] const LineMeasures& read_measures(const FieldTarget* targets);
+  [[gnu::always_inline]] const LineMeasures& read_measures(const FieldTarget* targets, uint32_t kinds);
 
   KeyRules rules_;
   uint32_t field_count_;              // rules_.fields' size, read for every line
