@@ -220,10 +220,9 @@ namespace {
 // A measured field's value in the forms kForms, into `value`: its short
 // number (FieldSeen::short_number), else the whole reading of its text.
 template <MeasureForms kForms>
-[[gnu::always_inline]] inline bool read_seen_measure(const FieldSeen& seen, std::string_view text,
-                                                     MeasureValue& value) {
+[[gnu::always_inline]] inline bool read_seen_measure(const FieldSeen& seen, MeasureValue& value) {
   ShortNumber n;
-  return (seen.short_number(n) && measure_of<kForms>(n, text, value)) || read_long_measure(text, value);
+  return (seen.short_number(n) && measure_of<kForms>(n, seen.text, value)) || read_long_measure(seen.text, value);
 }
 
 // A measured field's value in the forms its measures use, into `value`,
@@ -234,9 +233,9 @@ template <MeasureForms kForms>
   if (kind != static_cast<uint32_t>(FieldKind::kNumber) && kind != static_cast<uint32_t>(FieldKind::kString)) {
     return false;
   }
-  return field.forms == kExactForm  ? read_seen_measure<kExactForm>(seen, seen.text, value)
-         : field.forms == kRealForm ? read_seen_measure<kRealForm>(seen, seen.text, value)
-                                    : read_seen_measure<kAllForms>(seen, seen.text, value);
+  return field.forms == kExactForm  ? read_seen_measure<kExactForm>(seen, value)
+         : field.forms == kRealForm ? read_seen_measure<kRealForm>(seen, value)
+                                    : read_seen_measure<kAllForms>(seen, value);
 }
 
 }  // namespace
