@@ -42,14 +42,15 @@ struct FieldSeen {
   std::optional<int64_t> second;  // is_number: its second, read in the pass that checked its grammar
 
   // Forgets the line before, as FieldSeen{} would for every use: the count,
-  // the flags and the form (the 16 bytes before `text`, kRfc3339 being 0),
-  // in one store; text and second are read only under the flags that say
-  // this line set them. The block parser's walk resets its fields for every
+  // the flags, the form and a number's digit counts (the 16 bytes before
+  // `text`, kRfc3339 being 0), in one store; text and second are read only
+  // under the flags that say this line set them. The block parser's walk resets its fields for every
   // line, and the whole record's three 16-byte stores, one of them across
   // two of its members, stalled it
   // (docs/bench-notes/2026-12-06-fields-and-cells.md).
   void reset() {
     static_assert(std::is_trivially_copyable_v<FieldSeen> && std::is_standard_layout_v<FieldSeen>);
+    static_assert(offsetof(FieldSeen, text) == 16, "what reset() clears fits one 16-byte store");
     static_assert(static_cast<int>(TimeForm::kRfc3339) == 0);
     std::memset(static_cast<void*>(this), 0, offsetof(FieldSeen, text));
   }
