@@ -132,11 +132,15 @@ TEST(BlockParserTest, NothingTheWalkRecordedForALineShowsThroughInTheNext) {
 }
 
 TEST(BlockParserTest, ANumberTheWalkReadsHasTheValueItsTextHas) {
-  // A field's number is read as the walk checks it (FieldSeen::number) when
-  // it has at most 7 digits before and after a '.' and no exponent. Numbers
+  // The walk keeps the digits it counted in a field's number, before and
+  // after a '.', when there are at most 7 of each and no exponent
+  // (FieldSeen::short_number), and measures and filters read them. Numbers
   // at and past those bounds, signed, with leading zeros and exponents, and
-  // tokens that are no number: each measured value must be what read_measure
-  // reads from the value's text alone, and each filter's verdict LineParser's.
+  // tokens that are no number, in a top-level field (the walk of the line's
+  // object) and a nested one (the walk of a container): each measured value
+  // must be what read_measure reads from the value's text alone, for one
+  // measured field and for two beside a key (the general rules), and each
+  // filter's verdict LineParser's.
   std::vector<std::string> tokens = {"0",        "-0",        "0.0",      "-0.5",      "7",        "-7",
                                      "1234567",  "12345678",  "0.1234567", "0.12345678", "-1234567.7654321",
                                      "1234567.12345678", "12345678.1", "99999999999999999999", "00", "01", "-01",
@@ -149,45 +153,65 @@ TEST(BlockParserTest, ANumberTheWalkReadsHasTheValueItsTextHas) {
     return d;
   };
   for (int i = 0; i < 500; ++i) {
-    std::string t = (rng() % 3 == 0 ? "-" : "") + digits(1 + rng() % 9);
+    std::string t = rng() % 3 == 0 ? "-" : "";
+    t += digits(1 + rng() % 9);
     if (rng() % 2 == 0) t += "." + digits(1 + rng() % 9);
     if (rng() % 10 == 0) t += "e" + digits(1);
     tokens.push_back(t);
   }
   std::string text;
   for (const std::string& token : tokens) {
-    text += R"({"app_id":"a","timestamp":"2023-11-14T22:13:20Z","n":)" + token + "}\n";
+    text += R"({"app_id":"a","timestamp":"2023-11-14T22:13:20Z","n":)" + token + R"(,"k":"x","o":{"m":)" + token +
+            "}}\n";
   }
-  for (const char* where : {"n>=100", "n<0", "n==1234567"}) {
+  for (const char* where : {"n>=100", "n<0", "n==1234567", "/o/m>=100"}) {
     logagg::Options options;
     options.where = {where};
     options.sum = {"n"};
     expect_same(text, {64, 4096}, Query(options).rules());
   }
-  logagg::Options options;
-  options.sum = {"n"};
-  options.quantiles = {"n"};
-  logagg::BlockParser parser(Query(options).rules(), size_t{1} << 20, 4096);
-  const std::string padded = text + std::string(logagg::kLinePadding, ' ');
-  size_t line = 0, counted = 0;
-  parser.classify_lines(std::string_view(padded.data(), text.size()), padded.size(), [&](const LineVerdict& v) {
-    const std::string& token = tokens[line++];
-    if (v.status != LineStatus::kCounted) return;
-    ++counted;
-    const bool quoted = token.front() == '"';  // a string's text is read as a number too
-    const std::optional<logagg::MeasureValue> want =
-        logagg::read_measure(std::string_view(token).substr(quoted, token.size() - 2 * quoted));
-    ASSERT_NE(v.measures, nullptr) << token;
-    ASSERT_EQ((v.measures->usable & 1) != 0, want.has_value()) << token;
-    if (!want) return;
-    const logagg::MeasureValue& got = v.measures->values[0];
-    EXPECT_EQ(got.fixed.units(), want->fixed.units()) << token;
-    EXPECT_EQ(got.digits, want->digits) << token;
-    EXPECT_EQ(got.real, want->real) << token;
-    EXPECT_EQ(got.written, want->written) << token;
-  });
-  EXPECT_EQ(line, tokens.size());
-  EXPECT_GT(counted, 450u);
+  // What read_measure reads from the token's value alone (a string's text is read as a number too).
+  const auto expected = [](const std::string& token) {
+    const bool quoted = token.front() == '"';
+    return logagg::read_measure(std::string_view(token).substr(quoted, token.size() - 2 * quoted));
+  };
+  std::vector<logagg::Options> questions(3);
+  questions[0].sum = {"n"};
+  questions[0].quantiles = {"n"};
+  questions[1].sum = {"/o/m"};
+  questions[2].by = {logagg::KeyField{"k"}};
+  questions[2].sum = {"n"};
+  questions[2].quantiles = {"/o/m"};
+  for (const logagg::Options& options : questions) {
+    const Query query(options);
+    const size_t fields = query.measures().fields.size();
+    logagg::BlockParser parser(query.rules(), size_t{1} << 20, 4096);
+    const std::string padded = text + std::string(logagg::kLinePadding, ' ');
+    size_t line = 0, counted = 0;
+    parser.classify_lines(std::string_view(padded.data(), text.size()), padded.size(), [&](const LineVerdict& v) {
+      const std::string& token = tokens[line++];
+      if (v.status != LineStatus::kCounted) return;
+      ++counted;
+      const std::optional<logagg::MeasureValue> want = expected(token);
+      ASSERT_NE(v.measures, nullptr) << token;
+      for (size_t f = 0; f < fields; ++f) {
+        const logagg::MeasureSpec::Field& field = query.measures().fields[f];
+        ASSERT_EQ((v.measures->usable >> f & 1) != 0, want.has_value()) << field.name << " " << token;
+        if (!want) continue;
+        const logagg::MeasureValue& got = v.measures->values[f];  // in the forms its measures use
+        if (field.keeps_sum()) {
+          EXPECT_EQ(got.fixed.units(), want->fixed.units()) << field.name << " " << token;
+          EXPECT_EQ(got.digits, want->digits) << field.name << " " << token;
+        }
+        if (field.quantiled) {
+          EXPECT_EQ(got.real, want->real) << field.name << " " << token;
+          EXPECT_EQ(got.written, want->written) << field.name << " " << token;
+        }
+      }
+    });
+    EXPECT_EQ(line, tokens.size());
+    EXPECT_GT(counted, 450u);
+  }
 }
 
 TEST(BlockParserTest, AnObjectCannotGoOnIntoTheNextLine) {

@@ -69,9 +69,11 @@ TEST(ReadMeasure, NumbersAndNumericStringsAtTheEdges) {
 }
 
 TEST(ReadMeasure, PaddedTextReadsAsTheText) {
-  // A field's value is read eight bytes at a time (read_short_measure over
-  // the padding, then the whole reading for the rest, as a line parser's
-  // field is read), the bytes after it included: digits there must not count. Numbers of 1
+  // A field's value whose digits no walk counted (the line parser's, a
+  // numeric string) is read eight bytes at a time (read_short_number over the
+  // padding and measure_of, as FieldSeen::short_number and the measures do,
+  // then the whole reading for the rest), the bytes after it included:
+  // digits there must not count. Numbers of 1
   // to 24 digits, with and without a sign, point, fraction and exponent, and
   // texts that are no number, each followed by digits or by other bytes,
   // read as read_measure reads the text alone; and read in one form (a sum's
