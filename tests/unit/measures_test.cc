@@ -275,8 +275,8 @@ TEST(LogSketch, ABusySketchReadAsItFillsHoldsEveryValueOnce) {
 }
 
 TEST(LogSketch, ValuesAllInOneBucketOrTwoOpenAWindowAroundThem) {
-  // A sketch opens its window of counters after its list of pending values
-  // has filled twice. With every value in one bucket (a field that never
+  // A sketch opens its window of counters when its list of pending values
+  // first fills. With every value in one bucket (a field that never
   // changes), or in two, the window's ends are those buckets: it once
   // ended below its start and threw std::length_error.
   for (const std::vector<double>& values : {std::vector<double>{5}, {0}, {-3}, {5, 7}, {1e-9, 1e9}}) {

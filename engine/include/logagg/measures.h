@@ -89,10 +89,10 @@ class LogSketch {
 
   // Adds `count` values of bucket `key`. A single value waits in a short
   // list that is sorted into the buckets when it fills (or the sketch is
-  // read), so adding costs a sort step, not a search and an insertion. Once
-  // a sketch has filled that list kListsBeforeWindow times, the keys of
-  // most of its values so far (at most kWindowKeys of them) get a counter
-  // each, and a value in that window costs an increment.
+  // read), so adding costs a sort step, not a search and an insertion. When
+  // the list first fills, the keys of its values (at most kWindowKeys of
+  // them, around their median) get a counter each, and a value in that
+  // window costs an increment.
   void add_key(int32_t key, uint64_t count = 1) {
     if (count == 1) [[likely]] {
       const auto slot = static_cast<uint32_t>(key - window_start_);
@@ -148,15 +148,15 @@ class LogSketch {
 
  private:
   static constexpr size_t kPendingMax = 128;
-  static constexpr uint32_t kListsBeforeWindow = 2;
   static constexpr int32_t kWindowKeys = 512;
   // Room for one more pending value: the list full (kPendingMax values), as
   // list_full(); else a larger capacity, in few steps rather than doubling
   // from one (a sketch is made for every cell of a measured run).
   void make_room();
-  // Sorts the pending values into the buckets, and opens the window once the
-  // list has filled often enough.
+  // Sorts the pending values into the buckets, opening the window first
+  // when the sketch has none.
   void list_full();
+  void open_window();
   void sort_pending() const;
   // Sorts the pending values and the window's counts into the buckets.
   // Reading a sketch settles it first (hence const: only the form changes,
@@ -175,7 +175,6 @@ class LogSketch {
   mutable std::vector<int32_t> pending_;  // single values not sorted in yet
   mutable std::vector<uint64_t> window_;  // the count of key window_start_ + i, not in packed_ yet
   int32_t window_start_ = 0;
-  uint32_t lists_filled_ = 0;
 };
 
 // Whether value a is below value b, exactly: each is a double and, when

@@ -175,44 +175,51 @@ void LogSketch::make_room() {
 }
 
 void LogSketch::list_full() {
+  if (window_.empty()) open_window();
   sort_pending();
-  if (!window_.empty() || ++lists_filled_ < kListsBeforeWindow) return;
-  // The window: the keys from the 0.5th to the 99.5th percentile of the
-  // values so far, with room around them; around the median when wider.
-  // Each is the key of the bucket that holds that rank (`seen` values come
-  // before the bucket), so low <= median <= high, one key when all the
-  // values share one bucket.
-  const uint64_t n = total();
-  uint64_t seen = 0;
-  int32_t low = 0, high = 0, median = 0;
-  for (const uint64_t b : packed_) {
-    const int32_t key = key_in(b);
-    if (seen <= n / 200) low = key;
-    if (seen <= n / 2) median = key;
-    if (seen < n - n / 200) high = key;
-    seen += b & kCountMask;
-  }
+}
+
+void LogSketch::open_window() {
+  // The keys of the pending values, with room around them; around their
+  // median when wider. Each value in the window is counted there at once.
+  const auto [least, most] = std::minmax_element(pending_.begin(), pending_.end());
   constexpr int32_t kRoom = 32;
-  low -= kRoom;
-  high += kRoom;
+  int32_t low = *least - kRoom, high = *most + kRoom;
   if (high - low + 1 > kWindowKeys) {
-    low = median - kWindowKeys / 2;
+    const auto middle = pending_.begin() + static_cast<std::ptrdiff_t>(pending_.size() / 2);
+    std::nth_element(pending_.begin(), middle, pending_.end());
+    low = *middle - kWindowKeys / 2;
     high = low + kWindowKeys - 1;
   }
   window_start_ = low;
   window_.assign(static_cast<size_t>(high - low + 1), 0);
+  size_t outside = 0;  // values left pending, moved to the front
+  for (const int32_t key : pending_) {
+    const auto slot = static_cast<uint32_t>(key - window_start_);
+    if (slot < window_.size()) {
+      ++window_[slot];
+    } else {
+      pending_[outside++] = key;
+    }
+  }
+  pending_.resize(outside);
 }
 
 void LogSketch::settle() const {
   sort_pending();
-  std::vector<uint64_t> runs;  // the window's counts as buckets
-  for (size_t i = 0; i < window_.size(); ++i) {
-    if (window_[i] == 0) continue;
-    if (window_[i] > kCountMask) throw std::overflow_error("more than 2^44 values in a quantile bucket");
-    runs.push_back(bucket_word(window_start_ + static_cast<int32_t>(i), window_[i]));
-    window_[i] = 0;
+  if (window_.empty()) return;
+  thread_local std::vector<uint64_t> runs;  // the window's counts as buckets, ascending by key
+  runs.resize(window_.size());
+  size_t n = 0;
+  uint64_t most = 0;
+  for (size_t i = 0; i < window_.size(); ++i) {  // without a branch on each key, as sort_pending
+    runs[n] = bucket_word(window_start_ + static_cast<int32_t>(i), window_[i]);
+    n += window_[i] != 0;
+    most = std::max(most, window_[i]);
   }
-  if (!runs.empty()) add_packed(packed_, runs);
+  if (most > kCountMask) throw std::overflow_error("more than 2^44 values in a quantile bucket");
+  std::fill(window_.begin(), window_.end(), 0);
+  add_packed(packed_, std::span<const uint64_t>(runs.data(), n));
 }
 
 // A cell's values mostly lie within a few hundred keys of each other (a
