@@ -6,11 +6,13 @@
 // that would go on into the next line, lines longer than a block, escaped app
 // ids, and fields at JSON Pointer paths. The random lines of the
 // differential tests (tests/property/differential_test.cc) and the fuzzer
-// add block boundaries everywhere.
+// add block boundaries everywhere. The LF masks the block's line search
+// reads its bytes through (SSE2's and AVX2's) agree with a byte's own test.
 #include "parse/line_parser.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <optional>
 #include <random>
 #include <string>
@@ -22,6 +24,7 @@
 #include "logagg/query.h"
 #include "parse/measure_value.h"
 #include "support/parser_verdicts.h"
+#include "text/lf_mask.h"
 
 namespace {
 
@@ -211,6 +214,26 @@ TEST(BlockParserTest, ANumberTheWalkReadsHasTheValueItsTextHas) {
     });
     EXPECT_EQ(line, tokens.size());
     EXPECT_GT(counted, 450u);
+  }
+}
+
+// Both masks set bit i exactly where byte i is a LF: at every position, in
+// both 32-byte halves, beside bytes that differ from '\n' by one bit (0x0B,
+// 0x8A, 0x0E, 0x2A) and among random bytes. AVX2's is checked where the CPU
+// has it (the block parser then uses it).
+TEST(BlockParserTest, TheLfMasksSetTheBitsOfTheLfsAlone) {
+  std::mt19937_64 rng(11);
+  const char near[] = {'\x0B', '\x8A', '\x0E', '\x2A', '\x0A'};
+  for (int round = 0; round < 2000; ++round) {
+    char bytes[64];
+    for (char& c : bytes) {
+      c = round % 2 == 0 ? near[rng() % 5] : static_cast<char>(rng());
+    }
+    if (round < 64) bytes[round] = '\n';  // one LF at each position, once
+    uint64_t want = 0;
+    for (int i = 0; i < 64; ++i) want |= uint64_t{bytes[i] == '\n'} << i;
+    ASSERT_EQ(logagg::lf_mask64(bytes), want) << round;
+    if (logagg::cpu_has_avx2()) ASSERT_EQ(logagg::lf_mask64_avx2(bytes), want) << round;
   }
 }
 

@@ -22,15 +22,12 @@
 #include <string>
 #include <vector>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "parse/dotted_names.h"
 #include "parse/field_targets.h"
 #include "parse/line_keys.h"
 #include "text/json_tokens.h"
 #include "text/ascii.h"
+#include "text/lf_mask.h"
 #include "text/lines.h"
 
 namespace logagg {
@@ -162,23 +159,6 @@ Line line_at(const char* src, size_t p, size_t end_at, bool lf, size_t max_line_
   return {p, end, next, first, last - 1, walk};
 }
 
-// Bit i set where p[i] is a LF, for the 64 bytes at p.
-inline uint64_t lf_mask64(const char* p) {
-#if defined(__SSE2__)
-  const __m128i lf = _mm_set1_epi8('\n');
-  uint64_t mask = 0;
-  for (int k = 0; k < 4; ++k) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
-    mask |= uint64_t{static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, lf)))} << (16 * k);
-  }
-  return mask;
-#else
-  uint64_t mask = 0;
-  for (int i = 0; i < 64; ++i) mask |= uint64_t{p[i] == '\n'} << i;
-  return mask;
-#endif
-}
-
 }  // namespace
 
 struct BlockParser::Impl {
@@ -221,7 +201,12 @@ struct BlockParser::Impl {
   size_t readable = 0;
   size_t block_begin = 0;
 
+  // find_lines with the LF masks of lf_mask.h: AVX2's where the CPU has it.
   void find_lines(const char* src, size_t len);
+  [[gnu::target("avx2")]] void find_lines_avx2(const char* src, size_t len);
+  template <uint64_t (*kLfMask)(const char*) noexcept>
+  [[gnu::always_inline]] void find_lines_with(const char* src, size_t len);
+  bool avx2 = cpu_has_avx2();
 
   Impl(const LineRules& rules, size_t max_bytes, size_t block)
       : reference(rules, max_bytes),
@@ -640,6 +625,17 @@ void BlockParser::Impl::classify_run(const char* block, size_t a, size_t b,
 // after, and the prefetch distances tried:
 // docs/bench-notes/2026-12-02-line-search-and-walk.md).
 void BlockParser::Impl::find_lines(const char* src, size_t len) {
+  if (avx2) {
+    find_lines_avx2(src, len);
+  } else {
+    find_lines_with<lf_mask64>(src, len);
+  }
+}
+
+void BlockParser::Impl::find_lines_avx2(const char* src, size_t len) { find_lines_with<lf_mask64_avx2>(src, len); }
+
+template <uint64_t (*kLfMask)(const char*) noexcept>
+inline void BlockParser::Impl::find_lines_with(const char* src, size_t len) {
   lines.clear();
   size_t p = 0, i = 0;  // where the next line starts; how far the LFs are found
   const auto line_ends_at = [&](size_t lf) {
@@ -648,7 +644,7 @@ void BlockParser::Impl::find_lines(const char* src, size_t len) {
   };
   for (; i + 64 <= len; i += 64) {
     if (block_begin + i + kPrefetchBytes < readable) __builtin_prefetch(src + i + kPrefetchBytes);
-    for (uint64_t lfs = lf_mask64(src + i); lfs != 0; lfs &= lfs - 1) {
+    for (uint64_t lfs = kLfMask(src + i); lfs != 0; lfs &= lfs - 1) {
       line_ends_at(i + static_cast<size_t>(std::countr_zero(lfs)));
     }
   }
