@@ -148,7 +148,7 @@ inline unsigned shape_of(const Name& name) {
 
 // The line that starts at src[p] and ends at src[end_at], which is its LF if
 // `lf`, else the end of the text: without that LF and one CR before it.
-Line line_at(const char* src, size_t p, size_t end_at, bool lf, size_t max_line_bytes) {
+[[gnu::always_inline]] inline Line line_at(const char* src, size_t p, size_t end_at, bool lf, size_t max_line_bytes) {
   const size_t next = lf ? end_at + 1 : end_at;
   size_t end = end_at;
   if (lf && end > p && src[end - 1] == '\r') --end;
@@ -642,8 +642,10 @@ inline void BlockParser::Impl::find_lines_with(const char* src, size_t len) {
     lines.push_back(line_at(src, p, lf, true, max_line_bytes));
     p = lf + 1;
   };
+  // The chunks before this one have readable bytes kPrefetchBytes ahead.
+  const size_t prefetch_end = readable - block_begin > kPrefetchBytes ? readable - block_begin - kPrefetchBytes : 0;
   for (; i + 64 <= len; i += 64) {
-    if (block_begin + i + kPrefetchBytes < readable) __builtin_prefetch(src + i + kPrefetchBytes);
+    if (i < prefetch_end) __builtin_prefetch(src + i + kPrefetchBytes);
     for (uint64_t lfs = kLfMask(src + i); lfs != 0; lfs &= lfs - 1) {
       line_ends_at(i + static_cast<size_t>(std::countr_zero(lfs)));
     }
