@@ -5,8 +5,10 @@
 // bytes from NUL to DEL, the pattern's own characters, multi-byte UTF-8 up to
 // U+10FFFF, the empty id). Every pattern must compile exactly when RE2 compiles
 // it and take the table exactly when the generator made a table class; on
-// every id, compile(p).matches() (the table), compile_with_re2(p).matches()
-// and RE2::FullMatch with RE2's default options must agree. Patterns the
+// every id, compile(p).matches() (the table), compile(p).matches_padded() (the
+// table 16 bytes at a time, the id followed by random bytes),
+// compile_with_re2(p).matches() and RE2::FullMatch with RE2's default
+// options must agree. Patterns the
 // table must leave to RE2 (non-ASCII members, POSIX classes, hex escapes,
 // other repetitions) are drawn too, and must agree on RE2. A disagreement
 // prints the pattern and the id as escaped bytes.
@@ -236,6 +238,7 @@ TEST(AppPatternDifferential, ByteTableAgreesWithRe2) {
   constexpr int kIdsPerPattern = 150;
   PatternGenerator patterns(20231114);
   IdGenerator ids(1700000000);
+  std::mt19937_64 junk(7);  // the bytes after an id, which matches_padded() may read
   RE2::Options options;
   options.set_log_errors(false);
   int compiled = 0, on_table = 0, matched = 0, missed = 0;
@@ -264,6 +267,10 @@ TEST(AppPatternDifferential, ByteTableAgreesWithRe2) {
       (expected ? matched : missed) += 1;
       ASSERT_EQ(chosen.matches(id), expected)
           << "pattern " << escaped(p.text) << (p.table ? " (byte table)" : "") << " on id \"" << escaped(id) << "\"";
+      std::string padded = id;
+      for (size_t i = 0; i < AppPattern::kMatchPadding; ++i) padded += static_cast<char>(junk());
+      ASSERT_EQ(chosen.matches_padded(std::string_view(padded.data(), id.size())), expected)
+          << "pattern " << escaped(p.text) << " (padded) on id \"" << escaped(id) << "\"";
       ASSERT_EQ(forced.matches(id), expected)
           << "pattern " << escaped(p.text) << " (RE2) on id \"" << escaped(id) << "\"";
     }

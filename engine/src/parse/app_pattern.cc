@@ -7,6 +7,10 @@
 
 #include <re2/re2.h>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include <bitset>
 #include <optional>
 #include <span>
@@ -162,12 +166,39 @@ AppPattern AppPattern::compile(std::string_view regex) {
   if (!cls) return AppPattern(std::string(regex), std::move(re));
   AppPattern pattern(std::string(regex), nullptr);
   for (size_t b = 0; b < 256; ++b) pattern.table_[b] = b < 128 ? cls->ascii[b] : cls->non_ascii;
+  for (size_t b = 0; b < 128; ++b) pattern.low_nibbles_[b & 15] |= static_cast<uint8_t>(cls->ascii[b] << (b >> 4));
+  pattern.non_ascii_ = cls->non_ascii;
+#if defined(__x86_64__)
+  pattern.by_nibbles_ = __builtin_cpu_supports("ssse3");
+#endif
   return pattern;
 }
 
 AppPattern AppPattern::compile_with_re2(std::string_view regex) {
   return AppPattern(std::string(regex), compile_re2(regex));
 }
+
+#if defined(__x86_64__)
+[[gnu::target("ssse3")]] bool AppPattern::matches_by_nibbles(std::string_view id) const noexcept {
+  const __m128i low = _mm_loadu_si128(reinterpret_cast<const __m128i*>(low_nibbles_.data()));
+  const __m128i high = _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0);  // bit h for h < 8
+  const __m128i nibble = _mm_set1_epi8(0x0F);
+  const char* const p = id.data();
+  const size_t n = id.size();
+  for (size_t i = 0; i < n; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    const __m128i in_class = _mm_and_si128(_mm_shuffle_epi8(low, _mm_and_si128(v, nibble)),
+                                           _mm_shuffle_epi8(high, _mm_and_si128(_mm_srli_epi16(v, 4), nibble)));
+    auto outside = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(in_class, _mm_setzero_si128())));
+    if (non_ascii_) outside &= ~static_cast<uint32_t>(_mm_movemask_epi8(v));  // bytes >= 0x80
+    if (n - i < 16) outside &= (uint32_t{1} << (n - i)) - 1;  // the bytes past the id
+    if (outside != 0) return false;
+  }
+  return n != 0;
+}
+#else
+bool AppPattern::matches_by_nibbles(std::string_view id) const noexcept { return matches(id); }
+#endif
 
 bool AppPattern::matches(std::string_view id) const noexcept {
   if (re2_ != nullptr) return re2::RE2::FullMatch(re2::StringPiece(id.data(), id.size()), *re2_);

@@ -60,6 +60,12 @@ class AppPattern {
   // byte table; on RE2 only RE2's own lazily built DFA states are allocated,
   // the first times they are needed (bounded by RE2's memory budget).
   bool matches(std::string_view id) const noexcept;
+  // matches(), for an id followed by at least kMatchPadding readable bytes
+  // (the block parser's: in a padded block or buffer). Where the CPU has
+  // SSSE3, a byte table's class is tested 16 bytes at a time (two nibble
+  // lookups a byte, by pshufb), not a byte at a time.
+  static constexpr size_t kMatchPadding = 16;
+  bool matches_padded(std::string_view id) const noexcept { return by_nibbles_ ? matches_by_nibbles(id) : matches(id); }
   // Whether matches() runs the byte table rather than RE2.
   bool uses_byte_table() const noexcept { return re2_ == nullptr; }
   // Whether the pattern is, as text, kDefault.
@@ -73,6 +79,13 @@ class AppPattern {
   std::string source_;
   std::shared_ptr<const re2::RE2> re2_;  // null on the byte table
   std::array<bool, 256> table_{};        // on the byte table: which bytes may appear
+  // The byte table by nibbles, where the CPU has SSSE3: an ASCII byte b may
+  // appear where low_nibbles_[b & 15] has bit b >> 4; every other byte where
+  // non_ascii_ (the table's one answer for them all).
+  bool matches_by_nibbles(std::string_view id) const noexcept;
+  bool by_nibbles_ = false;
+  bool non_ascii_ = false;
+  std::array<uint8_t, 16> low_nibbles_{};
 };
 
 }  // namespace logagg

@@ -256,15 +256,18 @@ struct BlockParser::Impl {
   // of its own and then copied was read back in 16-byte halves that the
   // stores of its smaller members could not forward, a stall on every line
   // with --by, --where or measures (docs/bench-notes/2026-12-06-fields-and-cells.md).
+  // An app id lies in the block (padded past its run), the copy of it or
+  // app_text (padded as the copy), so field_verdict may read past it.
+  static_assert(AppPattern::kMatchPadding <= simdjson::SIMDJSON_PADDING);
   LineVerdict verdict() {
     if (!keys && has_app) [[likely]] {
-      return field_verdict(&targets[kApp].seen, targets[kTime].seen, app_pattern, time_format);
+      return field_verdict<true>(&targets[kApp].seen, targets[kTime].seen, app_pattern, time_format);
     }
     return keyed_verdict();
   }
   LineVerdict keyed_verdict() {
     LineVerdict v =
-        field_verdict(has_app ? &targets[kApp].seen : nullptr, targets[kTime].seen, app_pattern, time_format);
+        field_verdict<true>(has_app ? &targets[kApp].seen : nullptr, targets[kTime].seen, app_pattern, time_format);
     if (keys && v.status == LineStatus::kCounted) keys->apply(v, targets);
     return v;
   }

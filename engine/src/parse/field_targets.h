@@ -107,7 +107,9 @@ struct FieldTarget {
 inline constexpr int kApp = 0, kTime = 1;
 
 // The verdict of a line whose JSON is valid, from what its walk found; `app`
-// null with --app-field none (no app rules apply).
+// null with --app-field none (no app rules apply). kPadded: the app's text is
+// followed by AppPattern::kMatchPadding readable bytes.
+template <bool kPadded = false>
 inline LineVerdict field_verdict(const FieldSeen* app, const FieldSeen& time, const AppPattern& app_pattern,
                                  const TimeFormat& time_format) {
   if (app != nullptr) [[likely]] {
@@ -115,7 +117,9 @@ inline LineVerdict field_verdict(const FieldSeen* app, const FieldSeen& time, co
     if (app->count == 0) return LineVerdict::rejected(Reason::kMissingApp);
     if (app->count > 1) return LineVerdict::rejected(Reason::kDuplicateApp);
     if (!app->is_string) return LineVerdict::rejected(Reason::kAppNotString);
-    if (!app_pattern.matches(app->text)) return LineVerdict::rejected(Reason::kBadApp);
+    if (!(kPadded ? app_pattern.matches_padded(app->text) : app_pattern.matches(app->text))) {
+      return LineVerdict::rejected(Reason::kBadApp);
+    }
   }
   if (time.step_twice) return LineVerdict::rejected(Reason::kDuplicateTime);
   if (time.count == 0) return LineVerdict::rejected(Reason::kMissingTime);
