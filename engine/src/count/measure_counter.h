@@ -113,12 +113,17 @@ class MeasureCounter {
       return;
     }
     for (uint64_t m = line.matched; m != 0; m &= m - 1) ++cell.matched[static_cast<size_t>(__builtin_ctzll(m))];
-    for (size_t i = 0; i < fields_.size(); ++i) {
+    // Through pointers taken once: a cell's writes could otherwise be its
+    // vectors' own bounds, which the compiler then read again each field.
+    const Field* const how = fields_.data();
+    FieldMeasure* const measured = cell.fields.data();
+    const MeasureValue* const values = line.values.data();
+    for (size_t i = 0, n = fields_.size(); i < n; ++i) {
       if ((line.usable >> i & 1) == 0) [[unlikely]] {
         ++tally.no_measure[i];
         continue;
       }
-      add_value(cell.fields[i], fields_[i], line.values[i]);
+      add_value(measured[i], how[i], values[i]);
     }
   }
 
