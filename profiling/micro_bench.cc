@@ -308,7 +308,7 @@ template <uint64_t (*kLfMask)(const char*) noexcept>
   return all;
 }
 uint64_t lf_masks_sse2(std::string_view text) { return lf_masks<logagg::lf_mask64>(text); }
-[[gnu::target("avx2")]] uint64_t lf_masks_avx2(std::string_view text) { return lf_masks<logagg::lf_mask64_avx2>(text); }
+LOGAGG_TARGET_AVX2 uint64_t lf_masks_avx2(std::string_view text) { return lf_masks<logagg::lf_mask64_avx2>(text); }
 
 void BM_LfMask(benchmark::State& state) {
   const bool avx2 = state.range(0) == 1;

@@ -191,7 +191,8 @@ class PatternGenerator {
 };
 
 // Random ids: ASCII bytes (controls and NUL among them), characters of the
-// pattern (so that matches are common), multi-byte UTF-8, or nothing at all.
+// pattern (so that matches are common), multi-byte UTF-8, or nothing at all;
+// and ids of the pattern's ASCII characters alone, of given lengths.
 class IdGenerator {
  public:
   explicit IdGenerator(uint64_t seed) : rng_(seed) {}
@@ -212,6 +213,14 @@ class IdGenerator {
         id += utf8(random_code_point());
       }
     }
+    return id;
+  }
+
+  // `length` bytes of the pattern's own ASCII characters: ids long enough
+  // for matches_padded's second and third 16 bytes.
+  std::string ascii(std::string_view pattern, size_t length) {
+    std::string id;
+    for (size_t i = 0; i < length; ++i) id += pattern_char(pattern);
     return id;
   }
 
@@ -262,6 +271,7 @@ TEST(AppPatternDifferential, ByteTableAgreesWithRe2) {
     for (const char32_t cp : kNonAscii) cases.push_back(utf8(cp));
     cases.emplace_back();
     for (int i = 0; i < kIdsPerPattern; ++i) cases.push_back(ids.next(p.text));
+    for (const size_t length : {15, 16, 17, 31, 32, 33, 40}) cases.push_back(ids.ascii(p.text, length));
     for (const std::string& id : cases) {
       const bool expected = RE2::FullMatch(id, re);
       (expected ? matched : missed) += 1;

@@ -277,8 +277,8 @@ TEST(LogSketch, ABusySketchReadAsItFillsHoldsEveryValueOnce) {
 TEST(LogSketch, ValuesAllInOneBucketOrTwoOpenAWindowAroundThem) {
   // A sketch opens its window of counters when its list of pending values
   // first fills. With every value in one bucket (a field that never
-  // changes), or in two, the window's ends are those buckets: it once
-  // ended below its start and threw std::length_error.
+  // changes), or in two, the window spans those buckets and its room
+  // around them: it once ended below its start and threw std::length_error.
   for (const std::vector<double>& values : {std::vector<double>{5}, {0}, {-3}, {5, 7}, {1e-9, 1e9}}) {
     LogSketch sketch;
     std::map<int32_t, uint64_t> want;

@@ -203,7 +203,7 @@ struct BlockParser::Impl {
 
   // find_lines with the LF masks of lf_mask.h: AVX2's where the CPU has it.
   void find_lines(const char* src, size_t len);
-  [[gnu::target("avx2")]] void find_lines_avx2(const char* src, size_t len);
+  LOGAGG_TARGET_AVX2 void find_lines_avx2(const char* src, size_t len);
   template <uint64_t (*kLfMask)(const char*) noexcept>
   [[gnu::always_inline]] void find_lines_with(const char* src, size_t len);
   bool avx2 = cpu_has_avx2();

@@ -7,8 +7,19 @@
 
 #include <cstdint>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #if defined(__x86_64__)
 #include <immintrin.h>
+#endif
+
+// A function built for AVX2 (where lf_mask64_avx2 inlines); off x86, where
+// lf_mask64_avx2 is lf_mask64, an ordinary function.
+#if defined(__x86_64__)
+#define LOGAGG_TARGET_AVX2 [[gnu::target("avx2")]]
+#else
+#define LOGAGG_TARGET_AVX2
 #endif
 
 namespace logagg {
@@ -36,7 +47,7 @@ inline bool cpu_has_avx2() noexcept { return __builtin_cpu_supports("avx2"); }
 
 // lf_mask64 in two 32-byte compares, for a function built for AVX2 (into
 // which it inlines).
-[[gnu::target("avx2")]] inline uint64_t lf_mask64_avx2(const char* p) noexcept {
+LOGAGG_TARGET_AVX2 inline uint64_t lf_mask64_avx2(const char* p) noexcept {
   const __m256i lf = _mm256_set1_epi8('\n');
   const __m256i low = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
   const __m256i high = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
