@@ -163,6 +163,9 @@ class LogSketch {
   // not the values).
   void settle() const;
   void add_bucket(int32_t key, uint64_t count) const;
+  // Into `runs`, the bucket words of the nonzero counts[i], the counts of
+  // keys low + i (each at most kCountMask), ascending by key.
+  static void runs_of_counts(int32_t low, std::span<const uint64_t> counts, std::vector<uint64_t>& runs);
 
   // Each bucket as one word, its biased key in the high 20 bits and its count
   // in the low 44, ascending: a sketch of few values takes few words.

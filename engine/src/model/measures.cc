@@ -208,18 +208,23 @@ void LogSketch::open_window() {
 void LogSketch::settle() const {
   sort_pending();
   if (window_.empty()) return;
-  thread_local std::vector<uint64_t> runs;  // the window's counts as buckets, ascending by key
-  runs.resize(window_.size());
-  size_t n = 0;
-  uint64_t most = 0;
-  for (size_t i = 0; i < window_.size(); ++i) {  // without a branch on each key, as sort_pending
-    runs[n] = bucket_word(window_start_ + static_cast<int32_t>(i), window_[i]);
-    n += window_[i] != 0;
-    most = std::max(most, window_[i]);
+  if (*std::max_element(window_.begin(), window_.end()) > kCountMask) {
+    throw std::overflow_error("more than 2^44 values in a quantile bucket");
   }
-  if (most > kCountMask) throw std::overflow_error("more than 2^44 values in a quantile bucket");
+  thread_local std::vector<uint64_t> runs;  // the window's counts as buckets, ascending by key
+  runs_of_counts(window_start_, window_, runs);
   std::fill(window_.begin(), window_.end(), 0);
-  add_packed(packed_, std::span<const uint64_t>(runs.data(), n));
+  add_packed(packed_, runs);
+}
+
+void LogSketch::runs_of_counts(int32_t low, std::span<const uint64_t> counts, std::vector<uint64_t>& runs) {
+  runs.resize(counts.size());
+  size_t n = 0;
+  for (size_t i = 0; i < counts.size(); ++i) {  // without a branch on each key: most are empty or not at random
+    runs[n] = bucket_word(low + static_cast<int32_t>(i), counts[i]);
+    n += counts[i] != 0;
+  }
+  runs.resize(n);
 }
 
 // A cell's values mostly lie within a few hundred keys of each other (a
@@ -240,13 +245,7 @@ void LogSketch::sort_pending() const {
     thread_local std::vector<uint64_t> counts;  // of key low + i
     counts.assign(span, 0);
     for (const int32_t key : pending_) ++counts[static_cast<size_t>(key - low)];
-    runs.resize(span);
-    size_t n = 0;
-    for (size_t i = 0; i < span; ++i) {  // without a branch on each key: most are empty or not at random
-      runs[n] = bucket_word(low + static_cast<int32_t>(i), counts[i]);
-      n += counts[i] != 0;
-    }
-    runs.resize(n);
+    runs_of_counts(low, counts, runs);
   } else {
     std::sort(pending_.begin(), pending_.end());
     for (size_t i = 0; i < pending_.size();) {

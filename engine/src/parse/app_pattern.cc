@@ -166,8 +166,7 @@ AppPattern AppPattern::compile(std::string_view regex) {
   if (!cls) return AppPattern(std::string(regex), std::move(re));
   AppPattern pattern(std::string(regex), nullptr);
   for (size_t b = 0; b < 256; ++b) pattern.table_[b] = b < 128 ? cls->ascii[b] : cls->non_ascii;
-  for (size_t b = 0; b < 128; ++b) pattern.low_nibbles_[b & 15] |= static_cast<uint8_t>(cls->ascii[b] << (b >> 4));
-  pattern.non_ascii_ = cls->non_ascii;
+  for (size_t b = 0; b < 128; ++b) pattern.low_nibbles_[b & 15] |= static_cast<uint8_t>(pattern.table_[b] << (b >> 4));
 #if defined(__x86_64__)
   pattern.by_nibbles_ = __builtin_cpu_supports("ssse3");
 #endif
@@ -190,7 +189,7 @@ AppPattern AppPattern::compile_with_re2(std::string_view regex) {
     const __m128i in_class = _mm_and_si128(_mm_shuffle_epi8(low, _mm_and_si128(v, nibble)),
                                            _mm_shuffle_epi8(high, _mm_and_si128(_mm_srli_epi16(v, 4), nibble)));
     auto outside = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(in_class, _mm_setzero_si128())));
-    if (non_ascii_) outside &= ~static_cast<uint32_t>(_mm_movemask_epi8(v));  // bytes >= 0x80
+    if (table_[0x80]) outside &= ~static_cast<uint32_t>(_mm_movemask_epi8(v));  // bytes >= 0x80, all alike
     if (n - i < 16) outside &= (uint32_t{1} << (n - i)) - 1;  // the bytes past the id
     if (outside != 0) return false;
   }

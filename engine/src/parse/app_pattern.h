@@ -79,12 +79,11 @@ class AppPattern {
   std::string source_;
   std::shared_ptr<const re2::RE2> re2_;  // null on the byte table
   std::array<bool, 256> table_{};        // on the byte table: which bytes may appear
-  // The byte table by nibbles, where the CPU has SSSE3: an ASCII byte b may
-  // appear where low_nibbles_[b & 15] has bit b >> 4; every other byte where
-  // non_ascii_ (the table's one answer for them all).
+  // The table's ASCII half by nibbles, for SSSE3: an ASCII byte b may appear
+  // where low_nibbles_[b & 15] has bit b >> 4 (the bytes from 0x80 all take
+  // table_[0x80]). by_nibbles_: on the byte table, where the CPU has SSSE3.
   bool matches_by_nibbles(std::string_view id) const noexcept;
   bool by_nibbles_ = false;
-  bool non_ascii_ = false;
   std::array<uint8_t, 16> low_nibbles_{};
 };
 
