@@ -231,30 +231,52 @@ void LogSketch::runs_of_counts(int32_t low, std::span<const uint64_t> counts, st
 // quantile's field varies by a few factors of two in a second): their keys
 // are counted in place then, in one array a key, rather than sorted: the
 // sort's mispredicted compares were 3.4 % of a RED report's samples, the
-// counting is 2.0 % (docs/bench-notes/2026-12-06-fields-and-cells.md).
-constexpr size_t kCountedKeysPerValue = 8;  // keys spanning at most this many a pending value: counted
+// counting is 2.0 % (docs/bench-notes/2026-12-06-fields-and-cells.md). The
+// keys counted are marked in a bitmap too, read back a word of 64 keys at a
+// time, so the counts are read in key order at the cost of the keys present
+// and a step per 64 keys of their span, not a step per key of it: a cell of
+// a hundred values spans a few hundred keys
+// (docs/bench-notes/2026-12-07-cells-settled-by-their-keys.md).
+constexpr size_t kCountedKeysPerValue = 64;  // keys spanning at most this many a pending value: counted
 
 void LogSketch::sort_pending() const {
   if (pending_.empty()) return;
   thread_local std::vector<uint64_t> runs;  // the pending values as buckets, ascending by key
-  runs.clear();
+  runs.resize(pending_.size());
+  size_t n = 0;  // buckets
   const auto [least, most] = std::minmax_element(pending_.begin(), pending_.end());
   const int32_t low = *least;
   const size_t span = static_cast<size_t>(static_cast<int64_t>(*most) - low) + 1;
   if (span <= kCountedKeysPerValue * pending_.size()) {
-    thread_local std::vector<uint64_t> counts;  // of key low + i
-    counts.assign(span, 0);
-    for (const int32_t key : pending_) ++counts[static_cast<size_t>(key - low)];
-    runs_of_counts(low, counts, runs);
+    // Of key low + i, all zero between calls: each entry is cleared as it is read.
+    thread_local std::vector<uint32_t> counts;
+    thread_local std::vector<uint64_t> counted;  // bit i % 64 of word i / 64: key low + i has a count
+    const size_t words = (span + 63) / 64;
+    if (counts.size() < span) counts.resize(span);
+    if (counted.size() < words) counted.resize(words);
+    for (const int32_t key : pending_) {
+      const auto i = static_cast<size_t>(key - low);
+      ++counts[i];
+      counted[i / 64] |= uint64_t{1} << (i % 64);
+    }
+    for (size_t w = 0; w < words; ++w) {
+      for (uint64_t bits = counted[w]; bits != 0; bits &= bits - 1) {
+        const size_t i = w * 64 + static_cast<size_t>(std::countr_zero(bits));
+        runs[n++] = bucket_word(low + static_cast<int32_t>(i), counts[i]);
+        counts[i] = 0;
+      }
+      counted[w] = 0;
+    }
   } else {
     std::sort(pending_.begin(), pending_.end());
     for (size_t i = 0; i < pending_.size();) {
       size_t j = i + 1;
       while (j < pending_.size() && pending_[j] == pending_[i]) ++j;
-      runs.push_back(bucket_word(pending_[i], j - i));
+      runs[n++] = bucket_word(pending_[i], j - i);
       i = j;
     }
   }
+  runs.resize(n);
   pending_.clear();
   add_packed(packed_, runs);
 }
