@@ -32,6 +32,7 @@ struct ProcessResult {
 
 struct RunOptions {
   const std::string* input = nullptr;  // stdin bytes; nullptr: /dev/null
+  std::string input_path;              // else stdin is this file, opened as `< input_path` would
   // If set, stdin is a pipe and this writes into it (given the pipe's write
   // end) from a thread of the parent; the pipe is closed when it returns.
   std::function<void(int)> write_stdin;
@@ -67,7 +68,8 @@ inline ProcessResult run_process(const std::vector<std::string>& argv, const Run
     if (opt.write_stdin) {
       close(stdin_pipe[1]);
     } else {
-      in = open(opt.input != nullptr ? in_path.c_str() : "/dev/null", O_RDONLY);
+      in = open(!opt.input_path.empty() ? opt.input_path.c_str() : opt.input != nullptr ? in_path.c_str() : "/dev/null",
+                O_RDONLY);
     }
     int out = -1;
     if (opt.stdout_to_closed_pipe) {

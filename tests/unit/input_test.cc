@@ -1,7 +1,6 @@
 // Tests for where bytes come from: path expansion (folders sorted, hidden
 // entries skipped, errors named), what a listing tells about a file without
-// reading it, the map-or-read policy, whether a mapped range is in the page
-// cache, line ends found in memory (lines.h),
+// reading it, the map-or-read policy, line ends found in memory (lines.h),
 // and the block reader (lines across block boundaries, over-long lines
 // skipped without buffering). Reads of a file with pread are
 // file_reads_test's.
@@ -9,9 +8,7 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
-#include <linux/magic.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -118,31 +115,6 @@ TEST(ReadPolicy, RegularFilesWithDataAreMappedEverythingElseRead) {
   st.st_mode = S_IFIFO;
   st.st_size = 10;
   EXPECT_EQ(choose_read_mode(st), ReadMode::kStream);
-}
-
-// A mapped file tells whether a range of it is in the page cache: all of it
-// once read, none once evicted (where the file system has a page cache of
-// its own to evict from: not tmpfs, whose pages are the file). The engine
-// reads the segments that are not with pread (run/scan_source.cc).
-TEST(MappedFile, MostlyResidentOnceReadNotOnceEvicted) {
-  TempDir d;
-  const std::string path = d.file("f.log", std::string(size_t{1} << 20, 'x'));
-  const int fd = ::open(path.c_str(), O_RDONLY);
-  ASSERT_GE(fd, 0);
-  const MappedFile map = MappedFile::map(fd, size_t{1} << 20);
-  ASSERT_TRUE(map.ok());
-  std::ifstream(path).ignore(size_t{1} << 20);  // read: in the page cache
-  EXPECT_TRUE(map.mostly_resident(0, size_t{1} << 20));
-  EXPECT_TRUE(map.mostly_resident(size_t{1} << 20, size_t{2} << 20));  // nothing to tell
-  struct statfs fs_info {};
-  ASSERT_EQ(::fstatfs(fd, &fs_info), 0);
-  if (fs_info.f_type != TMPFS_MAGIC && fs_info.f_type != RAMFS_MAGIC) {
-    ASSERT_EQ(::fdatasync(fd), 0);
-    ASSERT_EQ(::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
-    EXPECT_FALSE(map.mostly_resident(0, size_t{1} << 20));
-    EXPECT_FALSE(map.mostly_resident(4096, 3 * 4096));
-  }
-  ::close(fd);
 }
 
 // The in-memory line-end search: the first LF at or after `from` (the LF

@@ -41,22 +41,6 @@ void MappedFile::prefetch(size_t begin, size_t end) const {
   }
 }
 
-bool MappedFile::mostly_resident(size_t begin, size_t end) const {
-  const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-  end = std::min(end, size_);
-  size_t resident = 0, pages = 0;
-  std::vector<unsigned char> window(4096);  // pages asked about per call
-  for (size_t at = begin / page * page; at < end; at += window.size() * page) {
-    const size_t bytes = std::min(window.size() * page, end - at);
-    if (::mincore(const_cast<char*>(data_) + at, bytes, window.data()) != 0) return true;
-    const size_t n = (bytes + page - 1) / page;
-    pages += n;
-    resident += static_cast<size_t>(std::count_if(window.begin(), window.begin() + static_cast<std::ptrdiff_t>(n),
-                                                  [](unsigned char p) { return (p & 1) != 0; }));
-  }
-  return resident * 2 >= pages;
-}
-
 void MappedFile::release(size_t begin, size_t end) const {
   const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
   const size_t first = (begin + page - 1) / page * page;

@@ -67,11 +67,6 @@ class MappedFile {
   // does allocate the pages and submit the reads).
   void prefetch(size_t begin, size_t end) const;
 
-  // Whether at least half the pages of [begin, end) are in the page cache
-  // (mincore, asked 16 MiB at a time); true if that cannot be told or there
-  // is nothing to tell.
-  bool mostly_resident(size_t begin, size_t end) const;
-
   // Drops the pages wholly inside [begin, end) from this process's memory
   // (they stay in the page cache and are read again if touched), so resident
   // memory does not grow with the size of the file.

@@ -130,14 +130,18 @@ void open_input(Source& src, Worker& w, const RunSettings& options, unsigned thr
   if (src.map.ok()) {
     src.text = src.map.view();
     plan_segments(src, fd, segment_bytes_for(size, options, threads), options);
-    // A file mostly not in the page cache (a cold file) is read with pread,
-    // every segment: the kernel's read-ahead then fills the page cache in
-    // large folios and the workers take no page faults, where the mapping's
-    // faults and MADV_WILLNEED cost a third more CPU on a cold file
-    // (docs/bench-notes/2026-12-03-cold-preads.md). Decided once for the
-    // file: the read-ahead of one segment's pread brings in much of the next.
-    // A warm file is read through the mapping, without a copy.
-    if (!is_stdin && !src.segments.empty() && !src.map.mostly_resident(0, size)) {
+    // Each segment is read with pread into its worker's buffer, reused, not
+    // through the mapping, which gives the segments their cuts: on a cold
+    // file the kernel's read-ahead then fills the page cache in large folios
+    // and the workers take no page faults, where the mapping's faults and
+    // MADV_WILLNEED cost a third more CPU
+    // (docs/bench-notes/2026-12-03-cold-preads.md); on a warm one the first
+    // touch of each mapped block stalled (a third of a run's samples on the
+    // line search's first load of it), where the copy into a buffer in cache
+    // took 0.6x the time of the whole run
+    // (docs/bench-notes/2026-12-07-cells-settled-by-their-keys.md). Standard
+    // input, whose descriptor is not the run's to close, is read mapped.
+    if (!is_stdin && !src.segments.empty()) {
       src.fd = fd;  // closed by the last segment scanned
     } else if (!is_stdin) {
       ::close(fd);
