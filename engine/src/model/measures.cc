@@ -236,7 +236,7 @@ void LogSketch::runs_of_counts(int32_t low, std::span<const uint64_t> counts, st
 // time, so the counts are read in key order at the cost of the keys present
 // and a step per 64 keys of their span, not a step per key of it: a cell of
 // a hundred values spans a few hundred keys
-// (docs/bench-notes/2026-12-07-cells-settled-by-their-keys.md).
+// (docs/bench-notes/2026-12-07-segments-read-and-cells-settled.md).
 constexpr size_t kCountedKeysPerValue = 64;  // keys spanning at most this many a pending value: counted
 
 void LogSketch::sort_pending() const {

@@ -41,7 +41,7 @@ std::vector<Worker> make_workers(unsigned threads, const Query& query, const Run
                                  RunTallies& tallies, Progress* progress) {
   std::vector<Worker> workers;
   for (unsigned t = 0; t < threads; ++t) {
-    workers.push_back({BlockParser(query.rules(), options.max_line_bytes), tallies.counter(t), {}, {}, progress});
+    workers.push_back({BlockParser(query.rules(), options.max_line_bytes), tallies.counter(t), {}, {}, 0, progress});
   }
   return workers;
 }

@@ -139,7 +139,7 @@ void open_input(Source& src, Worker& w, const RunSettings& options, unsigned thr
     // touch of each mapped block stalled (a third of a run's samples on the
     // line search's first load of it), where the copy into a buffer in cache
     // took 0.6x the time of the whole run
-    // (docs/bench-notes/2026-12-07-cells-settled-by-their-keys.md). Standard
+    // (docs/bench-notes/2026-12-07-segments-read-and-cells-settled.md). Standard
     // input, whose descriptor is not the run's to close, is read mapped.
     if (!is_stdin && !src.segments.empty()) {
       src.fd = fd;  // closed by the last segment scanned

@@ -1,12 +1,15 @@
 // Reading an opened input into a worker's counter (see scan_source.h).
 #include "run/scan_source.h"
 
+#include <bit>
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <string_view>
 #include <utility>
 
 #include "input/input.h"
+#include "text/lines.h"  // kLinePadding
 
 namespace logagg {
 namespace {
@@ -39,14 +42,21 @@ bool scan_mapped_segment(Source& src, uint32_t j, Worker& w) {
 }
 
 // Scans segment `j` read with pread into the worker's buffer; false if the
-// file was found shorter.
+// file was found shorter. The buffer grows past the largest segment, its
+// bytes neither kept nor cleared as it does, and kLinePadding blank bytes follow
+// each segment in it, so that the block parser reads even a segment's last
+// block in place (without them it copied the last 32 KiB of every segment).
 bool scan_read_segment(Source& src, uint32_t j, Worker& w) {
   const Segment seg = src.segments[j];
   const size_t size = seg.end - seg.begin;
-  if (w.segment_buffer.size() < size) w.segment_buffer.resize(size);
-  if (pread_all(src.fd, w.segment_buffer.data(), size, seg.begin) != static_cast<ssize_t>(size)) return false;
-  scan_lines(std::string_view(w.segment_buffer.data(), size), w.segment_buffer.size(), w.parser, w.counter,
-             src.logs[j]);
+  if (w.segment_buffer_bytes < size + kLinePadding) {
+    w.segment_buffer_bytes = std::bit_ceil(size + kLinePadding);  // segments vary by a line: grown once
+    w.segment_buffer = std::make_unique_for_overwrite<char[]>(w.segment_buffer_bytes);
+  }
+  char* const buffer = w.segment_buffer.get();
+  if (pread_all(src.fd, buffer, size, seg.begin) != static_cast<ssize_t>(size)) return false;
+  std::memset(buffer + size, ' ', kLinePadding);
+  scan_lines(std::string_view(buffer, size), size + kLinePadding, w.parser, w.counter, src.logs[j]);
   return true;
 }
 

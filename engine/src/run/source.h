@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,7 +57,9 @@ struct Worker {
   BlockParser parser;
   Counter& counter;  // its own, in the run's RunTallies
   std::vector<char> stream_buffer;   // reused by every stream this worker reads
-  std::vector<char> segment_buffer;  // reused by every segment it reads with pread
+  // Every segment it reads with pread, and padding after it (scan_source.cc).
+  std::unique_ptr<char[]> segment_buffer;
+  size_t segment_buffer_bytes = 0;
   Progress* progress;                // shared; nullptr if nobody watches
 };
 
