@@ -1,6 +1,8 @@
 // Runs a program as a child process for end-to-end tests: argv in, optional
-// stdin bytes (from a file, or written into a pipe as the child reads), and stdout, stderr, the exit status, peak memory and whether it
-// had to be killed for running too long.
+// stdin (bytes from a file, written into a pipe as the child reads, or a
+// file of the caller's opened as a shell's `<` would), and stdout, stderr,
+// the exit status, peak memory and whether it had to be killed for running
+// too long.
 #pragma once
 
 #include <fcntl.h>

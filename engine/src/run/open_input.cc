@@ -136,11 +136,12 @@ void open_input(Source& src, Worker& w, const RunSettings& options, unsigned thr
     // and the workers take no page faults, where the mapping's faults and
     // MADV_WILLNEED cost a third more CPU
     // (docs/bench-notes/2026-12-03-cold-preads.md); on a warm one the first
-    // touch of each mapped block stalled (a third of a run's samples on the
-    // line search's first load of it), where the copy into a buffer in cache
-    // took 0.6x the time of the whole run
-    // (docs/bench-notes/2026-12-07-segments-read-and-cells-settled.md). Standard
-    // input, whose descriptor is not the run's to close, is read mapped.
+    // touch of each mapped block stalled (a third of a run's samples, on the
+    // first load of the search for the block's last LF), and with the copy
+    // into a buffer the whole run took 0.6x the time
+    // (docs/bench-notes/2026-12-07-segments-read-and-cells-settled.md).
+    // Standard input, whose descriptor is not the run's to close, is read
+    // through its mapping.
     if (!is_stdin && !src.segments.empty()) {
       src.fd = fd;  // closed by the last segment scanned
     } else if (!is_stdin) {

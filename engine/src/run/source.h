@@ -55,12 +55,12 @@ struct Source {
 // A worker's private state.
 struct Worker {
   BlockParser parser;
-  Counter& counter;  // its own, in the run's RunTallies
-  std::vector<char> stream_buffer;   // reused by every stream this worker reads
+  Counter& counter;                 // its own, in the run's RunTallies
+  std::vector<char> stream_buffer;  // reused by every stream this worker reads
   // Every segment it reads with pread, and padding after it (scan_source.cc).
   std::unique_ptr<char[]> segment_buffer;
   size_t segment_buffer_bytes = 0;
-  Progress* progress;                // shared; nullptr if nobody watches
+  Progress* progress;  // shared; nullptr if nobody watches
 };
 
 inline void add_progress_bytes(Worker& w, uint64_t n) {
