@@ -94,42 +94,52 @@ void feed_fifo_then(const std::string& fifo, const std::string& data, const std:
   ::close(fd);
 }
 
+// A named file's segments are read with pread (a short read tells the
+// truncation); a file on standard input is read through its mapping, where
+// the truncation is a SIGBUS that the fault guard turns into the same report.
 TEST_F(Faults, FileTruncatedWhileMappedIsReportedAndWhatWasReadIsKept) {
   const size_t file_lines = 400000;  // 20 MB, many segments
-  const std::string file = write("rotating.log", lines(file_lines));
-  // Two FIFOs keep both workers busy after the file is mapped: segments are
-  // scanned once every input is open, so when both writes have returned the
-  // file is mapped and none of its segments is read yet.
-  const std::string fifo_a = path("feed_a"), fifo_b = path("feed_b");
-  ASSERT_EQ(mkfifo(fifo_a.c_str(), 0600), 0);
-  ASSERT_EQ(mkfifo(fifo_b.c_str(), 0600), 0);
-  const size_t fifo_lines = 40000;  // 2 MB each: more than a pipe holds
+  const size_t fifo_lines = 40000;   // 2 MB each: more than a pipe holds
   const off_t keep = static_cast<off_t>(file_lines / 4 * kLine.size());
+  for (const bool on_stdin : {false, true}) {
+    SCOPED_TRACE(on_stdin ? "the file on standard input, mapped" : "the file named, read with pread");
+    const std::string file = write("rotating.log", lines(file_lines));
+    // Two FIFOs keep both workers busy after the file is mapped: segments are
+    // scanned once every input is open, so when both writes have returned the
+    // file is mapped and none of its segments is read yet.
+    const std::string fifo_a = path("feed_a"), fifo_b = path("feed_b");
+    fs::remove(fifo_a);
+    fs::remove(fifo_b);
+    ASSERT_EQ(mkfifo(fifo_a.c_str(), 0600), 0);
+    ASSERT_EQ(mkfifo(fifo_b.c_str(), 0600), 0);
 
-  RunOptions opt;
-  opt.while_running = [&] {
-    std::promise<void> b_written, truncated;
-    std::thread feed_b([&] {
-      feed_fifo_then(fifo_b, lines(fifo_lines), [&] {
-        b_written.set_value();
-        truncated.get_future().wait();
+    RunOptions opt;
+    if (on_stdin) opt.input_path = file;
+    opt.while_running = [&] {
+      std::promise<void> b_written, truncated;
+      std::thread feed_b([&] {
+        feed_fifo_then(fifo_b, lines(fifo_lines), [&] {
+          b_written.set_value();
+          truncated.get_future().wait();
+        });
       });
-    });
-    feed_fifo_then(fifo_a, lines(fifo_lines), [&] {
-      b_written.get_future().wait();
-      ASSERT_EQ(::truncate(file.c_str(), keep), 0);
-    });
-    truncated.set_value();
-    feed_b.join();
-  };
-  const ProcessResult r = logagg({file, fifo_a, fifo_b, "--format", "json", "--threads", "2", "-q"}, opt);
-  EXPECT_EQ(r.signal, 0) << "must not die of SIGBUS";
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find(file + ": file changed while being read"), std::string::npos) << r.err;
-  const auto s = json_numbers(r.out);
-  expect_accounted(s);
-  EXPECT_GE(s.at("counted"), 2 * fifo_lines);
-  EXPECT_LE(s.at("counted"), 2 * fifo_lines + file_lines / 4);
+      feed_fifo_then(fifo_a, lines(fifo_lines), [&] {
+        b_written.get_future().wait();
+        ASSERT_EQ(::truncate(file.c_str(), keep), 0);
+      });
+      truncated.set_value();
+      feed_b.join();
+    };
+    const std::string named = on_stdin ? "-" : file;
+    const ProcessResult r = logagg({named, fifo_a, fifo_b, "--format", "json", "--threads", "2", "-q"}, opt);
+    EXPECT_EQ(r.signal, 0) << "must not die of SIGBUS";
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find((on_stdin ? "" : file) + ": file changed while being read"), std::string::npos) << r.err;
+    const auto s = json_numbers(r.out);
+    expect_accounted(s);
+    EXPECT_GE(s.at("counted"), 2 * fifo_lines);
+    EXPECT_LE(s.at("counted"), 2 * fifo_lines + file_lines / 4);
+  }
 }
 
 TEST_F(Faults, FileGrowingWhileReadIsCountedUpToItsSizeAtOpen) {
