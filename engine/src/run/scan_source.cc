@@ -31,14 +31,17 @@ void read_ahead(const Source& src, uint32_t j) {
 }
 
 // Scans segment `j` through the mapping, the kernel asked to read ahead
-// past it; false if the file was found shorter (a fault in the mapping).
+// past it, and releases its pages; false if the file was found shorter (a
+// fault in the mapping).
 bool scan_mapped_segment(Source& src, uint32_t j, Worker& w) {
   const Segment seg = src.segments[j];
   read_ahead(src, j);
-  return run_guarded([&] {
+  const bool read = run_guarded([&] {
     scan_lines(src.text.substr(seg.begin, seg.end - seg.begin), src.text.size() - seg.begin, w.parser, w.counter,
                src.logs[j]);
   });
+  src.map.release(seg.begin, seg.end);
+  return read;
 }
 
 // Scans segment `j` read with pread into the worker's buffer; false if the
@@ -91,7 +94,6 @@ void scan_segment(Source& src, uint32_t j, Worker& w) {
   if (!src.changed) {  // once a file changed, its pages are gone: the rest would fault too
     const Segment seg = src.segments[j];
     if (!(src.fd >= 0 ? scan_read_segment(src, j, w) : scan_mapped_segment(src, j, w))) src.changed = true;
-    src.map.release(seg.begin, seg.end);
     add_progress_bytes(w, seg.end - seg.begin);
   }
   // The last segment done unmaps the file and closes it, so mappings and
