@@ -85,7 +85,13 @@ class SharedMeasures {
 
 class MeasureCounter {
  public:
-  static constexpr size_t kDefaultMaxCells = size_t{1} << 14;
+  // A worker's cells before a spill. Each new cell takes the pool's next
+  // place, a few KiB of lists (a sketch's pending values and window), so the
+  // cap is the memory a worker cycles through even when only a few cells are
+  // live (a log in time order): 4,096 cells keep it near the caches, where
+  // 16,384 made a RED report 1.07x the time and its peak memory 1.3x
+  // (docs/bench-notes/2026-12-07-cells-cap.md).
+  static constexpr size_t kDefaultMaxCells = size_t{1} << 12;
 
   MeasureCounter(SharedMeasures& shared, const MeasureSpec& spec, size_t max_cells = kDefaultMaxCells);
 
