@@ -376,6 +376,52 @@ TEST(MeasureTable, RowsReadBackAsTheCellsAddedIntoThem) {
   EXPECT_THROW(MeasureTable().push_back(c), std::logic_error);
 }
 
+// A table of more rows than a block holds (16,384), its sketches in lists
+// of their own: copied, moved and cleared, each reads back what was added.
+TEST(MeasureTable, ATableOfManyBlocksCopiesMovesAndClears) {
+  Options o;
+  o.quantiles = {"x"};
+  o.percentiles = {"50"};
+  const MeasureSpec spec = MeasureSpec::of(o);
+  const auto cell = [&](int i) {
+    MeasureCell c = spec.empty_cell();
+    c.count = 1;
+    FieldMeasure& f = c.fields[0];
+    for (int v = 0; v < 1 + i % 7; ++v) {  // 1 to 7 buckets: in the row, or in a list of its own
+      const double x = 1 + i % 1000 + v * 1000;
+      ++f.n;
+      f.min = std::min(f.min, x);
+      f.max = std::max(f.max, x);
+      f.sketch.add_key(LogSketch::key_of(x));
+    }
+    return c;
+  };
+  MeasureTable table(spec);
+  constexpr int kRows = 40000;
+  for (int i = 0; i < kRows; ++i) table.push_back(cell(i));
+  for (int i = 0; i < kRows; i += 3) table.add(static_cast<size_t>(i), cell(i + 1));
+  const auto holds_all = [&](const MeasureTable& t) {
+    if (t.size() != kRows) return false;
+    for (int i = 0; i < kRows; ++i) {
+      MeasureCell want = spec.empty_cell();
+      want.add(cell(i));
+      if (i % 3 == 0) want.add(cell(i + 1));
+      if (!(t[static_cast<size_t>(i)] == want)) return false;
+    }
+    return true;
+  };
+  EXPECT_TRUE(holds_all(table));
+  MeasureTable copy = table;
+  EXPECT_TRUE(holds_all(copy));
+  MeasureTable moved = std::move(table);
+  EXPECT_TRUE(holds_all(moved));
+  copy.clear();
+  EXPECT_EQ(copy.size(), 0u);
+  copy.push_back(cell(5));
+  EXPECT_EQ(copy[0].fields[0].sketch, cell(5).fields[0].sketch);
+  EXPECT_TRUE(holds_all(moved));  // the copy's memory is its own
+}
+
 TEST(Percentile, NearestRank) {
   const auto spec = [](std::vector<std::string> p) {
     Options o;

@@ -11,7 +11,8 @@
 // A sketch keeps up to kInlineBuckets buckets in its row (a second of a
 // quiet key holds a few values); a sketch with more moves to a list of its
 // own. Rows live in blocks of a fixed size, so a growing table never holds
-// two copies of itself. Reading a row gives a MeasureCell; adding one to a
+// two copies of itself. Blocks and lists live in memory of the table's own,
+// asked of the kernel in huge pages once the table is large. Reading a row gives a MeasureCell; adding one to a
 // row adds it exactly as MeasureCell::add does.
 #pragma once
 
@@ -32,12 +33,13 @@ class MeasureTable {
   static constexpr size_t kInlineBuckets = 3;
 
   // A table of no measures: empty, and no row can be added.
-  MeasureTable() = default;
+  MeasureTable();
   explicit MeasureTable(const MeasureSpec& spec);
   MeasureTable(const MeasureTable& other);
   MeasureTable& operator=(const MeasureTable& other);
-  MeasureTable(MeasureTable&&) noexcept = default;
-  MeasureTable& operator=(MeasureTable&&) noexcept = default;
+  MeasureTable(MeasureTable&&) noexcept;
+  MeasureTable& operator=(MeasureTable&&) noexcept;
+  ~MeasureTable();
   // An empty table laid out alike.
   MeasureTable empty_like() const;
 
@@ -81,11 +83,15 @@ class MeasureTable {
     uint32_t sketch_at() const { return min_at + 2; }
   };
   static constexpr size_t kBlockRows = size_t{1} << 14;
+  // The blocks and the sketches' own lists, and the memory they live in
+  // (measure_table.cc).
+  struct Lists;
 
   uint64_t* row_words(size_t row);
   const uint64_t* row_words(size_t row) const;
   size_t physical(size_t row) const { return order_.empty() ? row : order_[row]; }
   void add_sketch(uint64_t* words, const std::vector<uint64_t>& buckets);
+  void new_lists();
   // An extreme's word and text (key: exact_key) take value v, written `text`, if it is beyond them.
   void take_extreme(uint64_t& word, uint64_t key, double v, const std::string& text, bool is_min);
   uint64_t exact_key(size_t row, size_t field, bool is_min) const {
@@ -98,10 +104,9 @@ class MeasureTable {
   std::vector<Field> fields_;
   uint32_t stride_ = 0;  // words a row
   std::vector<uint64_t> empty_row_;
-  std::vector<std::unique_ptr<uint64_t[]>> blocks_;
+  std::unique_ptr<Lists> lists_;  // none in a table of no measures
   size_t rows_ = 0;
   std::vector<uint32_t> order_;  // after reorder: row -> where it is stored
-  std::vector<std::vector<uint64_t>> spilled_;  // the sketches past kInlineBuckets buckets
   std::unordered_map<uint64_t, std::string> exact_;  // by exact_key: the extremes that have a text
 };
 

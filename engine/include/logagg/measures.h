@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory_resource>
 #include <span>
 #include <string>
 #include <string_view>
@@ -139,6 +140,7 @@ class LogSketch {
   // `x`, equal keys added: merged from the back, in place. Throws
   // std::overflow_error past 2^44 values in a bucket.
   static void add_packed(std::vector<uint64_t>& x, std::span<const uint64_t> y);
+  static void add_packed(std::pmr::vector<uint64_t>& x, std::span<const uint64_t> y);
 
   friend bool operator==(const LogSketch& a, const LogSketch& b) {
     a.settle();

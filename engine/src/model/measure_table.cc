@@ -9,6 +9,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "model/huge_page_arena.h"
+
 namespace logagg {
 
 namespace {
@@ -32,7 +34,32 @@ void store_sum(uint64_t* at, FixedSum sum) {
   at[1] = static_cast<uint64_t>(units >> 64);
 }
 
+// A sketch's list this long or shorter is taken from a pool of lists of its
+// size, where lists freed are reused; a longer one (a sketch of more buckets:
+// a field's values spread over many factors of ten) from the arena itself.
+constexpr size_t kLargestPooledList = size_t{64} << 10;
+// At most this many lists of a size to a chunk the pool takes from the arena:
+// its default lets a size's chunks double to hundreds of lists, most of the
+// last one never used (a RED report's table, 23 MB of lists and 6 MB of rows,
+// took 56 MB of arena, 33 MB with 32 a chunk:
+// docs/bench-notes/2026-12-07-table-in-huge-pages.md).
+constexpr size_t kBlocksPerChunk = 32;
+
 }  // namespace
+
+struct MeasureTable::Lists {
+  HugePageArena arena;
+  std::pmr::unsynchronized_pool_resource pool{{kBlocksPerChunk, kLargestPooledList}, &arena};
+  std::vector<uint64_t*> blocks;  // kBlockRows rows each, from the arena
+  std::vector<std::pmr::vector<uint64_t>> spilled;  // the sketches past kInlineBuckets buckets, from the pool
+};
+
+void MeasureTable::new_lists() { lists_ = std::make_unique<Lists>(); }
+
+MeasureTable::MeasureTable() = default;
+MeasureTable::MeasureTable(MeasureTable&&) noexcept = default;
+MeasureTable& MeasureTable::operator=(MeasureTable&&) noexcept = default;
+MeasureTable::~MeasureTable() = default;
 
 MeasureTable::MeasureTable(const MeasureSpec& spec) : matched_(static_cast<uint32_t>(spec.count_if.size())) {
   uint32_t at = 1 + matched_;
@@ -51,6 +78,7 @@ MeasureTable::MeasureTable(const MeasureSpec& spec) : matched_(static_cast<uint3
     empty_row_[f.min_at] = std::bit_cast<uint64_t>(std::numeric_limits<double>::infinity());
     empty_row_[f.min_at + 1] = std::bit_cast<uint64_t>(-std::numeric_limits<double>::infinity());
   }
+  new_lists();
 }
 
 MeasureTable::MeasureTable(const MeasureTable& other)
@@ -60,12 +88,16 @@ MeasureTable::MeasureTable(const MeasureTable& other)
       empty_row_(other.empty_row_),
       rows_(other.rows_),
       order_(other.order_),
-      spilled_(other.spilled_),
       exact_(other.exact_) {
-  for (const std::unique_ptr<uint64_t[]>& block : other.blocks_) {
-    blocks_.push_back(std::make_unique_for_overwrite<uint64_t[]>(kBlockRows * stride_));
-    std::memcpy(blocks_.back().get(), block.get(), kBlockRows * stride_ * sizeof(uint64_t));
+  if (other.lists_ == nullptr) return;
+  new_lists();
+  const size_t block_bytes = kBlockRows * stride_ * sizeof(uint64_t);
+  for (const uint64_t* block : other.lists_->blocks) {
+    lists_->blocks.push_back(static_cast<uint64_t*>(lists_->arena.allocate(block_bytes, alignof(uint64_t))));
+    std::memcpy(lists_->blocks.back(), block, block_bytes);
   }
+  lists_->spilled.reserve(other.lists_->spilled.size());
+  for (const std::pmr::vector<uint64_t>& s : other.lists_->spilled) lists_->spilled.emplace_back(s, &lists_->pool);
 }
 
 MeasureTable& MeasureTable::operator=(const MeasureTable& other) {
@@ -79,21 +111,25 @@ MeasureTable MeasureTable::empty_like() const {
   t.fields_ = fields_;
   t.stride_ = stride_;
   t.empty_row_ = empty_row_;
+  if (lists_ != nullptr) t.new_lists();
   return t;
 }
 
 uint64_t* MeasureTable::row_words(size_t row) {
   const size_t at = physical(row);
-  return blocks_[at / kBlockRows].get() + at % kBlockRows * stride_;
+  return lists_->blocks[at / kBlockRows] + at % kBlockRows * stride_;
 }
 
 const uint64_t* MeasureTable::row_words(size_t row) const {
   const size_t at = physical(row);
-  return blocks_[at / kBlockRows].get() + at % kBlockRows * stride_;
+  return lists_->blocks[at / kBlockRows] + at % kBlockRows * stride_;
 }
 
 std::vector<uint64_t> MeasureTable::sketch_of(const uint64_t* words) const {
-  if (spilled(words[0])) return spilled_[words[0] & LogSketch::kCountMask];
+  if (spilled(words[0])) {
+    const std::pmr::vector<uint64_t>& list = lists_->spilled[words[0] & LogSketch::kCountMask];
+    return {list.begin(), list.end()};
+  }
   std::vector<uint64_t> buckets;
   for (size_t i = 0; i < kInlineBuckets && words[i] != 0; ++i) buckets.push_back(words[i]);
   return buckets;
@@ -131,8 +167,9 @@ FixedSum MeasureTable::sum(size_t row, size_t field) const {
 
 void MeasureTable::push_back(const MeasureCell& cell) {
   if (stride_ == 0) throw std::logic_error("a row added to a table of no measures");
-  if (rows_ % kBlockRows == 0 && rows_ / kBlockRows == blocks_.size()) {
-    blocks_.push_back(std::make_unique_for_overwrite<uint64_t[]>(kBlockRows * stride_));
+  if (rows_ % kBlockRows == 0 && rows_ / kBlockRows == lists_->blocks.size()) {
+    lists_->blocks.push_back(
+        static_cast<uint64_t*>(lists_->arena.allocate(kBlockRows * stride_ * sizeof(uint64_t), alignof(uint64_t))));
   }
   if (!order_.empty()) order_.push_back(static_cast<uint32_t>(rows_));
   ++rows_;
@@ -143,18 +180,19 @@ void MeasureTable::push_back(const MeasureCell& cell) {
 void MeasureTable::add_sketch(uint64_t* words, const std::vector<uint64_t>& buckets) {
   if (buckets.empty()) return;
   if (spilled(words[0])) {
-    LogSketch::add_packed(spilled_[words[0] & LogSketch::kCountMask], buckets);
+    LogSketch::add_packed(lists_->spilled[words[0] & LogSketch::kCountMask], buckets);
     return;
   }
-  std::vector<uint64_t> sum = sketch_of(words);
+  std::pmr::vector<uint64_t> sum(&lists_->pool);
+  for (size_t i = 0; i < kInlineBuckets && words[i] != 0; ++i) sum.push_back(words[i]);
   LogSketch::add_packed(sum, buckets);
   if (sum.size() <= kInlineBuckets) {
     std::copy(sum.begin(), sum.end(), words);
     return;
   }
-  words[0] = kSpilledKey << LogSketch::kCountBits | spilled_.size();
+  words[0] = kSpilledKey << LogSketch::kCountBits | lists_->spilled.size();
   std::fill(words + 1, words + kInlineBuckets, 0);
-  spilled_.push_back(std::move(sum));
+  lists_->spilled.push_back(std::move(sum));
 }
 
 void MeasureTable::add(size_t row, const MeasureCell& cell) {
@@ -201,10 +239,9 @@ std::string_view MeasureTable::exact_text(uint64_t key) const {
 }
 
 void MeasureTable::clear() {
-  blocks_.clear();
+  if (lists_ != nullptr) new_lists();  // the memory of the rows and lists unmapped
   rows_ = 0;
   order_.clear();
-  spilled_.clear();
   exact_.clear();
 }
 
@@ -223,7 +260,7 @@ uint64_t MeasureTable::sketch_buckets() const {
       if (!f.quantiled) continue;
       const uint64_t* sketch = w + f.sketch_at();
       if (spilled(sketch[0])) {
-        n += spilled_[sketch[0] & LogSketch::kCountMask].size();
+        n += lists_->spilled[sketch[0] & LogSketch::kCountMask].size();
       } else {
         n += static_cast<uint64_t>(std::count_if(sketch, sketch + kInlineBuckets, [](uint64_t b) { return b != 0; }));
       }
@@ -234,7 +271,9 @@ uint64_t MeasureTable::sketch_buckets() const {
 
 size_t MeasureTable::bytes() const {
   size_t buckets = 0;
-  for (const std::vector<uint64_t>& s : spilled_) buckets += s.size();
+  if (lists_ != nullptr) {
+    for (const std::pmr::vector<uint64_t>& s : lists_->spilled) buckets += s.size();
+  }
   size_t texts = 0;
   for (const auto& [key, text] : exact_) texts += sizeof key + text.size();
   return (rows_ * stride_ + buckets) * sizeof(uint64_t) + texts;

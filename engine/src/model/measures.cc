@@ -134,7 +134,12 @@ void LogSketch::add_bucket(int32_t key, uint64_t count) const {
   packed_.insert(it, biased | count);
 }
 
-void LogSketch::add_packed(std::vector<uint64_t>& x, std::span<const uint64_t> y) {
+namespace {
+
+// LogSketch::add_packed, for a list on the heap or in a table's memory.
+template <typename Words>
+void add_packed_into(Words& x, std::span<const uint64_t> y) {
+  constexpr uint64_t kCountMask = LogSketch::kCountMask;
   if (x.empty()) {  // a cell's first buckets: most cells settle once
     x.assign(y.begin(), y.end());
     return;
@@ -164,6 +169,11 @@ void LogSketch::add_packed(std::vector<uint64_t>& x, std::span<const uint64_t> y
     }
   }
 }
+
+}  // namespace
+
+void LogSketch::add_packed(std::vector<uint64_t>& x, std::span<const uint64_t> y) { add_packed_into(x, y); }
+void LogSketch::add_packed(std::pmr::vector<uint64_t>& x, std::span<const uint64_t> y) { add_packed_into(x, y); }
 
 void LogSketch::make_room() {
   if (pending_.size() >= kPendingMax) {
