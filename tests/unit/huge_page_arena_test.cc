@@ -1,14 +1,16 @@
 // The memory of a table's lists (engine/src/model/huge_page_arena.h): what it
 // hands out is aligned as asked, apart and writable; its regions grow from
-// 64 KiB to huge pages, those aligned to 2 MiB; a small request takes the
-// rest of a region a large one left behind before the current region; and a
-// std::pmr pool in front of it reuses what is freed.
+// 64 KiB to huge pages, those aligned to 2 MiB, and it refuses what none could
+// hold; a small request takes the rest of a region a large one left behind
+// before the current region; and a std::pmr pool in front of it reuses what
+// is freed.
 #include "model/huge_page_arena.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <memory_resource>
 #include <random>
 #include <utility>
@@ -60,6 +62,13 @@ TEST(HugePageArena, RegionsGrowToHugePagesAlignedToThem) {
   EXPECT_EQ(arena.mapped(), 3 * HugePageArena::kFirstRegion + 4 * HugePageArena::kHugePage);
   for (int i = 0; i < 12; ++i) take(arena, HugePageArena::kHugePage / 2);  // regions of one huge page now
   EXPECT_EQ(arena.mapped() % HugePageArena::kHugePage, 3 * HugePageArena::kFirstRegion);
+}
+
+TEST(HugePageArena, RefusesWhatNoRegionCouldHold) {
+  HugePageArena arena;
+  EXPECT_THROW(take(arena, SIZE_MAX), std::bad_alloc);
+  EXPECT_THROW(take(arena, SIZE_MAX - 4096), std::bad_alloc);
+  EXPECT_EQ(arena.mapped(), 0u);
 }
 
 TEST(HugePageArena, ASmallRequestTakesTheRestALargeOneLeftBehindFirst) {

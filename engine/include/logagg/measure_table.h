@@ -12,8 +12,9 @@
 // quiet key holds a few values); a sketch with more moves to a list of its
 // own. Rows live in blocks of a fixed size, so a growing table never holds
 // two copies of itself. Blocks and lists live in memory of the table's own,
-// asked of the kernel in huge pages once the table is large. Reading a row gives a MeasureCell; adding one to a
-// row adds it exactly as MeasureCell::add does.
+// asked of the kernel in huge pages once the table is large. Reading a row
+// gives a MeasureCell; adding one to a row adds it exactly as
+// MeasureCell::add does.
 #pragma once
 
 #include <cstddef>
@@ -104,7 +105,7 @@ class MeasureTable {
   std::vector<Field> fields_;
   uint32_t stride_ = 0;  // words a row
   std::vector<uint64_t> empty_row_;
-  std::unique_ptr<Lists> lists_;  // none in a table of no measures
+  std::unique_ptr<Lists> lists_;  // none before the first row (and in a table of no measures)
   size_t rows_ = 0;
   std::vector<uint32_t> order_;  // after reorder: row -> where it is stored
   std::unordered_map<uint64_t, std::string> exact_;  // by exact_key: the extremes that have a text

@@ -14,14 +14,6 @@ namespace {
 
 size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
-}  // namespace
-
-HugePageArena::~HugePageArena() {
-  for (const Region& r : regions_) ::munmap(r.base, r.size);
-}
-
-namespace {
-
 // The first `bytes` of [next, end) aligned to `alignment`, taken: null if they do not fit.
 char* take(char*& next, char* end, size_t bytes, size_t alignment) {
   if (next == nullptr) return nullptr;
@@ -33,6 +25,10 @@ char* take(char*& next, char* end, size_t bytes, size_t alignment) {
 
 }  // namespace
 
+HugePageArena::~HugePageArena() {
+  for (const Region& r : regions_) ::munmap(r.base, r.size);
+}
+
 void* HugePageArena::do_allocate(size_t bytes, size_t alignment) {
   // A small request is taken from what a region before left first, so that
   // it is used up before the current region (a table asks for blocks of rows
@@ -42,12 +38,17 @@ void* HugePageArena::do_allocate(size_t bytes, size_t alignment) {
     if (char* at = take(spare_next_, spare_end_, bytes, alignment)) return at;
   }
   if (char* at = take(next_, end_, bytes, alignment)) return at;
-  if (end_ - next_ > spare_end_ - spare_next_) {
-    spare_next_ = next_;
-    spare_end_ = end_;
+  if (bytes > kMostBytes || alignment > kHugePage) throw std::bad_alloc();
+  char* const rest = next_;
+  char* const rest_end = end_;
+  map_region(bytes + alignment);  // the current region's rest kept only once a new one is mapped
+  if (rest_end - rest > spare_end_ - spare_next_) {
+    spare_next_ = rest;
+    spare_end_ = rest_end;
   }
-  map_region(bytes + alignment);
-  return take(next_, end_, bytes, alignment);
+  char* at = take(next_, end_, bytes, alignment);
+  if (at == nullptr) throw std::bad_alloc();  // not after a region of bytes + alignment
+  return at;
 }
 
 void HugePageArena::map_region(size_t bytes) {
@@ -57,6 +58,7 @@ void HugePageArena::map_region(size_t bytes) {
   if (huge) size = round_up(size, kHugePage);
   // A huge region is mapped a huge page longer, then cut to its aligned part.
   const size_t span = huge ? size + kHugePage : size;
+  regions_.reserve(regions_.size() + 1);  // before the mapping, which nothing would unmap if this threw
   void* p = ::mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
   char* base = static_cast<char*>(p);

@@ -20,6 +20,9 @@ class HugePageArena final : public std::pmr::memory_resource {
   static constexpr size_t kFirstRegion = size_t{64} << 10;
   // A request this large or smaller is taken from the rest of an earlier region first.
   static constexpr size_t kSmall = size_t{64} << 10;
+  // Larger requests are refused (std::bad_alloc), as no region's size
+  // could be computed for them.
+  static constexpr size_t kMostBytes = size_t{1} << 48;
 
   HugePageArena() = default;
   HugePageArena(const HugePageArena&) = delete;

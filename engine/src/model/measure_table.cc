@@ -9,6 +9,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include <memory_resource>
+
 #include "model/huge_page_arena.h"
 
 namespace logagg {
@@ -23,6 +25,13 @@ constexpr uint64_t kNMask = (uint64_t{1} << kDigitsShift) - 1;
 constexpr uint64_t kSpilledKey = (uint64_t{1} << (64 - LogSketch::kCountBits)) - 1;
 
 bool spilled(uint64_t first) { return first >> LogSketch::kCountBits == kSpilledKey; }
+
+// How many buckets a sketch not spilled holds in its row (they come first).
+size_t inline_buckets(const uint64_t* words) {
+  size_t n = 0;
+  while (n < MeasureTable::kInlineBuckets && words[n] != 0) ++n;
+  return n;
+}
 
 // A sum's two words: low, then high.
 FixedSum load_sum(const uint64_t* at) {
@@ -78,7 +87,6 @@ MeasureTable::MeasureTable(const MeasureSpec& spec) : matched_(static_cast<uint3
     empty_row_[f.min_at] = std::bit_cast<uint64_t>(std::numeric_limits<double>::infinity());
     empty_row_[f.min_at + 1] = std::bit_cast<uint64_t>(-std::numeric_limits<double>::infinity());
   }
-  new_lists();
 }
 
 MeasureTable::MeasureTable(const MeasureTable& other)
@@ -111,7 +119,6 @@ MeasureTable MeasureTable::empty_like() const {
   t.fields_ = fields_;
   t.stride_ = stride_;
   t.empty_row_ = empty_row_;
-  if (lists_ != nullptr) t.new_lists();
   return t;
 }
 
@@ -130,9 +137,7 @@ std::vector<uint64_t> MeasureTable::sketch_of(const uint64_t* words) const {
     const std::pmr::vector<uint64_t>& list = lists_->spilled[words[0] & LogSketch::kCountMask];
     return {list.begin(), list.end()};
   }
-  std::vector<uint64_t> buckets;
-  for (size_t i = 0; i < kInlineBuckets && words[i] != 0; ++i) buckets.push_back(words[i]);
-  return buckets;
+  return {words, words + inline_buckets(words)};
 }
 
 void MeasureTable::get(size_t row, MeasureCell& out) const {
@@ -167,6 +172,7 @@ FixedSum MeasureTable::sum(size_t row, size_t field) const {
 
 void MeasureTable::push_back(const MeasureCell& cell) {
   if (stride_ == 0) throw std::logic_error("a row added to a table of no measures");
+  if (lists_ == nullptr) new_lists();  // a table's memory is mapped at its first row
   if (rows_ % kBlockRows == 0 && rows_ / kBlockRows == lists_->blocks.size()) {
     lists_->blocks.push_back(
         static_cast<uint64_t*>(lists_->arena.allocate(kBlockRows * stride_ * sizeof(uint64_t), alignof(uint64_t))));
@@ -183,16 +189,16 @@ void MeasureTable::add_sketch(uint64_t* words, const std::vector<uint64_t>& buck
     LogSketch::add_packed(lists_->spilled[words[0] & LogSketch::kCountMask], buckets);
     return;
   }
-  std::pmr::vector<uint64_t> sum(&lists_->pool);
-  for (size_t i = 0; i < kInlineBuckets && words[i] != 0; ++i) sum.push_back(words[i]);
+  std::pmr::vector<uint64_t> sum(words, words + inline_buckets(words), &lists_->pool);
   LogSketch::add_packed(sum, buckets);
   if (sum.size() <= kInlineBuckets) {
     std::copy(sum.begin(), sum.end(), words);
     return;
   }
-  words[0] = kSpilledKey << LogSketch::kCountBits | lists_->spilled.size();
+  const size_t list = lists_->spilled.size();
+  lists_->spilled.push_back(std::move(sum));  // before the row names it
+  words[0] = kSpilledKey << LogSketch::kCountBits | list;
   std::fill(words + 1, words + kInlineBuckets, 0);
-  lists_->spilled.push_back(std::move(sum));
 }
 
 void MeasureTable::add(size_t row, const MeasureCell& cell) {
@@ -239,7 +245,7 @@ std::string_view MeasureTable::exact_text(uint64_t key) const {
 }
 
 void MeasureTable::clear() {
-  if (lists_ != nullptr) new_lists();  // the memory of the rows and lists unmapped
+  lists_.reset();  // the memory of the rows and lists unmapped
   rows_ = 0;
   order_.clear();
   exact_.clear();
@@ -262,7 +268,7 @@ uint64_t MeasureTable::sketch_buckets() const {
       if (spilled(sketch[0])) {
         n += lists_->spilled[sketch[0] & LogSketch::kCountMask].size();
       } else {
-        n += static_cast<uint64_t>(std::count_if(sketch, sketch + kInlineBuckets, [](uint64_t b) { return b != 0; }));
+        n += inline_buckets(sketch);
       }
     }
   }
