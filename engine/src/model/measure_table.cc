@@ -1,15 +1,15 @@
 // The rows of measures in a flat layout (logagg/measure_table.h): the
-// layout from the spec, a row read back as a cell, a cell added into a row.
+// layout from the spec, a row read back as a cell, a cell added into a row;
+// the rows and the sketches' lists in memory of the table's own.
 #include "logagg/measure_table.h"
 
 #include <algorithm>
 #include <bit>
 #include <cstring>
 #include <limits>
+#include <memory_resource>
 #include <numeric>
 #include <stdexcept>
-
-#include <memory_resource>
 
 #include "model/huge_page_arena.h"
 
