@@ -73,7 +73,6 @@ void HugePageArena::map_region(size_t bytes) {
 #endif
   }
   regions_.push_back({base, size});
-  mapped_ += size;
   next_ = base;
   end_ = base + size;
 }

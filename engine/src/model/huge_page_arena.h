@@ -30,7 +30,11 @@ class HugePageArena final : public std::pmr::memory_resource {
   ~HugePageArena() override;
 
   // The bytes of the regions mapped so far.
-  size_t mapped() const { return mapped_; }
+  size_t mapped() const {
+    size_t bytes = 0;
+    for (const Region& r : regions_) bytes += r.size;
+    return bytes;
+  }
 
  private:
   void* do_allocate(size_t bytes, size_t alignment) override;
@@ -48,7 +52,6 @@ class HugePageArena final : public std::pmr::memory_resource {
   char* end_ = nullptr;
   char* spare_next_ = nullptr;  // the free bytes of a region before, kept for requests that fit them
   char* spare_end_ = nullptr;
-  size_t mapped_ = 0;
 };
 
 }  // namespace logagg

@@ -61,6 +61,12 @@ struct MeasureTable::Lists {
   std::pmr::unsynchronized_pool_resource pool{{kBlocksPerChunk, kLargestPooledList}, &arena};
   std::vector<uint64_t*> blocks;  // kBlockRows rows each, from the arena
   std::vector<std::pmr::vector<uint64_t>> spilled;  // the sketches past kInlineBuckets buckets, from the pool
+
+  // A new block of `bytes`, appended to `blocks`.
+  uint64_t* new_block(size_t bytes) {
+    blocks.push_back(static_cast<uint64_t*>(arena.allocate(bytes, alignof(uint64_t))));
+    return blocks.back();
+  }
 };
 
 void MeasureTable::new_lists() { lists_ = std::make_unique<Lists>(); }
@@ -100,10 +106,7 @@ MeasureTable::MeasureTable(const MeasureTable& other)
   if (other.lists_ == nullptr) return;
   new_lists();
   const size_t block_bytes = kBlockRows * stride_ * sizeof(uint64_t);
-  for (const uint64_t* block : other.lists_->blocks) {
-    lists_->blocks.push_back(static_cast<uint64_t*>(lists_->arena.allocate(block_bytes, alignof(uint64_t))));
-    std::memcpy(lists_->blocks.back(), block, block_bytes);
-  }
+  for (const uint64_t* block : other.lists_->blocks) std::memcpy(lists_->new_block(block_bytes), block, block_bytes);
   lists_->spilled.reserve(other.lists_->spilled.size());
   for (const std::pmr::vector<uint64_t>& s : other.lists_->spilled) lists_->spilled.emplace_back(s, &lists_->pool);
 }
@@ -174,8 +177,7 @@ void MeasureTable::push_back(const MeasureCell& cell) {
   if (stride_ == 0) throw std::logic_error("a row added to a table of no measures");
   if (lists_ == nullptr) new_lists();  // a table's memory is mapped at its first row
   if (rows_ % kBlockRows == 0 && rows_ / kBlockRows == lists_->blocks.size()) {
-    lists_->blocks.push_back(
-        static_cast<uint64_t*>(lists_->arena.allocate(kBlockRows * stride_ * sizeof(uint64_t), alignof(uint64_t))));
+    lists_->new_block(kBlockRows * stride_ * sizeof(uint64_t));
   }
   if (!order_.empty()) order_.push_back(static_cast<uint32_t>(rows_));
   ++rows_;
