@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (in the `asan` preset: clang, ASan + UBSan) and runs
-# each for SECONDS (default 60) on a scratch copy of its seed corpus, so the
-# corpus in the repository never grows; FUZZ_JOBS targets at once (default:
-# one per core; each target still runs SECONDS on a core of its own). Exits 1 if any target finds anything
-# (a check failure, a sanitizer report, a crash, a timeout or running out of
-# memory) and prints each finding's path, hex dump and replay command.
+# each for SECONDS (default 60; TARGET=SECONDS sets one target's own) on a
+# scratch copy of its seed corpus, so the corpus in the repository never
+# grows; FUZZ_JOBS targets at once (default: one per core; each target still
+# runs its SECONDS on a core of its own), the longest first. Exits 1 if any
+# target finds anything (a check failure, a sanitizer report, a crash, a
+# timeout or running out of memory) and prints each finding's path, hex dump
+# and replay command.
 #
-#   fuzz/run.sh            # CI: one minute per target
+#   fuzz/run.sh            # one minute per target
+#   fuzz/run.sh 60 rfc3339=30 detect=30      # CI: the engine a minute on one core, the other two after each other on the other
 #   fuzz/run.sh 1800       # a longer local run: 30 minutes per target
 #   FUZZ_TARGETS=engine fuzz/run.sh 600      # one target only
 #   FUZZ_WORK_DIR=/tmp/fz fuzz/run.sh 3600   # keep (and resume) a grown corpus
@@ -16,8 +19,21 @@
 # replays every file there in the normal builds.
 set -euo pipefail
 
-seconds="${1:-60}"
+seconds=60
+declare -A seconds_of  # a target's own SECONDS (TARGET=SECONDS)
+for arg in "$@"; do
+  case "$arg" in
+    *=*) seconds_of["${arg%%=*}"]="${arg#*=}" ;;
+    *) seconds="$arg" ;;
+  esac
+done
 targets="${FUZZ_TARGETS:-rfc3339 engine detect}"
+for target in "${!seconds_of[@]}"; do
+  [[ " $targets " == *" $target "* ]] || { echo "fuzz: no target named ${target} (${targets})" >&2; exit 2; }
+done
+for target in $targets; do : "${seconds_of[$target]:=$seconds}"; done
+# The longest first, so that the shorter ones share what cores are left.
+targets="$(for target in $targets; do echo "${seconds_of[$target]} $target"; done | sort -k1,1nr -s | cut -d' ' -f2 | tr '\n' ' ')"
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 
@@ -25,7 +41,7 @@ cmake --preset asan >/dev/null
 cmake --build --preset asan --target $(printf '%s_fuzz ' $targets)
 
 work="${FUZZ_WORK_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/logagg-fuzz.XXXXXX")}"
-echo "fuzz: ${seconds} s per target, work dir ${work}"
+echo "fuzz: $(for target in $targets; do printf '%s %s s, ' "$target" "${seconds_of[$target]}"; done)work dir ${work}"
 
 # The longest input each target is given: a timestamp, a small log file.
 max_len_of() {
@@ -50,7 +66,7 @@ show_finding() {
 run_target() {
   local target="$1" dir="${work}/$1" status=0
   "build/asan/fuzz/${target}_fuzz" "${dir}/corpus" \
-    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -max_total_time="${seconds_of[$target]}" -timeout=10 -rss_limit_mb=2048 \
     -max_len="$(max_len_of "$target")" -dict="fuzz/${target}.dict" \
     -artifact_prefix="${dir}/artifacts/" -print_final_stats=1 \
     >"${dir}/fuzz.log" 2>&1 || status=$?
@@ -85,7 +101,7 @@ for target in $targets; do
   rate="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")"
   echo "${target}: ${stats:-(no status line: stopped while loading the corpus)}"
   coverage="$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*' <<<"$stats" || true)"
-  summary+="${target}: ${execs:-?} runs, ${rate:-?} exec/s, ${coverage:-no coverage line}"$'\n'
+  summary+="${target}: ${seconds_of[$target]} s, ${execs:-?} runs, ${rate:-?} exec/s, ${coverage:-no coverage line}"$'\n'
 
   artifacts=("${dir}/artifacts/"*)
   if [[ $status -ne 0 || -e "${artifacts[0]}" ]]; then
@@ -99,7 +115,7 @@ for target in $targets; do
   fi
 done
 
-echo "== summary (${seconds} s per target)"
+echo "== summary"
 printf '%s' "$summary"
 if [[ $found -ne 0 ]]; then
   echo "fuzz: FAILED; findings kept in ${work}"
