@@ -5,7 +5,8 @@
 // SharedCounts adds what every counter spills and hands the counts back sorted
 // (take_sorted), the apps renumbered and equal pairs added up
 // (take_app_sorted). A MeasureCounter's cells spilled at its cap and made
-// again over the spilled ones count as cells never spilled.
+// again over the spilled ones count as cells never spilled; its cap grows
+// only while spilled cells come back.
 #include "count/counter.h"
 
 #include <gtest/gtest.h>
@@ -394,6 +395,44 @@ TEST(MeasureCounter, CellsMadeAgainOverSpilledOnesCountAsNeverSpilled) {
       EXPECT_TRUE(spilled.first[row].second == never_spilled.first[row].second) << cap << " row " << row;
     }
   }
+}
+
+// The cap starts at kFirstCells and stays there while the cells spilled are
+// done with (a log in time order: a few keys a second); it doubles up to
+// max_cells while spilled cells come back (a shuffled log: more live at
+// once than the cap), and the cells add up the same either way.
+TEST(MeasureCounter, CapGrowsOnlyWhileSpilledCellsComeBack) {
+  MeasureSpec spec;
+  spec.fields = {{"bytes", true, false, {}}};
+  const auto run = [&](bool shuffled, size_t max_cells) {
+    SharedMeasures shared(spec);
+    Summary tally;
+    tally.no_measure.resize(1);
+    MeasureCounter counter(shared, spec, max_cells);
+    std::mt19937_64 rng(11);
+    LineMeasures line;
+    line.values.resize(1);
+    EXPECT_TRUE(read_measure("3", line.values[0]));
+    line.usable = 1;
+    // 6 keys a second over 500 seconds in order, or 3,000 (second, key)
+    // cells at random: 30,000 lines, each cell counted 10 times.
+    for (int i = 0; i < 30'000; ++i) {
+      const int cell = shuffled ? static_cast<int>(rng() % 3'000) : i / 60 * 6 + static_cast<int>(rng() % 6);
+      counter.add(1'700'000'000 + cell / 6, static_cast<uint32_t>(cell % 6), line, tally);
+    }
+    const size_t cap = counter.cap();
+    counter.spill();
+    MeasureTable table;
+    const std::vector<CellKey> keys = shared.take_sorted({}, 0, table);
+    uint64_t lines = 0;
+    for (size_t row = 0; row < keys.size(); ++row) lines += table[row].count;
+    EXPECT_EQ(lines, 30'000u);
+    return std::pair{cap, keys.size()};
+  };
+  EXPECT_EQ(run(false, MeasureCounter::kDefaultMaxCells), std::pair(MeasureCounter::kFirstCells, size_t{3'000}));
+  EXPECT_EQ(run(true, MeasureCounter::kDefaultMaxCells), std::pair(MeasureCounter::kDefaultMaxCells, size_t{3'000}));
+  EXPECT_EQ(run(true, 2'000), std::pair(size_t{2'000}, size_t{3'000}));  // doubled, but not past max_cells
+  EXPECT_EQ(run(true, 100), std::pair(size_t{100}, size_t{3'000}));      // below kFirstCells: max_cells from the start
 }
 
 }  // namespace

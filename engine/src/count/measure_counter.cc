@@ -12,18 +12,21 @@ namespace logagg {
 SharedMeasures::SharedMeasures(const MeasureSpec& spec)
     : table_(spec), rows_(0, RowHash{&keys_}, RowEq{&keys_}) {}
 
-void SharedMeasures::add(const CellMap& cells) {
+size_t SharedMeasures::add(const CellMap& cells) {
   const std::lock_guard<std::mutex> lock(mu_);
   rows_.reserve(rows_.size() + cells.size());
+  size_t met = 0;
   for (const auto& [key, cell] : cells) {
     if (const auto it = rows_.find(key); it != rows_.end()) {
       table_.add(*it, *cell);
+      ++met;
       continue;
     }
     keys_.push_back(key);
     table_.push_back(*cell);
     rows_.insert(static_cast<uint32_t>(keys_.size() - 1));
   }
+  return met;
 }
 
 std::vector<CellKey> SharedMeasures::take_sorted(const std::vector<uint32_t>& order, uint32_t other_app,
@@ -50,14 +53,14 @@ std::vector<CellKey> SharedMeasures::take_sorted(const std::vector<uint32_t>& or
 }
 
 MeasureCounter::MeasureCounter(SharedMeasures& shared, const MeasureSpec& spec, size_t max_cells)
-    : shared_(&shared), empty_(spec.empty_cell()), max_cells_(max_cells) {
+    : shared_(&shared), empty_(spec.empty_cell()), max_cells_(max_cells), cap_(std::min(max_cells, kFirstCells)) {
   for (const MeasureSpec::Field& f : spec.fields) fields_.push_back({f.keeps_sum(), f.quantiled, f.bounds});
   // A field not quantiled is summed, and has no histogram (MeasureSpec::of).
   one_sum_ = fields_.size() == 1 && !fields_[0].quantiled && spec.count_if.empty();
 }
 
 void MeasureCounter::switch_to(CellKey key) {
-  if (cells_.size() >= max_cells_) spill_cells();
+  if (cells_.size() >= cap_) spill_cells();
   const auto [it, inserted] = cells_.try_emplace(key);
   if (inserted) {
     if (used_ == pool_.size()) {
@@ -83,10 +86,11 @@ void MeasureCounter::spill_cells() {
   forget_index();
   last_ = nullptr;
   if (cells_.empty()) return;
-  shared_->add(cells_);
+  const size_t met = shared_->add(cells_);
   const size_t held = cells_.size();
+  if (met > held / 8) cap_ = std::min(max_cells_, 2 * cap_);
   cells_.clear();  // which frees a large table: room for as many again, at once
-  cells_.reserve(held);
+  cells_.reserve(std::max(held, cap_));
   used_ = 0;
 }
 

@@ -4,6 +4,7 @@
 // here alone. Each worker owns a MeasureCounter; a worker whose map of cells
 // reaches its cap adds it into the one SharedMeasures (under a mutex), so
 // memory grows with the distinct (second, key) cells, not threads x cells.
+// The cap starts low and grows while the cells spilled come back.
 // Cells add up exactly (sums in fixed point, sketches bucket by bucket), so
 // the merged cells are the same whichever worker counted which line.
 #pragma once
@@ -50,8 +51,9 @@ class SharedMeasures {
   SharedMeasures(const SharedMeasures&) = delete;
   SharedMeasures& operator=(const SharedMeasures&) = delete;
 
-  // Adds every cell of `cells`. Thread-safe.
-  void add(const CellMap& cells);
+  // Adds every cell of `cells`; returns how many met a row already there
+  // (spilled before, by this worker or another). Thread-safe.
+  size_t add(const CellMap& cells);
   // The keys, their numbers renumbered by `order` (old number -> new;
   // AppTable::kOther -> other_app; without keys: empty, numbers kept),
   // ascending by (second, new number), and into `cells` their cells in the
@@ -85,15 +87,24 @@ class SharedMeasures {
 
 class MeasureCounter {
  public:
-  // A worker's cells before a spill. Each new cell takes the pool's next
-  // place, a few KiB of lists (a sketch's pending values and window), so the
-  // cap is the memory a worker cycles through even when only a few cells are
-  // live (a log in time order): 4,096 cells keep it near the caches, where
-  // 16,384 made a RED report 1.07x the time and its peak memory 1.3x
-  // (docs/bench-notes/2026-12-07-cells-cap.md).
+  // A worker's cells before a spill: at first kFirstCells, doubled after a
+  // spill of which more than an eighth met rows already there (cells split
+  // across spills: more live at once than the cap), up to max_cells. Each
+  // new cell takes the pool's next place, a few KiB of lists (a sketch's
+  // pending values and window), so the cap is the memory a worker cycles
+  // through even when only a few cells are live (a log in time order, whose
+  // cap stays at the first). A low cap keeps that memory near the caches; a
+  // log of many cells live at once (shuffled) needs a high one, or its cells
+  // are split and merged in parts: 1,024 cells took 0.95x the time of 4,096
+  // for a RED report in time order, 1.16x for one shuffled
+  // (docs/bench-notes/2026-12-07-cells-cap.md, 2026-12-07-cells-cap-grows.md).
+  static constexpr size_t kFirstCells = size_t{1} << 10;
   static constexpr size_t kDefaultMaxCells = size_t{1} << 12;
 
   MeasureCounter(SharedMeasures& shared, const MeasureSpec& spec, size_t max_cells = kDefaultMaxCells);
+
+  // The cells a spill happens at now (between kFirstCells and max_cells).
+  size_t cap() const { return cap_; }
 
   // A counted line of `second` under key number `app`, with what its
   // measures read; tallies its fields without a usable value in `tally`.
@@ -181,12 +192,13 @@ class MeasureCounter {
   bool one_sum_;  // one field, summed only, and no --count-if: add()'s own path
   MeasureCell empty_;  // a new cell's start: a place for each --count-if and field
   size_t max_cells_;
+  size_t cap_;  // cells_ spills at this many
   CellMap cells_;
   // The cells, the first used_ of them in cells_. A spill keeps them: a new
   // cell is empty_ assigned over a spilled one, which keeps the room of its
   // lists (a sketch's pending values, window and buckets), so that a cell
   // seldom allocates once a worker has made as many as it holds at a time.
-  // The pool holds at most max_cells_ cells, each with the room its largest
+  // The pool holds at most cap_ cells, each with the room its largest
   // lists took: the bound a full map reached before a spill.
   std::deque<MeasureCell> pool_;
   size_t used_ = 0;
