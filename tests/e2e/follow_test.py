@@ -1158,10 +1158,12 @@ def run_side_by_side():
 
 
 if __name__ == "__main__":
-    # A test named (unittest's own arguments: -k NAME, or a class), or a
-    # sanitized build (LOGAGG_SANITIZED), whose slower logagg processes, all
+    # A test named (unittest's own arguments: -k NAME, or a class; or the
+    # mutation check's one case, LOGAGG_TEST_ONLY, tests/mutation/run.sh), or
+    # a sanitized build (LOGAGG_SANITIZED), whose slower logagg processes, all
     # at once on a machine's cores, would miss the cases' timings: one at a time.
-    if len(sys.argv) > 2 or os.environ.get("LOGAGG_SANITIZED"):
-        unittest.main(argv=sys.argv[:1] + sys.argv[2:], verbosity=1)
+    only = os.environ.get("LOGAGG_TEST_ONLY")
+    if len(sys.argv) > 2 or os.environ.get("LOGAGG_SANITIZED") or only:
+        unittest.main(argv=sys.argv[:1] + sys.argv[2:] + (["-k", only] if only else []), verbosity=1)
     else:
         run_side_by_side()

@@ -609,4 +609,6 @@ def iso(t):
 
 
 if __name__ == "__main__":
-    unittest.main(argv=sys.argv[:1] + sys.argv[2:])
+    # LOGAGG_TEST_ONLY: the mutation check's one case (tests/mutation/run.sh).
+    only = os.environ.get("LOGAGG_TEST_ONLY")
+    unittest.main(argv=sys.argv[:1] + sys.argv[2:] + (["-k", only] if only else []))

@@ -712,4 +712,6 @@ if __name__ == "__main__":
     cases = sys.argv[3 if kills else 2:] or [
         name for name, case in list(globals().items())
         if isinstance(case, type) and issubclass(case, unittest.TestCase) and (case is KilledAndRunAgainAtOnce) == kills]
-    unittest.main(argv=[sys.argv[0], *cases], verbosity=1)
+    # LOGAGG_TEST_ONLY: the mutation check's one case (tests/mutation/run.sh).
+    only = os.environ.get("LOGAGG_TEST_ONLY")
+    unittest.main(argv=[sys.argv[0], *cases, *(["-k", only] if only else [])], verbosity=1)
