@@ -19,18 +19,19 @@
 # replays every file there in the normal builds.
 set -euo pipefail
 
+all_targets="rfc3339 engine detect"
 seconds=60
 declare -A seconds_of  # a target's own SECONDS (TARGET=SECONDS)
 for arg in "$@"; do
+  [[ ${arg#*=} =~ ^[0-9]+$ ]] || { echo "fuzz: want SECONDS or TARGET=SECONDS (a whole number), not '${arg}'" >&2; exit 2; }
   case "$arg" in
-    *=*) seconds_of["${arg%%=*}"]="${arg#*=}" ;;
+    *=*)
+      [[ " $all_targets " == *" ${arg%%=*} "* ]] || { echo "fuzz: no target named ${arg%%=*} (${all_targets})" >&2; exit 2; }
+      seconds_of["${arg%%=*}"]="${arg#*=}" ;;
     *) seconds="$arg" ;;
   esac
 done
-targets="${FUZZ_TARGETS:-rfc3339 engine detect}"
-for target in "${!seconds_of[@]}"; do
-  [[ " $targets " == *" $target "* ]] || { echo "fuzz: no target named ${target} (${targets})" >&2; exit 2; }
-done
+targets="${FUZZ_TARGETS:-$all_targets}"  # a target's SECONDS given but not chosen here is left unused
 for target in $targets; do : "${seconds_of[$target]:=$seconds}"; done
 # The longest first, so that the shorter ones share what cores are left.
 targets="$(for target in $targets; do echo "${seconds_of[$target]} $target"; done | sort -k1,1nr -s | cut -d' ' -f2 | tr '\n' ' ')"

@@ -400,7 +400,8 @@ TEST(MeasureCounter, CellsMadeAgainOverSpilledOnesCountAsNeverSpilled) {
 // The cap starts at kFirstCells and stays there while the cells spilled are
 // done with (a log in time order: a few keys a second); it doubles up to
 // max_cells while spilled cells come back (a shuffled log: more live at
-// once than the cap), and the cells add up the same either way.
+// once than the cap), and each cell's count and sum, split across spills or
+// not, is its lines'.
 TEST(MeasureCounter, CapGrowsOnlyWhileSpilledCellsComeBack) {
   MeasureSpec spec;
   spec.fields = {{"bytes", true, false, {}}};
@@ -415,18 +416,28 @@ TEST(MeasureCounter, CapGrowsOnlyWhileSpilledCellsComeBack) {
     EXPECT_TRUE(read_measure("3", line.values[0]));
     line.usable = 1;
     // 6 keys a second over 500 seconds in order, or 3,000 (second, key)
-    // cells at random: 30,000 lines, each cell counted 10 times.
+    // cells at random: 30,000 lines, 10 a cell on average.
+    std::map<std::pair<int64_t, uint32_t>, uint64_t> lines_of;
     for (int i = 0; i < 30'000; ++i) {
       const int cell = shuffled ? static_cast<int>(rng() % 3'000) : i / 60 * 6 + static_cast<int>(rng() % 6);
-      counter.add(1'700'000'000 + cell / 6, static_cast<uint32_t>(cell % 6), line, tally);
+      const int64_t second = 1'700'000'000 + cell / 6;
+      const auto key = static_cast<uint32_t>(cell % 6);
+      counter.add(second, key, line, tally);
+      ++lines_of[{second, key}];
     }
     const size_t cap = counter.cap();
     counter.spill();
     MeasureTable table;
     const std::vector<CellKey> keys = shared.take_sorted({}, 0, table);
-    uint64_t lines = 0;
-    for (size_t row = 0; row < keys.size(); ++row) lines += table[row].count;
-    EXPECT_EQ(lines, 30'000u);
+    std::map<std::pair<int64_t, uint32_t>, uint64_t> counted;
+    for (size_t row = 0; row < keys.size(); ++row) {
+      const MeasureCell& cell = table[row];
+      counted[{keys[row].second, keys[row].app}] = cell.count;
+      const FixedUnits three = 3'000'000'000'000'000'000;  // 3 in units of 10^-18
+      EXPECT_EQ(cell.fields[0].sum, FixedSum::of_units(three * static_cast<FixedUnits>(cell.count)))
+          << keys[row].second << " " << keys[row].app;
+    }
+    EXPECT_EQ(counted, lines_of);
     return std::pair{cap, keys.size()};
   };
   EXPECT_EQ(run(false, MeasureCounter::kDefaultMaxCells), std::pair(MeasureCounter::kFirstCells, size_t{3'000}));

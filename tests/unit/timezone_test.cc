@@ -152,7 +152,7 @@ TEST(TimeZone, DifferentialAgainstSecondBySecondWalk) {
       "America/Havana",   "Africa/Casablanca"};
   const int64_t widths[] = {1, 5, 60, 90, 300, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400};
   // 20 instants a zone; 4 under a sanitizer, whose unoptimized reference
-  // walks took 20 s there (the same code paths: one instant at random, three
+  // walks took 24 s there (the same code paths: one instant at random, three
   // near transitions).
   const size_t per_zone = logagg::testing::seeds(20, 4);
   std::mt19937_64 rng(20240331);

@@ -93,17 +93,19 @@ class MeasureCounter {
   // new cell takes the pool's next place, a few KiB of lists (a sketch's
   // pending values and window), so the cap is the memory a worker cycles
   // through even when only a few cells are live (a log in time order, whose
-  // cap stays at the first). A low cap keeps that memory near the caches; a
-  // log of many cells live at once (shuffled) needs a high one, or its cells
-  // are split and merged in parts: 1,024 cells took 0.95x the time of 4,096
-  // for a RED report in time order, 1.16x for one shuffled
-  // (docs/bench-notes/2026-12-07-cells-cap.md, 2026-12-07-cells-cap-grows.md).
+  // cap stays at the first on one thread; with more, a second where two
+  // workers' segments meet is a cell of both, which counts as met too). A
+  // low cap keeps that memory near the caches; a log of many cells live at
+  // once (shuffled) needs a high one, or its cells are split and merged in
+  // parts: 1,024 cells took 0.95x the time of 4,096 for a RED report in
+  // time order, 1.16x for one shuffled (docs/bench-notes/2026-12-07-cells-cap.md,
+  // 2026-12-07-cells-cap-grows.md).
   static constexpr size_t kFirstCells = size_t{1} << 10;
   static constexpr size_t kDefaultMaxCells = size_t{1} << 12;
 
   MeasureCounter(SharedMeasures& shared, const MeasureSpec& spec, size_t max_cells = kDefaultMaxCells);
 
-  // The cells a spill happens at now (between kFirstCells and max_cells).
+  // The cells a spill happens at now (from min(kFirstCells, max_cells) up to max_cells).
   size_t cap() const { return cap_; }
 
   // A counted line of `second` under key number `app`, with what its
