@@ -90,7 +90,7 @@ void MeasureCounter::spill_cells() {
   const size_t held = cells_.size();
   if (met > held / 8) cap_ = std::min(max_cells_, 2 * cap_);
   cells_.clear();  // which frees a large table: room for as many again, at once
-  cells_.reserve(std::max(held, cap_));
+  cells_.reserve(cap_);  // held is at most cap_, which only grows
   used_ = 0;
 }
 
